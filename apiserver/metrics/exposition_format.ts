@@ -1,0 +1,44 @@
+/**
+ * Helpers for the Prometheus text exposition format 0.0.4: numbers as Go's Prometheus client
+ * writes them, and escaping of HELP text and label values.
+ *
+ * @module
+ */
+
+/** The Content-Type of the text exposition format. */
+export const EXPOSITION_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+
+/**
+ * Formats a sample value as client_golang does (Go `strconv.FormatFloat(v, 'g', -1, 64)`):
+ * shortest round-trip digits, exponent form when the exponent is below -4 or at least 6
+ * (`1e+06`, `1.5e-05`), and `+Inf`, `-Inf`, `NaN`.
+ */
+export function formatFloat(v: number): string {
+  if (Number.isNaN(v)) return "NaN";
+  if (v === Infinity) return "+Inf";
+  if (v === -Infinity) return "-Inf";
+  if (v === 0) return Object.is(v, -0) ? "-0" : "0";
+  const [mantissa, expText] = v.toExponential().split("e");
+  const exp = Number(expText);
+  if (exp < -4 || exp >= 6) {
+    const abs = Math.abs(exp);
+    return `${mantissa}e${exp < 0 ? "-" : "+"}${abs < 10 ? "0" : ""}${abs}`;
+  }
+  return String(v);
+}
+
+/** Escapes HELP text: backslash and newline. */
+export function escapeHelp(text: string): string {
+  return text.replace(/\\/g, "\\\\").replace(/\n/g, "\\n");
+}
+
+/** Escapes a label value: backslash, double quote and newline. */
+export function escapeLabelValue(text: string): string {
+  return text.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
+}
+
+/** Renders `{a="1",b="2"}` from label pairs already in output order; empty for none. */
+export function formatLabels(pairs: readonly (readonly [string, string])[]): string {
+  if (pairs.length === 0) return "";
+  return `{${pairs.map(([k, v]) => `${k}="${escapeLabelValue(v)}"`).join(",")}}`;
+}

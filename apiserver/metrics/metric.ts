@@ -1,0 +1,339 @@
+/**
+ * The metric types: Counter, Gauge and Histogram, each a vector over a fixed set of label names.
+ *
+ * @module
+ */
+import { escapeHelp, formatFloat, formatLabels } from "./exposition_format.ts";
+
+/** Stability level of a metric, written as a prefix of its description. */
+export type StabilityLevel = "INTERNAL" | "ALPHA" | "BETA" | "STABLE";
+
+/** Options common to every metric. */
+export interface MetricOptions {
+  /** Full metric name, `[a-zA-Z_:][a-zA-Z0-9_:]*`. */
+  name: string;
+  /** Description. */
+  help: string;
+  /** Label names, in the order label values are declared. */
+  labels?: readonly string[];
+  /** Default `ALPHA`. */
+  stabilityLevel?: StabilityLevel;
+  /** Release in which the metric was deprecated, such as `1.29.0`. */
+  deprecatedVersion?: string;
+}
+
+/** Label values by label name; labels not given are the empty string. */
+export type Labels = Readonly<Record<string, string | number | boolean>>;
+
+/** A sample source called at exposition time, e.g. a database size probe. */
+export type Collector = () =>
+  | Iterable<readonly [Labels, number]>
+  | Promise<Iterable<readonly [Labels, number]>>;
+
+const METRIC_NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
+const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
+
+/** The parts every metric type shares: name, help, label handling, children. */
+export abstract class Metric<Child> {
+  /** Full metric name. */
+  readonly name: string;
+  /** Description as given (without stability or deprecation prefixes). */
+  readonly help: string;
+  /** Label names in declaration order. */
+  readonly labelNames: readonly string[];
+  /** Stability level. */
+  readonly stabilityLevel: StabilityLevel;
+  /** Deprecation release, if any. */
+  readonly deprecatedVersion: string | undefined;
+  /** The exposition `# TYPE`. */
+  abstract readonly type: "counter" | "gauge" | "histogram";
+  #children = new Map<string, { values: string[]; child: Child }>();
+  #sortedNames: string[];
+
+  /**
+   * Validates names.
+   *
+   * @throws {TypeError} on an invalid metric or label name, or a duplicate label.
+   */
+  constructor(options: MetricOptions, reserved: readonly string[] = []) {
+    if (!METRIC_NAME.test(options.name)) {
+      throw new TypeError(`invalid metric name "${options.name}"`);
+    }
+    const labels = options.labels ?? [];
+    for (const l of labels) {
+      if (!LABEL_NAME.test(l) || l.startsWith("__") || reserved.includes(l)) {
+        throw new TypeError(`invalid label name "${l}" for metric "${options.name}"`);
+      }
+    }
+    if (new Set(labels).size !== labels.length) {
+      throw new TypeError(`duplicate label names for metric "${options.name}"`);
+    }
+    this.name = options.name;
+    this.help = options.help;
+    this.labelNames = [...labels];
+    this.stabilityLevel = options.stabilityLevel ?? "ALPHA";
+    this.deprecatedVersion = options.deprecatedVersion;
+    this.#sortedNames = [...labels].sort();
+  }
+
+  /** A metric without labels has its one sample from the start, as in client_golang. */
+  protected initUnlabelled(): void {
+    if (this.labelNames.length === 0) this.child();
+  }
+
+  /** Creates the state of one label combination. */
+  protected abstract newChild(): Child;
+
+  /** Writes the sample lines of one child. */
+  protected abstract render(pairs: [string, string][], child: Child, out: string[]): void;
+
+  /**
+   * The child for a label combination, created on first use.
+   *
+   * @throws {TypeError} on a label name the metric does not declare.
+   */
+  protected child(labels: Labels = {}): Child {
+    for (const k of Object.keys(labels)) {
+      if (!this.labelNames.includes(k)) {
+        throw new TypeError(`metric "${this.name}" has no label "${k}"`);
+      }
+    }
+    const values = this.labelNames.map((n) => (n in labels ? String(labels[n]) : ""));
+    const key = JSON.stringify(values);
+    let entry = this.#children.get(key);
+    if (!entry) {
+      entry = { values, child: this.newChild() };
+      this.#children.set(key, entry);
+    }
+    return entry.child;
+  }
+
+  /** Drops every label combination. */
+  reset(): void {
+    this.#children.clear();
+  }
+
+  /** Whether any label combination has been recorded. */
+  get empty(): boolean {
+    return this.#children.size === 0;
+  }
+
+  /**
+   * The metric family in exposition format (HELP, TYPE, samples sorted by label values), or an
+   * empty list when no sample exists. `help` is the description to print.
+   */
+  expose(help: string): string[] {
+    if (this.#children.size === 0) return [];
+    const out = [`# HELP ${this.name} ${escapeHelp(help)}`, `# TYPE ${this.name} ${this.type}`];
+    const rows = [...this.#children.values()].map(({ values, child }) => {
+      const pairs = this.#sortedNames.map((
+        n,
+      ) => [n, values[this.labelNames.indexOf(n)]] as [string, string]);
+      return { pairs, child };
+    });
+    rows.sort((a, b) => compareValues(a.pairs, b.pairs));
+    for (const { pairs, child } of rows) this.render(pairs, child, out);
+    return out;
+  }
+}
+
+function compareValues(a: [string, string][], b: [string, string][]): number {
+  for (let i = 0; i < a.length; i++) {
+    if (a[i][1] !== b[i][1]) return a[i][1] < b[i][1] ? -1 : 1;
+  }
+  return 0;
+}
+
+/** A monotonically increasing count. */
+export class Counter extends Metric<{ value: number }> {
+  /** Exposition type. */
+  readonly type = "counter";
+
+  /** Creates the metric; one without labels starts at 0. */
+  constructor(options: MetricOptions) {
+    super(options);
+    this.initUnlabelled();
+  }
+
+  /**
+   * Adds `by` (default 1).
+   *
+   * @throws {RangeError} when `by` is negative or not finite.
+   */
+  inc(labels?: Labels, by = 1): void {
+    if (!(by >= 0) || !Number.isFinite(by)) {
+      throw new RangeError(`counter "${this.name}" cannot increase by ${by}`);
+    }
+    this.child(labels).value += by;
+  }
+
+  /** The current value for a label combination (0 if never touched). */
+  get(labels?: Labels): number {
+    return this.child(labels).value;
+  }
+
+  /** Creates a zero child. */
+  protected newChild(): { value: number } {
+    return { value: 0 };
+  }
+
+  /** Writes one sample. */
+  protected render(pairs: [string, string][], child: { value: number }, out: string[]): void {
+    out.push(`${this.name}${formatLabels(pairs)} ${formatFloat(child.value)}`);
+  }
+}
+
+/** A value that goes up and down, optionally filled by a collector at exposition time. */
+export class Gauge extends Metric<{ value: number }> {
+  /** Exposition type. */
+  readonly type = "gauge";
+
+  /** Creates the metric; one without labels starts at 0. */
+  constructor(options: MetricOptions) {
+    super(options);
+    this.initUnlabelled();
+  }
+  #collector: Collector | undefined;
+
+  /** Sets the value. */
+  set(labels: Labels | undefined, value: number): void {
+    this.child(labels).value = value;
+  }
+
+  /** Adds `by` (default 1). */
+  inc(labels?: Labels, by = 1): void {
+    this.child(labels).value += by;
+  }
+
+  /** Subtracts `by` (default 1). */
+  dec(labels?: Labels, by = 1): void {
+    this.child(labels).value -= by;
+  }
+
+  /** The current value for a label combination (0 if never touched). */
+  get(labels?: Labels): number {
+    return this.child(labels).value;
+  }
+
+  /**
+   * Installs (or with undefined removes) a collector: at each exposition its samples replace
+   * the gauge's values. A collector that throws leaves the gauge empty for that scrape.
+   */
+  setCollector(collector: Collector | undefined): void {
+    this.#collector = collector;
+    if (!collector) this.reset();
+  }
+
+  /** Runs the collector, if any, replacing the current values. */
+  async collect(): Promise<void> {
+    const collector = this.#collector;
+    if (!collector) return;
+    this.reset();
+    for (const [labels, value] of await collector()) this.set(labels, value);
+  }
+
+  /** Creates a zero child. */
+  protected newChild(): { value: number } {
+    return { value: 0 };
+  }
+
+  /** Writes one sample. */
+  protected render(pairs: [string, string][], child: { value: number }, out: string[]): void {
+    out.push(`${this.name}${formatLabels(pairs)} ${formatFloat(child.value)}`);
+  }
+}
+
+/** Options of a histogram. */
+export interface HistogramOptions extends MetricOptions {
+  /** Upper bounds, strictly increasing; `+Inf` is implied. Default Prometheus' DefBuckets. */
+  buckets?: readonly number[];
+}
+
+/** Prometheus' default buckets. */
+export const DEFAULT_BUCKETS: readonly number[] = [
+  0.005,
+  0.01,
+  0.025,
+  0.05,
+  0.1,
+  0.25,
+  0.5,
+  1,
+  2.5,
+  5,
+  10,
+];
+
+interface HistogramChild {
+  counts: number[];
+  sum: number;
+  count: number;
+}
+
+/** A distribution of observations in cumulative buckets. */
+export class Histogram extends Metric<HistogramChild> {
+  /** Exposition type. */
+  readonly type = "histogram";
+  /** Upper bounds, without `+Inf`. */
+  readonly buckets: readonly number[];
+
+  /**
+   * Validates buckets.
+   *
+   * @throws {TypeError} when buckets are not strictly increasing finite numbers.
+   */
+  constructor(options: HistogramOptions) {
+    super(options, ["le"]);
+    const buckets = [...(options.buckets ?? DEFAULT_BUCKETS)];
+    if (buckets.length > 0 && buckets[buckets.length - 1] === Infinity) buckets.pop();
+    for (let i = 0; i < buckets.length; i++) {
+      if (!Number.isFinite(buckets[i]) || (i > 0 && buckets[i] <= buckets[i - 1])) {
+        throw new TypeError(`histogram "${options.name}" buckets must be strictly increasing`);
+      }
+    }
+    this.buckets = buckets;
+    this.initUnlabelled();
+  }
+
+  /** Records one observation (counted in every bucket whose bound is >= the value). */
+  observe(labels: Labels | undefined, value: number): void {
+    const child = this.child(labels);
+    const i = this.buckets.findIndex((b) => value <= b);
+    if (i >= 0) child.counts[i]++;
+    child.sum += value;
+    child.count++;
+  }
+
+  /** Count and sum of a label combination. */
+  get(labels?: Labels): { count: number; sum: number } {
+    const c = this.child(labels);
+    return { count: c.count, sum: c.sum };
+  }
+
+  /** Creates an empty child. */
+  protected newChild(): HistogramChild {
+    return { counts: this.buckets.map(() => 0), sum: 0, count: 0 };
+  }
+
+  /** Writes `_bucket` lines for every bound and `+Inf`, then `_sum` and `_count`. */
+  protected render(pairs: [string, string][], child: HistogramChild, out: string[]): void {
+    let cumulative = 0;
+    for (let i = 0; i < this.buckets.length; i++) {
+      cumulative += child.counts[i];
+      const le = formatLabels([...pairs, ["le", formatFloat(this.buckets[i])]]);
+      out.push(`${this.name}_bucket${le} ${formatFloat(cumulative)}`);
+    }
+    out.push(
+      `${this.name}_bucket${formatLabels([...pairs, ["le", "+Inf"]])} ${formatFloat(child.count)}`,
+    );
+    out.push(`${this.name}_sum${formatLabels(pairs)} ${formatFloat(child.sum)}`);
+    out.push(`${this.name}_count${formatLabels(pairs)} ${formatFloat(child.count)}`);
+  }
+}
+
+/** `count` buckets starting at `start`, each `factor` times the previous. */
+export function exponentialBuckets(start: number, factor: number, count: number): number[] {
+  const out: number[] = [];
+  for (let i = 0, b = start; i < count; i++, b *= factor) out.push(b);
+  return out;
+}

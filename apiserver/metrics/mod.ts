@@ -1,0 +1,40 @@
+/**
+ * Prometheus metrics for the API server: registry with the metric lifecycle, metric types,
+ * the API server's predefined metrics and the `/metrics` handler.
+ *
+ * @module
+ */
+export {
+  type ApiServerMetrics,
+  createApiServerMetrics,
+  defaultApiServerMetrics,
+  dryRunLabel,
+  reportedVerb,
+  REQUEST_DURATION_BUCKETS,
+  type RequestObservation,
+} from "./apiserver_metrics.ts";
+export {
+  escapeHelp,
+  escapeLabelValue,
+  EXPOSITION_CONTENT_TYPE,
+  formatFloat,
+} from "./exposition_format.ts";
+export {
+  type Collector,
+  Counter,
+  DEFAULT_BUCKETS,
+  exponentialBuckets,
+  Gauge,
+  Histogram,
+  type HistogramOptions,
+  type Labels,
+  type MetricOptions,
+  type StabilityLevel,
+} from "./metric.ts";
+export { metricsHandler } from "./metrics_handler.ts";
+export {
+  CURRENT_VERSION,
+  MetricsRegistry,
+  type MetricsRegistryOptions,
+  parseMinorVersion,
+} from "./metrics_registry.ts";

@@ -40,7 +40,7 @@ export class FieldSelector {
   }
 
   /** True when the selector does not restrict anything. */
-  get empty(): boolean {
+  empty(): boolean {
     return this.requirements.length === 0;
   }
 

@@ -67,7 +67,7 @@ export class LabelSelector {
   }
 
   /** True when the selector does not restrict anything. */
-  get empty(): boolean {
+  empty(): boolean {
     return !this.#matchesNothing && this.requirements.length === 0;
   }
 

@@ -1,0 +1,260 @@
+/**
+ * JSON plus an OpenAPI (structural) schema to CEL values and CEL type declarations, following
+ * Kubernetes' type mapping: integers become 64-bit ints, `byte`/`date`/`date-time`/`duration`
+ * formats become bytes/timestamps/durations, int-or-string and preserved unknown fields are
+ * dynamic, list-type `set` and `map` compare without regard to order, and property names are
+ * escaped (unreachable ones are dropped).
+ *
+ * @module
+ */
+import type { Environment } from "@marcbachmann/cel-js";
+import { escapePropertyName } from "./escaping.ts";
+import { celEquals } from "./library/compare.ts";
+import { Duration } from "./library/runtime_types.ts";
+
+/** The subset of an OpenAPI v3 schema the CEL module reads. */
+export interface CelSchema {
+  /** `object`, `array`, `string`, `integer`, `number`, `boolean`. */
+  type?: string;
+  /** String format: `byte`, `date`, `date-time`, `duration`, ... */
+  format?: string;
+  /** Object properties. */
+  properties?: Record<string, CelSchema>;
+  /** Map values (a schema) or `true` for any. */
+  additionalProperties?: CelSchema | boolean;
+  /** Array items. */
+  items?: CelSchema;
+  /** Whether null is allowed. */
+  nullable?: boolean;
+  /** Size limits used by the cost estimator. */
+  maxLength?: number;
+  /** Size limits used by the cost estimator. */
+  maxItems?: number;
+  /** Size limits used by the cost estimator. */
+  maxProperties?: number;
+  /** Enumerated values. */
+  enum?: unknown[];
+  /** `x-kubernetes-int-or-string`. */
+  "x-kubernetes-int-or-string"?: boolean;
+  /** `x-kubernetes-preserve-unknown-fields`. */
+  "x-kubernetes-preserve-unknown-fields"?: boolean;
+  /** `x-kubernetes-embedded-resource`. */
+  "x-kubernetes-embedded-resource"?: boolean;
+  /** `x-kubernetes-list-type`: `atomic`, `set` or `map`. */
+  "x-kubernetes-list-type"?: string;
+  /** `x-kubernetes-list-map-keys`. */
+  "x-kubernetes-list-map-keys"?: string[];
+}
+
+const DURATION_UNITS: Record<string, bigint> = {
+  ns: 1n,
+  us: 1_000n,
+  "µs": 1_000n,
+  ms: 1_000_000n,
+  s: 1_000_000_000n,
+  m: 60_000_000_000n,
+  h: 3_600_000_000_000n,
+};
+
+/** Parses a Go duration string (`1h30m`, `-1.5s`); undefined when invalid. */
+export function parseGoDuration(s: string): Duration | undefined {
+  const m = /^([+-])?((?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|µs|ms|s|m|h))+$/.exec(s);
+  if (!m && s !== "0") return undefined;
+  if (s === "0") return new Duration(0n, 0);
+  let total = 0n;
+  for (const part of s.replace(/^[+-]/, "").matchAll(/(\d*)(?:\.(\d*))?(ns|us|µs|ms|s|m|h)/g)) {
+    const unit = DURATION_UNITS[part[3]];
+    const frac = part[2] ?? "";
+    total += BigInt(part[1] || "0") * unit;
+    if (frac) total += (BigInt(frac.slice(0, 18).padEnd(18, "0")) * unit) / 10n ** 18n;
+  }
+  if (m?.[1] === "-") total = -total;
+  const seconds = total / 1_000_000_000n;
+  return new Duration(seconds, Number(total - seconds * 1_000_000_000n));
+}
+
+function base64Decode(s: string): Uint8Array | undefined {
+  try {
+    const bin = atob(s);
+    return Uint8Array.from(bin, (c) => c.charCodeAt(0));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Converts untyped JSON to CEL values: integral numbers become ints, objects maps. */
+export function jsonToCel(v: unknown): unknown {
+  if (typeof v === "number") return Number.isInteger(v) ? BigInt(v) : v;
+  if (Array.isArray(v)) return v.map(jsonToCel);
+  if (v && typeof v === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) if (x !== undefined) out[k] = jsonToCel(x);
+    return out;
+  }
+  return v === undefined ? null : v;
+}
+
+function isDynamic(s: CelSchema): boolean {
+  return s["x-kubernetes-int-or-string"] === true ||
+    (s["x-kubernetes-preserve-unknown-fields"] === true && !s.properties && !s.items &&
+      s.additionalProperties === undefined) ||
+    (s.type === undefined && !s.properties && !s.items);
+}
+
+function embeddedProperties(s: CelSchema): Record<string, CelSchema> {
+  const props = { ...(s.properties ?? {}) };
+  if (s["x-kubernetes-embedded-resource"]) {
+    props.apiVersion ??= { type: "string" };
+    props.kind ??= { type: "string" };
+    props.metadata ??= {
+      type: "object",
+      properties: { name: { type: "string" }, generateName: { type: "string" } },
+    };
+  }
+  return props;
+}
+
+/** Makes a Set-backed list whose membership (and so equality) uses CEL equality. */
+function unorderedList(items: unknown[], primitive: boolean): Set<unknown> {
+  const set = new Set(items);
+  if (!primitive || set.size !== items.length) {
+    // Objects (list-type map) or duplicate values: compare structurally.
+    const s = new Set(items) as Set<unknown> & { has(v: unknown): boolean };
+    Object.defineProperty(s, "has", {
+      value: (v: unknown) => items.some((x) => celEquals(x, v)),
+    });
+    return s;
+  }
+  return set;
+}
+
+/** Converts a JSON value to its CEL value under `schema` (or untyped when absent). */
+export function toCelValue(v: unknown, schema?: CelSchema): unknown {
+  if (v === null || v === undefined) return null;
+  if (!schema || isDynamic(schema)) return jsonToCel(v);
+  switch (schema.type) {
+    case "integer":
+      return typeof v === "number" && Number.isInteger(v) ? BigInt(v) : v;
+    case "number":
+      return typeof v === "number" ? v : v;
+    case "string": {
+      if (typeof v !== "string") return jsonToCel(v);
+      switch (schema.format) {
+        case "byte":
+          return base64Decode(v) ?? v;
+        case "date":
+        case "date-time": {
+          const d = new Date(schema.format === "date" ? `${v}T00:00:00Z` : v);
+          return Number.isNaN(d.getTime()) ? v : d;
+        }
+        case "duration":
+          return parseGoDuration(v) ?? v;
+      }
+      return v;
+    }
+    case "array": {
+      if (!Array.isArray(v)) return jsonToCel(v);
+      const items = v.map((x) => toCelValue(x, schema.items));
+      const lt = schema["x-kubernetes-list-type"];
+      if (lt === "set" || lt === "map") {
+        return unorderedList(items, lt === "set" && items.every((x) => typeof x !== "object"));
+      }
+      return items;
+    }
+    case "object": {
+      if (typeof v !== "object" || Array.isArray(v)) return jsonToCel(v);
+      const src = v as Record<string, unknown>;
+      const out: Record<string, unknown> = {};
+      if (schema.properties || schema["x-kubernetes-embedded-resource"]) {
+        const props = embeddedProperties(schema);
+        for (const [k, x] of Object.entries(src)) {
+          if (x === null || x === undefined) continue;
+          const ps = props[k];
+          const name = escapePropertyName(k);
+          if (name === undefined) continue;
+          if (ps) out[name] = toCelValue(x, ps);
+          else if (schema["x-kubernetes-preserve-unknown-fields"]) out[name] = jsonToCel(x);
+        }
+        return out;
+      }
+      const ap = typeof schema.additionalProperties === "object"
+        ? schema.additionalProperties
+        : undefined;
+      for (const [k, x] of Object.entries(src)) if (x !== undefined) out[k] = toCelValue(x, ap);
+      return out;
+    }
+    case "boolean":
+      return v;
+  }
+  return jsonToCel(v);
+}
+
+const usedTypeNames = new Set<string>();
+
+/** Declares the CEL types for `schema` on `env`; returns the CEL type name to use. */
+export function declareSchemaType(
+  env: Environment,
+  schema: CelSchema | undefined,
+  path: string,
+  declared: Map<CelSchema, string> = new Map(),
+): string {
+  if (!schema || isDynamic(schema)) return "dyn";
+  const known = declared.get(schema);
+  if (known) return known;
+  const t = declareUncached(env, schema, path, declared);
+  declared.set(schema, t);
+  return t;
+}
+
+function declareUncached(
+  env: Environment,
+  schema: CelSchema,
+  path: string,
+  declared: Map<CelSchema, string>,
+): string {
+  switch (schema.type) {
+    case "integer":
+      return "int";
+    case "number":
+      return "double";
+    case "boolean":
+      return "bool";
+    case "string":
+      switch (schema.format) {
+        case "byte":
+          return "bytes";
+        case "date":
+        case "date-time":
+          return "google.protobuf.Timestamp";
+        case "duration":
+          return "google.protobuf.Duration";
+      }
+      return "string";
+    case "array":
+      return `list<${declareSchemaType(env, schema.items, `${path}_items`, declared)}>`;
+    case "object": {
+      if (schema.properties || schema["x-kubernetes-embedded-resource"]) {
+        if (schema["x-kubernetes-preserve-unknown-fields"]) return "dyn";
+        const fields: Record<string, string> = {};
+        for (const [k, ps] of Object.entries(embeddedProperties(schema))) {
+          const name = escapePropertyName(k);
+          if (name === undefined) continue;
+          fields[name] = declareSchemaType(env, ps, `${path}.${name}`, declared);
+        }
+        let name = path, n = 1;
+        while (usedTypeNames.has(name)) name = `${path}_${++n}`;
+        usedTypeNames.add(name);
+        env.registerType({ name, fields });
+        env.registerOperator(`${name} == ${name}`, (a: unknown, b: unknown) => celEquals(a, b));
+        return name;
+      }
+      if (typeof schema.additionalProperties === "object") {
+        return `map<string, ${
+          declareSchemaType(env, schema.additionalProperties, `${path}_values`, declared)
+        }>`;
+      }
+      return "map<string, dyn>";
+    }
+  }
+  return "dyn";
+}

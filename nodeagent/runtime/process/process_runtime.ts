@@ -1,0 +1,357 @@
+/**
+ * The `process` runtime: each container is a real host process started from the container's
+ * command, args and env, in its own working directory
+ * `<root-dir>/pods/<pod-uid>/containers/<name>/work`, with its output appended to
+ * `<...>/<name>/<restart-count>.log`. Seccomp profiles are resolved and validated (a missing
+ * Localhost profile fails creation) but not enforced on the process. Checkpoints capture the
+ * live process with {@link captureProcess}.
+ *
+ * @module
+ */
+import {
+  type CheckpointOptions,
+  type ContainerRuntime,
+  type ContainerSpec,
+  type ContainerState,
+  type ContainerStatus,
+  CreateContainerError,
+  type PodInfo,
+  type PodSandboxStatus,
+} from "../runtime.ts";
+import { type ResolvedSeccomp, resolveSeccompProfile } from "../seccomp_profile.ts";
+import { writeArchiveAtomically } from "../../checkpoint/archive_writer.ts";
+import { captureProcess } from "./capture_process.ts";
+import type { Clock } from "../../clock/clock.ts";
+import { systemClock } from "../../clock/clock.ts";
+
+/** The version reported as `process://<version>`. */
+export const PROCESS_RUNTIME_VERSION = "0.1.0";
+
+const DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+const UID = /^[A-Za-z0-9][-A-Za-z0-9]{0,62}$/;
+
+interface Entry {
+  id: string;
+  pod: PodInfo;
+  spec: ContainerSpec;
+  seccomp: ResolvedSeccomp;
+  dir: string;
+  workDir: string;
+  restartCount: number;
+  child: Deno.ChildProcess;
+  startedAt: number;
+  createdAt: number;
+  argv: string[];
+  env: Record<string, string>;
+  state: ContainerState;
+  exited: Promise<void>;
+}
+
+/** Options of {@link ProcessRuntime}. */
+export interface ProcessRuntimeOptions {
+  /** The agent's root directory. */
+  rootDir: string;
+  /** Use RuntimeDefault for containers with no seccomp profile. */
+  seccompDefault?: boolean;
+  /** Time source for state timestamps. */
+  clock?: Clock;
+}
+
+function iso(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.000Z$/, "Z");
+}
+
+function randomId(): string {
+  return Array.from(
+    crypto.getRandomValues(new Uint8Array(16)),
+    (b) => b.toString(16).padStart(2, "0"),
+  )
+    .join("");
+}
+
+/** Runs containers as host processes. */
+export class ProcessRuntime implements ContainerRuntime {
+  /** Runtime name. */
+  readonly name = "process";
+  readonly #opts: ProcessRuntimeOptions;
+  readonly #clock: Clock;
+  readonly #byId = new Map<string, Entry>();
+  readonly #byKey = new Map<string, Entry>();
+
+  /** Creates a runtime rooted at `opts.rootDir`. */
+  constructor(opts: ProcessRuntimeOptions) {
+    this.#opts = opts;
+    this.#clock = opts.clock ?? systemClock;
+  }
+
+  /** `process://<version>`. */
+  version(): Promise<string> {
+    return Promise.resolve(`process://${PROCESS_RUNTIME_VERSION}`);
+  }
+
+  /** Healthy while the root directory is usable. */
+  async healthErrors(): Promise<string[]> {
+    try {
+      await Deno.stat(this.#opts.rootDir);
+      return [];
+    } catch (e) {
+      return [`container runtime root ${this.#opts.rootDir} is unusable: ${(e as Error).message}`];
+    }
+  }
+
+  /** One sandbox per pod with containers; ready while any of them runs. */
+  listPods(): Promise<PodSandboxStatus[]> {
+    const pods = new Map<string, PodSandboxStatus>();
+    for (const e of this.#byId.values()) {
+      const p = pods.get(e.pod.uid) ??
+        {
+          id: e.pod.uid,
+          namespace: e.pod.namespace,
+          name: e.pod.name,
+          uid: e.pod.uid,
+          ready: false,
+        };
+      p.ready ||= "running" in e.state;
+      pods.set(e.pod.uid, p);
+    }
+    return Promise.resolve([...pods.values()]);
+  }
+
+  /** Every container, running or exited. */
+  listContainers(): Promise<ContainerStatus[]> {
+    return Promise.resolve([...this.#byId.values()].map((e) => this.#status(e)));
+  }
+
+  /** One container's status. */
+  containerStatus(id: string): Promise<ContainerStatus | undefined> {
+    const e = this.#entry(id);
+    return Promise.resolve(e && this.#status(e));
+  }
+
+  #status(e: Entry): ContainerStatus {
+    const s: ContainerStatus = {
+      id: `process://${e.id}`,
+      name: e.spec.name,
+      pod: { namespace: e.pod.namespace, name: e.pod.name, uid: e.pod.uid },
+      state: structuredClone(e.state),
+      restartCount: e.restartCount,
+      seccomp: { type: e.seccomp.type, localhostPath: e.seccomp.localhostPath },
+    };
+    if (!s.seccomp!.localhostPath) delete s.seccomp!.localhostPath;
+    if ("running" in e.state) s.pid = e.child.pid;
+    return s;
+  }
+
+  #entry(id: string): Entry | undefined {
+    return this.#byId.get(id.replace(/^process:\/\//, ""));
+  }
+
+  /**
+   * Starts the container as a process.
+   *
+   * @throws {CreateContainerError} for an invalid name, a missing command, a seccomp problem or
+   *   an executable that cannot be started.
+   */
+  async startContainer(pod: PodInfo, spec: ContainerSpec): Promise<ContainerStatus> {
+    if (!DNS_LABEL.test(spec.name)) {
+      throw new CreateContainerError(`invalid container name ${JSON.stringify(spec.name)}`);
+    }
+    if (!UID.test(pod.uid)) {
+      throw new CreateContainerError(`invalid pod uid ${JSON.stringify(pod.uid)}`);
+    }
+    const key = `${pod.uid}/${spec.name}`;
+    const previous = this.#byKey.get(key);
+    if (previous && "running" in previous.state) {
+      throw new CreateContainerError(
+        `container ${spec.name} of pod ${pod.namespace}/${pod.name} is already running`,
+      );
+    }
+    const argv = [...(spec.command ?? []), ...(spec.args ?? [])];
+    if (argv.length === 0) {
+      throw new CreateContainerError(
+        `failed to create container "${spec.name}": the process runtime needs a command: no command specified`,
+      );
+    }
+    const seccomp = await resolveSeccompProfile(pod, spec, {
+      rootDir: this.#opts.rootDir,
+      seccompDefault: this.#opts.seccompDefault ?? false,
+    });
+    const dir = `${this.#opts.rootDir}/pods/${pod.uid}/containers/${spec.name}`;
+    const workDir = spec.workingDir || `${dir}/work`;
+    await Deno.mkdir(`${dir}/work`, { recursive: true, mode: 0o700 });
+    const env: Record<string, string> = { PATH: DEFAULT_PATH };
+    for (const e of spec.env ?? []) env[e.name] = e.value ?? "";
+    const restartCount = previous ? previous.restartCount + 1 : 0;
+    if (previous) this.#byId.delete(previous.id);
+    const log = await Deno.open(`${dir}/${restartCount}.log`, {
+      create: true,
+      append: true,
+      mode: 0o600,
+    });
+    let child: Deno.ChildProcess;
+    try {
+      child = new Deno.Command(argv[0], {
+        args: argv.slice(1),
+        env,
+        clearEnv: true,
+        cwd: workDir,
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+      }).spawn();
+    } catch (e) {
+      log.close();
+      throw new CreateContainerError(
+        `failed to start container "${spec.name}": exec: ${JSON.stringify(argv[0])}: ${
+          (e as Error).message
+        }`,
+      );
+    }
+    const now = this.#clock.now();
+    const entry: Entry = {
+      id: randomId(),
+      pod,
+      spec,
+      seccomp,
+      dir,
+      workDir,
+      restartCount,
+      child,
+      startedAt: now,
+      createdAt: now,
+      argv,
+      env,
+      state: { running: { startedAt: iso(now) } },
+      exited: Promise.resolve(),
+    };
+    const logWriter = log.writable.getWriter();
+    const pump = async (s: ReadableStream<Uint8Array>) => {
+      for await (const chunk of s) await logWriter.write(chunk);
+    };
+    const pumps = Promise.allSettled([pump(child.stdout), pump(child.stderr)]).then(async () => {
+      await logWriter.close().catch(() => {});
+    });
+    entry.exited = Promise.all([child.status, pumps]).then(([st]) => {
+      entry.state = {
+        terminated: {
+          exitCode: st.code,
+          ...(st.signal ? { signal: st.code - 128 } : {}),
+          reason: st.code === 0 ? "Completed" : "Error",
+          startedAt: iso(entry.startedAt),
+          finishedAt: iso(this.#clock.now()),
+        },
+      };
+    });
+    this.#byId.set(entry.id, entry);
+    this.#byKey.set(key, entry);
+    return this.#status(entry);
+  }
+
+  /** SIGTERM, then SIGKILL after the grace period; resolves when the process has exited. */
+  async stopContainer(id: string, gracePeriodMs: number): Promise<void> {
+    const e = this.#entry(id);
+    if (!e) return;
+    if ("running" in e.state) {
+      try {
+        e.child.kill("SIGTERM");
+        Deno.kill(e.child.pid, "SIGCONT");
+      } catch {
+        // already gone
+      }
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const graceOver = new Promise<"grace">((
+        r,
+      ) => (timer = setTimeout(() => r("grace"), gracePeriodMs)));
+      const outcome = await Promise.race([e.exited.then(() => "exited" as const), graceOver]);
+      clearTimeout(timer);
+      if (outcome === "grace") {
+        try {
+          e.child.kill("SIGKILL");
+        } catch {
+          // already gone
+        }
+      }
+    }
+    await e.exited;
+  }
+
+  /** Forgets an exited container and deletes its files. */
+  async removeContainer(id: string): Promise<void> {
+    const e = this.#entry(id);
+    if (!e) return;
+    if ("running" in e.state) throw new Error(`Cannot remove running container ${id}`);
+    this.#byId.delete(e.id);
+    const key = `${e.pod.uid}/${e.spec.name}`;
+    if (this.#byKey.get(key) === e) this.#byKey.delete(key);
+    await Deno.remove(e.dir, { recursive: true }).catch(() => {});
+  }
+
+  /** Captures the running process into the archive at `opts.location`. */
+  async checkpointContainer(id: string, opts: CheckpointOptions): Promise<void> {
+    const e = this.#entry(id);
+    if (!e) throw new Error(`container ${id} does not exist`);
+    if (!("running" in e.state)) throw new Error(`container ${e.spec.name} is not running`);
+    const pid = e.child.pid;
+    const checkpointedAt = new Date(this.#clock.now()).toISOString();
+    await writeArchiveAtomically(opts.location, async (w) => {
+      await w.addFile(
+        "config.dump",
+        JSON.stringify(
+          {
+            id: e.id,
+            name: e.spec.name,
+            rootfsImage: e.spec.image ?? "",
+            rootfsImageRef: "",
+            rootfsImageName: e.spec.image ?? "",
+            runtime: "process",
+            createdTime: new Date(e.createdAt).toISOString(),
+            checkpointedTime: checkpointedAt,
+            restored: false,
+          },
+          null,
+          2,
+        ),
+      );
+      await w.addFile(
+        "spec.dump",
+        JSON.stringify(
+          {
+            ociVersion: "1.0.2",
+            process: {
+              args: e.argv,
+              env: Object.entries(e.env).map(([k, v]) => `${k}=${v}`),
+              cwd: e.workDir,
+            },
+            linux: {
+              seccomp: e.seccomp.type === "Localhost" ? e.seccomp.profile : undefined,
+            },
+            annotations: {
+              "io.kubernetes.pod.name": e.pod.name,
+              "io.kubernetes.pod.namespace": e.pod.namespace,
+              "io.kubernetes.pod.uid": e.pod.uid,
+              "io.kubernetes.container.name": e.spec.name,
+              "io.kubernetes.container.restartCount": String(e.restartCount),
+              "org.nodeagent.seccomp.type": e.seccomp.type,
+            },
+          },
+          null,
+          2,
+        ),
+      );
+      const stats = await captureProcess(pid, w, { workDir: e.workDir, signal: opts.signal });
+      await w.addFile("stats-dump", JSON.stringify({ pid, ...stats }, null, 2));
+      await w.addFile(
+        "dump.log",
+        `captured pid ${pid}: ${stats.regions} regions, ${stats.memoryBytes} bytes, ` +
+          `${stats.unreadableRegions} unreadable regions, ${stats.workdirFiles} working-directory files, ` +
+          `paused ${stats.pausedMs} ms\n`,
+      );
+    }, opts.signal);
+  }
+
+  /** Kills every container and waits for them to exit. */
+  async close(): Promise<void> {
+    await Promise.all([...this.#byId.values()].map((e) => this.stopContainer(e.id, 0)));
+  }
+}

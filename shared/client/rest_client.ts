@@ -1,0 +1,275 @@
+/**
+ * A typed REST client for the Kubernetes API, used by the node agent and the tests. It speaks
+ * JSON over HTTPS (the kubeconfig's CA, bearer token or client certificate) and turns every
+ * non-2xx answer carrying a Status into a StatusError.
+ *
+ * @module
+ */
+import type { DeleteOptions, KubeList, KubeObject, Status } from "../api/meta/v1/types.ts";
+import { StatusError } from "../errors/status_error.ts";
+import { type ClientConfig, loadKubeconfig } from "./kubeconfig.ts";
+import { resourcePath, type ResourceRef } from "./resource_path.ts";
+
+/** Query parameters; undefined values are left out, arrays repeat the parameter. */
+export type Query = Record<string, string | number | boolean | string[] | undefined>;
+
+/** Options of list(). */
+export interface ListOptions {
+  labelSelector?: string;
+  fieldSelector?: string;
+  limit?: number;
+  continue?: string;
+  resourceVersion?: string;
+  resourceVersionMatch?: "Exact" | "NotOlderThan";
+}
+
+/** A raw response. */
+export interface RawResponse {
+  status: number;
+  headers: Headers;
+  /** The body as text ("" when empty). */
+  body: string;
+}
+
+/** One watch event. */
+export interface WatchEvent<T = KubeObject> {
+  type: "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK" | "ERROR";
+  object: T;
+}
+
+/** Patch content types. */
+export type PatchType =
+  | "application/json-patch+json"
+  | "application/merge-patch+json"
+  | "application/strategic-merge-patch+json"
+  | "application/apply-patch+yaml";
+
+/** Options of request(). */
+export interface RequestOptions {
+  query?: Query;
+  /** A JSON-serializable body, or a string/bytes sent as is. */
+  body?: unknown;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+function buildQuery(query: Query | undefined): string {
+  if (!query) return "";
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined) continue;
+    if (Array.isArray(v)) { for (const item of v) params.append(k, item); }
+    else params.append(k, String(v));
+  }
+  const s = params.toString();
+  return s ? `?${s}` : "";
+}
+
+function isStatus(v: unknown): v is Status {
+  return typeof v === "object" && v !== null && (v as { kind?: unknown }).kind === "Status";
+}
+
+/** A StatusError for a failed response: its Status body, or one synthesized from the code. */
+function errorFor(status: number, body: string): StatusError {
+  try {
+    const parsed = JSON.parse(body);
+    if (isStatus(parsed)) {
+      return new StatusError({
+        code: parsed.code || status,
+        reason: parsed.reason,
+        message: parsed.message,
+        details: parsed.details,
+        metadata: parsed.metadata,
+      });
+    }
+  } catch { /* not JSON */ }
+  return new StatusError({
+    code: status,
+    reason: status === 404 ? "NotFound" : status === 401 ? "Unauthorized" : "Unknown",
+    message: `the server responded with status ${status}${body ? `: ${body.slice(0, 200)}` : ""}`,
+  });
+}
+
+/** A Kubernetes REST client. Call close() when done. */
+export class RestClient {
+  readonly config: ClientConfig;
+  readonly #http?: Deno.HttpClient;
+  readonly #base: string;
+
+  constructor(config: ClientConfig) {
+    if (config.insecureSkipTlsVerify) {
+      throw new Error("insecure-skip-tls-verify is not supported by this client; give a CA");
+    }
+    this.config = config;
+    this.#base = config.server.replace(/\/+$/, "");
+    const tls: Deno.CreateHttpClientOptions & Partial<Deno.TlsCertifiedKeyPem> = {};
+    if (config.caPem) tls.caCerts = [config.caPem];
+    if (config.clientCertPem && config.clientKeyPem) {
+      tls.cert = config.clientCertPem;
+      tls.key = config.clientKeyPem;
+    }
+    if (this.#base.startsWith("https:")) {
+      this.#http = Deno.createHttpClient(tls as Deno.CreateHttpClientOptions);
+    }
+  }
+
+  /** A client for a kubeconfig's current (or given) context. */
+  static async fromKubeconfig(
+    path: string,
+    options: { context?: string } = {},
+  ): Promise<RestClient> {
+    return new RestClient(await loadKubeconfig(path, options));
+  }
+
+  /** Releases the connection pool. */
+  close(): void {
+    this.#http?.close();
+  }
+
+  /** Sends one request and returns the raw answer (any status). */
+  async request(method: string, path: string, options: RequestOptions = {}): Promise<RawResponse> {
+    const res = await this.#fetch(method, path, options);
+    return { status: res.status, headers: res.headers, body: await res.text() };
+  }
+
+  async #fetch(method: string, path: string, options: RequestOptions): Promise<Response> {
+    const headers = new Headers(options.headers);
+    if (!headers.has("accept")) headers.set("accept", "application/json");
+    if (this.config.token) headers.set("authorization", `Bearer ${this.config.token}`);
+    if (this.config.userAgent) headers.set("user-agent", this.config.userAgent);
+    let body: BodyInit | undefined;
+    if (options.body !== undefined) {
+      if (typeof options.body === "string" || options.body instanceof Uint8Array) {
+        body = options.body as BodyInit;
+      } else {
+        body = JSON.stringify(options.body);
+      }
+      if (!headers.has("content-type")) headers.set("content-type", "application/json");
+    }
+    const init: RequestInit & { client?: Deno.HttpClient } = { method, headers, body };
+    if (options.signal) init.signal = options.signal;
+    if (this.#http) init.client = this.#http;
+    return await fetch(`${this.#base}${path}${buildQuery(options.query)}`, init);
+  }
+
+  async #json<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+    const { status, body } = await this.request(method, path, options);
+    if (status < 200 || status > 299) throw errorFor(status, body);
+    try {
+      return JSON.parse(body) as T;
+    } catch {
+      throw StatusError.internal(`invalid JSON in the response to ${method} ${path}`);
+    }
+  }
+
+  /** GET one object. */
+  get<T = KubeObject>(ref: ResourceRef, query?: Query): Promise<T> {
+    return this.#json<T>("GET", resourcePath(ref), { query });
+  }
+
+  /** GET a collection. */
+  list<T = KubeObject>(ref: ResourceRef, options: ListOptions = {}): Promise<KubeList<T>> {
+    return this.#json<KubeList<T>>("GET", resourcePath(ref), { query: { ...options } });
+  }
+
+  /** POST a new object to the collection of `ref` (its name is ignored). */
+  create<T = KubeObject>(ref: ResourceRef, object: T, query?: Query): Promise<T> {
+    return this.#json<T>("POST", resourcePath({ ...ref, name: undefined }), {
+      body: object,
+      query,
+    });
+  }
+
+  /** PUT an object (`ref.name` or the object's own name). */
+  update<T extends KubeObject = KubeObject>(
+    ref: ResourceRef,
+    object: T,
+    query?: Query,
+  ): Promise<T> {
+    const name = ref.name ?? object.metadata?.name;
+    if (!name) throw new Error("update needs a name");
+    return this.#json<T>("PUT", resourcePath({ ...ref, name }), { body: object, query });
+  }
+
+  /** PATCH an object with the given patch type. */
+  patch<T = KubeObject>(
+    ref: ResourceRef,
+    patch: unknown,
+    contentType: PatchType,
+    query?: Query,
+  ): Promise<T> {
+    const body = typeof patch === "string" ? patch : JSON.stringify(patch);
+    return this.#json<T>("PATCH", resourcePath(ref), {
+      body,
+      query,
+      headers: { "content-type": contentType },
+    });
+  }
+
+  /** DELETE an object (or a collection, without a name) with optional DeleteOptions. */
+  delete<T = KubeObject | Status>(
+    ref: ResourceRef,
+    options?: DeleteOptions,
+    query?: Query,
+  ): Promise<T> {
+    const body = options ? { kind: "DeleteOptions", apiVersion: "v1", ...options } : undefined;
+    return this.#json<T>("DELETE", resourcePath(ref), { body, query });
+  }
+
+  /**
+   * Watches a collection: calls `onEvent` for each event of the newline-delimited JSON stream
+   * until the server ends it or `signal` aborts (then it resolves quietly). A non-2xx answer
+   * throws a StatusError.
+   */
+  async watch<T = KubeObject>(
+    path: string | ResourceRef,
+    query: Query,
+    onEvent: (event: WatchEvent<T>) => void | Promise<void>,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const p = typeof path === "string" ? path : resourcePath(path);
+    let res: Response;
+    try {
+      res = await this.#fetch("GET", p, { query: { ...query, watch: "true" }, signal });
+    } catch (err) {
+      if (signal?.aborted) return;
+      throw err;
+    }
+    if (res.status < 200 || res.status > 299) throw errorFor(res.status, await res.text());
+    if (!res.body) return;
+    const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = "";
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += value;
+        let nl: number;
+        while ((nl = buffer.indexOf("\n")) >= 0) {
+          const line = buffer.slice(0, nl).trim();
+          buffer = buffer.slice(nl + 1);
+          if (line) await onEvent(parseEvent<T>(line));
+        }
+      }
+      if (buffer.trim()) await onEvent(parseEvent<T>(buffer.trim()));
+    } catch (err) {
+      if (signal?.aborted) return;
+      throw err;
+    } finally {
+      await reader.cancel().catch(() => {});
+    }
+  }
+}
+
+function parseEvent<T>(line: string): WatchEvent<T> {
+  let event: unknown;
+  try {
+    event = JSON.parse(line);
+  } catch {
+    throw StatusError.internal("invalid JSON in the watch stream");
+  }
+  if (typeof event !== "object" || event === null || !("type" in event) || !("object" in event)) {
+    throw StatusError.internal("malformed watch event");
+  }
+  return event as WatchEvent<T>;
+}

@@ -1,0 +1,218 @@
+/**
+ * encodeMessage: JSON object -> Protobuf message bytes, driven by the message tables.
+ *
+ * Only fields present in the JSON are written (an explicit empty string or `false` is written;
+ * an absent field is not). Go's decoder reads an absent value field as its zero value, so this is
+ * what Go would make of Go's own, fuller, encoding. A `null` Time is written as an empty Time, as
+ * Go writes its zero time. Fields are written in field-number order and map entries sorted by key,
+ * as Go's generated code does. Unknown JSON fields are ignored.
+ *
+ * @module
+ */
+import { type FieldInfo, type MessageInfo, messageInfo } from "./message_table.ts";
+import { ProtoWriter } from "./proto_writer.ts";
+import { WIRE_LEN, WIRE_VARINT } from "./proto_reader.ts";
+import { ProtobufError } from "./protobuf_error.ts";
+import { fromBase64, GO_ZERO_TIME_SECONDS, parseRfc3339, SPECIAL_MESSAGES } from "./well_known.ts";
+
+/**
+ * Encodes an object that is already Protobuf (the envelope of an embedded object, such as a watch
+ * event's object) when it stands for a RawExtension.
+ */
+export type EmbeddedEncoder = (obj: Record<string, unknown>) => Uint8Array;
+
+const encoder = new TextEncoder();
+
+function invalid(path: string, what: string): ProtobufError {
+  return new ProtobufError("InvalidValue", `${path || "<root>"}: ${what}`);
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function requireMessage(name: string): MessageInfo {
+  const info = messageInfo(name);
+  if (!info) throw new ProtobufError("UnknownKind", `no protobuf message ${name}`);
+  return info;
+}
+
+const jsonKeysCache = new Map<string, ReadonlySet<string>>();
+
+/** JSON keys a message takes from its object, including those of inlined members. */
+function jsonKeys(info: MessageInfo): ReadonlySet<string> {
+  let keys = jsonKeysCache.get(info.name);
+  if (keys) return keys;
+  const set = new Set<string>();
+  for (const f of info.fields) {
+    if (f.inline) {
+      for (const k of jsonKeys(requireMessage(f.message ?? ""))) set.add(k);
+    } else set.add(f.json);
+  }
+  keys = set;
+  jsonKeysCache.set(info.name, keys);
+  return keys;
+}
+
+class MessageEncoder {
+  readonly w = new ProtoWriter(1024);
+  constructor(readonly embedded: EmbeddedEncoder | undefined) {}
+
+  body(info: MessageInfo, obj: Record<string, unknown>, path: string): void {
+    for (const f of info.byNumberOrder) {
+      if (f.inline) {
+        const child = requireMessage(f.message ?? "");
+        let present = false;
+        for (const k of jsonKeys(child)) {
+          if (obj[k] !== undefined && obj[k] !== null) {
+            present = true;
+            break;
+          }
+        }
+        if (!present) continue;
+        this.w.tag(f.no, WIRE_LEN);
+        const start = this.w.fork();
+        this.body(child, obj, path);
+        this.w.join(start);
+        continue;
+      }
+      const v = obj[f.json];
+      if (v === undefined) continue;
+      const p = path ? `${path}.${f.json}` : f.json;
+      if (v === null) {
+        if (
+          !f.repeated && !f.map &&
+          (f.message === "meta.v1.Time" || f.message === "meta.v1.MicroTime")
+        ) {
+          this.w.tag(f.no, WIRE_LEN).varint(0);
+        }
+        continue;
+      }
+      if (f.repeated) {
+        if (!Array.isArray(v)) throw invalid(p, "expected an array");
+        v.forEach((item, i) => this.single(f, item, `${p}[${i}]`));
+      } else if (f.map) {
+        if (!isObject(v)) throw invalid(p, "expected an object");
+        for (const key of Object.keys(v).sort()) {
+          const item = v[key];
+          this.w.tag(f.no, WIRE_LEN);
+          const start = this.w.fork();
+          this.w.tag(1, WIRE_LEN).string(key);
+          if (item !== null && item !== undefined) {
+            this.single({ ...f, no: 2 }, item, `${p}[${key}]`);
+          }
+          this.w.join(start);
+        }
+      } else {
+        this.single(f, v, p);
+      }
+    }
+  }
+
+  /** Writes one value of field `f` (one element of a repeated field, or one map value). */
+  single(f: FieldInfo, v: unknown, path: string): void {
+    const w = this.w;
+    switch (f.kind) {
+      case "string":
+        if (typeof v !== "string") throw invalid(path, "expected a string");
+        w.tag(f.no, WIRE_LEN).string(v);
+        return;
+      case "bool":
+        if (typeof v !== "boolean") throw invalid(path, "expected a boolean");
+        w.tag(f.no, WIRE_VARINT).bool(v);
+        return;
+      case "int32":
+        if (!Number.isInteger(v) || (v as number) < -0x80000000 || (v as number) > 0x7fffffff) {
+          throw invalid(path, "expected a 32-bit integer");
+        }
+        w.tag(f.no, WIRE_VARINT).varint(v as number);
+        return;
+      case "int64":
+        if (!Number.isSafeInteger(v)) throw invalid(path, "expected an integer");
+        w.tag(f.no, WIRE_VARINT).varint(v as number);
+        return;
+      case "bytes": {
+        if (typeof v !== "string") throw invalid(path, "expected a base64 string");
+        const b = fromBase64(v);
+        if (!b) throw invalid(path, "illegal base64 data");
+        w.tag(f.no, WIRE_LEN).bytes(b);
+        return;
+      }
+      case "message": {
+        const name = f.message ?? "";
+        w.tag(f.no, WIRE_LEN);
+        const start = w.fork();
+        if (SPECIAL_MESSAGES.has(name)) this.special(name, v, path);
+        else {
+          if (!isObject(v)) throw invalid(path, "expected an object");
+          this.body(requireMessage(name), v, path);
+        }
+        w.join(start);
+        return;
+      }
+    }
+  }
+
+  /** Writes the body of a message with its own JSON form. */
+  special(name: string, v: unknown, path: string): void {
+    const w = this.w;
+    switch (name) {
+      case "meta.v1.Time":
+      case "meta.v1.MicroTime": {
+        const t = typeof v === "string" ? parseRfc3339(v) : undefined;
+        if (!t) throw invalid(path, "expected an RFC 3339 timestamp");
+        if (t.seconds === GO_ZERO_TIME_SECONDS && t.nanos === 0) return;
+        w.tag(1, WIRE_VARINT).varint(t.seconds).tag(2, WIRE_VARINT).varint(t.nanos);
+        return;
+      }
+      case "resource.Quantity":
+        if (typeof v === "number" && Number.isFinite(v)) {
+          w.tag(1, WIRE_LEN).string(String(v));
+        } else if (typeof v === "string") w.tag(1, WIRE_LEN).string(v);
+        else throw invalid(path, "expected a quantity");
+        return;
+      case "intstr.IntOrString":
+        if (typeof v === "number") {
+          if (!Number.isInteger(v) || v < -0x80000000 || v > 0x7fffffff) {
+            throw invalid(path, "expected a 32-bit integer or a string");
+          }
+          w.tag(1, WIRE_VARINT).varint(0).tag(2, WIRE_VARINT).varint(v).tag(3, WIRE_LEN).string("");
+        } else if (typeof v === "string") {
+          w.tag(1, WIRE_VARINT).varint(1).tag(2, WIRE_VARINT).varint(0).tag(3, WIRE_LEN).string(v);
+        } else throw invalid(path, "expected an integer or a string");
+        return;
+      case "meta.v1.FieldsV1":
+        w.tag(1, WIRE_LEN).bytes(encoder.encode(JSON.stringify(v)));
+        return;
+      case "runtime.RawExtension":
+        if (v instanceof Uint8Array) w.tag(1, WIRE_LEN).bytes(v);
+        else if (this.embedded && isObject(v) && v.apiVersion !== undefined) {
+          w.tag(1, WIRE_LEN).bytes(this.embedded(v));
+        } else w.tag(1, WIRE_LEN).bytes(encoder.encode(JSON.stringify(v)));
+        return;
+      default: // string lists: ExtraValue, Verbs
+        if (!Array.isArray(v)) throw invalid(path, "expected an array of strings");
+        v.forEach((s, i) => {
+          if (typeof s !== "string") throw invalid(`${path}[${i}]`, "expected a string");
+          w.tag(1, WIRE_LEN).string(s);
+        });
+    }
+  }
+}
+
+/**
+ * Encodes `obj` as the Protobuf message `name` (for example `core.v1.Pod`). `embedded` encodes
+ * the objects held by RawExtension fields (a watch event's object); without it they are written
+ * as JSON text, as Go does for objects that arrived as JSON.
+ */
+export function encodeMessage(
+  name: string,
+  obj: Record<string, unknown>,
+  embedded?: EmbeddedEncoder,
+): Uint8Array {
+  const info = requireMessage(name);
+  if (!isObject(obj)) throw invalid("", "expected an object");
+  const e = new MessageEncoder(embedded);
+  e.body(info, obj, "");
+  return e.w.finish();
+}

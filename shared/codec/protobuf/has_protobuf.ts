@@ -1,0 +1,111 @@
+/**
+ * hasProtobuf and protobufMessageName: which apiVersion/kind pairs have a Protobuf encoding, and
+ * which message carries each.
+ *
+ * @module
+ */
+
+/** The kinds registered in each group version, as Kubernetes 1.32 registers them. */
+const KINDS: Readonly<Record<string, { pkg: string; kinds: readonly string[] }>> = {
+  "v1": {
+    pkg: "core.v1",
+    kinds: [
+      "Pod",
+      "PodList",
+      "PodStatusResult",
+      "PodTemplate",
+      "PodTemplateList",
+      "ReplicationController",
+      "ReplicationControllerList",
+      "Service",
+      "ServiceProxyOptions",
+      "ServiceList",
+      "Endpoints",
+      "EndpointsList",
+      "Node",
+      "NodeList",
+      "NodeProxyOptions",
+      "Binding",
+      "Event",
+      "EventList",
+      "LimitRange",
+      "LimitRangeList",
+      "ResourceQuota",
+      "ResourceQuotaList",
+      "Namespace",
+      "NamespaceList",
+      "Secret",
+      "SecretList",
+      "ServiceAccount",
+      "ServiceAccountList",
+      "PersistentVolume",
+      "PersistentVolumeList",
+      "PersistentVolumeClaim",
+      "PersistentVolumeClaimList",
+      "PodAttachOptions",
+      "PodLogOptions",
+      "PodExecOptions",
+      "PodPortForwardOptions",
+      "PodProxyOptions",
+      "ComponentStatus",
+      "ComponentStatusList",
+      "SerializedReference",
+      "RangeAllocation",
+      "ConfigMap",
+      "ConfigMapList",
+    ],
+  },
+  "coordination.k8s.io/v1": { pkg: "coordination.v1", kinds: ["Lease", "LeaseList"] },
+  "authentication.k8s.io/v1": {
+    pkg: "authentication.v1",
+    kinds: ["TokenReview", "TokenRequest", "SelfSubjectReview"],
+  },
+  "authorization.k8s.io/v1": {
+    pkg: "authorization.v1",
+    kinds: [
+      "SelfSubjectRulesReview",
+      "SelfSubjectAccessReview",
+      "SubjectAccessReview",
+      "LocalSubjectAccessReview",
+    ],
+  },
+  "events.k8s.io/v1": { pkg: "events.v1", kinds: ["Event", "EventList"] },
+  "meta.k8s.io/v1": {
+    pkg: "meta.v1",
+    kinds: ["PartialObjectMetadata", "PartialObjectMetadataList"],
+  },
+};
+
+/** meta/v1 kinds registered in every group version (Status is unversioned, served as v1). */
+const COMMON_KINDS: ReadonlySet<string> = new Set([
+  "Status",
+  "WatchEvent",
+  "DeleteOptions",
+  "ListOptions",
+  "GetOptions",
+  "CreateOptions",
+  "UpdateOptions",
+  "PatchOptions",
+]);
+
+const index = new Map<string, string>();
+for (const [apiVersion, { pkg, kinds }] of Object.entries(KINDS)) {
+  for (const kind of kinds) index.set(`${apiVersion}\n${kind}`, `${pkg}.${kind}`);
+  for (const kind of COMMON_KINDS) index.set(`${apiVersion}\n${kind}`, `meta.v1.${kind}`);
+}
+
+/**
+ * Returns the qualified Protobuf message name (for example `core.v1.Pod`) of `apiVersion`/`kind`,
+ * or undefined when the kind has no Protobuf encoding (custom resources, unknown kinds).
+ */
+export function protobufMessageName(apiVersion: string, kind: string): string | undefined {
+  return index.get(`${apiVersion}\n${kind}`);
+}
+
+/**
+ * True when `apiVersion`/`kind` has a Protobuf encoding, so that the HTTP layer can answer 406
+ * (Protobuf the only acceptable response type) or 415 (Protobuf request body) for the others.
+ */
+export function hasProtobuf(apiVersion: string, kind: string): boolean {
+  return index.has(`${apiVersion}\n${kind}`);
+}

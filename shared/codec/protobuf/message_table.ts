@@ -1,0 +1,130 @@
+/**
+ * The descriptor format of the Protobuf codec, and the compiled index over every known message.
+ *
+ * A message is a list of fields in declaration order (the order Kubernetes' Go structs, and so
+ * their JSON, use). A field is `[number, jsonName, type, flags?]`:
+ *
+ * - `type` is a scalar (`string`, `bool`, `int32`, `int64`, `bytes`), a message name such as
+ *   `core.v1.PodSpec`, `[]<type>` for a repeated field, or `map:<type>` for `map<string, type>`.
+ * - `flags` is a bit set of {@link KEEP_ZERO} and {@link INLINE}.
+ *
+ * @module
+ */
+import { coreV1Messages } from "./schema/core_v1.ts";
+import { metaV1Messages } from "./schema/meta_v1.ts";
+import { runtimeMessages } from "./schema/runtime.ts";
+import { coordinationV1Messages } from "./schema/coordination_v1.ts";
+import { authenticationV1Messages } from "./schema/authentication_v1.ts";
+import { authorizationV1Messages } from "./schema/authorization_v1.ts";
+import { eventsV1Messages } from "./schema/events_v1.ts";
+
+/**
+ * Flag: a scalar whose zero value is kept when decoded. Set for Go pointer fields (`*string`,
+ * `*bool`, `*int32`: present means set, even to zero) and for value fields whose JSON tag has no
+ * `omitempty` (Go always renders them). Scalars without it are value fields with `omitempty`:
+ * Go's generated code always writes them, and Go's JSON drops them when zero, so the decoder does.
+ */
+export const KEEP_ZERO = 1;
+
+/**
+ * Flag: an embedded Go struct whose JSON is inlined into the parent object (for example
+ * `Volume.volumeSource` or `ConfigMapVolumeSource.localObjectReference`), while Protobuf keeps it
+ * as a nested message.
+ */
+export const INLINE = 2;
+
+/** One field descriptor: `[number, jsonName, type, flags?]`. */
+export type FieldTuple = readonly [number, string, string, number?];
+
+/** Message descriptors keyed by qualified message name (for example `core.v1.Pod`). */
+export type MessageTable = Readonly<Record<string, readonly FieldTuple[]>>;
+
+/** The shape of a field's values. */
+export type FieldKind = "string" | "bool" | "int32" | "int64" | "bytes" | "message";
+
+/** A compiled field. */
+export interface FieldInfo {
+  /** Protobuf field number. */
+  readonly no: number;
+  /** Key in the JSON object (unused for inline fields). */
+  readonly json: string;
+  /** Scalar kind, or `message`. */
+  readonly kind: FieldKind;
+  /** Message name when `kind` is `message`. */
+  readonly message?: string;
+  /** A repeated field (JSON array). */
+  readonly repeated: boolean;
+  /** A `map<string, …>` field (JSON object); `kind`/`message` describe the value. */
+  readonly map: boolean;
+  /** See {@link KEEP_ZERO}. */
+  readonly keepZero: boolean;
+  /** See {@link INLINE}. */
+  readonly inline: boolean;
+}
+
+/** A compiled message. */
+export interface MessageInfo {
+  /** Qualified name, for example `core.v1.Pod`. */
+  readonly name: string;
+  /** Fields in declaration order. */
+  readonly fields: readonly FieldInfo[];
+  /** Fields in ascending field-number order (the order they are written). */
+  readonly byNumberOrder: readonly FieldInfo[];
+  /** Field lookup by number. */
+  readonly byNumber: ReadonlyMap<number, FieldInfo>;
+}
+
+const SCALARS = new Set(["string", "bool", "int32", "int64", "bytes"]);
+
+const tables: MessageTable[] = [
+  metaV1Messages,
+  runtimeMessages,
+  coreV1Messages,
+  coordinationV1Messages,
+  authenticationV1Messages,
+  authorizationV1Messages,
+  eventsV1Messages,
+];
+
+function compileField(t: FieldTuple): FieldInfo {
+  const [no, json, rawType, flags = 0] = t;
+  let type = rawType;
+  let repeated = false;
+  let map = false;
+  if (type.startsWith("[]")) {
+    repeated = true;
+    type = type.slice(2);
+  } else if (type.startsWith("map:")) {
+    map = true;
+    type = type.slice(4);
+  }
+  const scalar = SCALARS.has(type);
+  return {
+    no,
+    json,
+    kind: scalar ? type as FieldKind : "message",
+    message: scalar ? undefined : type,
+    repeated,
+    map,
+    keepZero: (flags & KEEP_ZERO) !== 0,
+    inline: (flags & INLINE) !== 0,
+  };
+}
+
+const index = new Map<string, MessageInfo>();
+for (const table of tables) {
+  for (const [name, tuples] of Object.entries(table)) {
+    const fields = tuples.map(compileField);
+    index.set(name, {
+      name,
+      fields,
+      byNumberOrder: [...fields].sort((a, b) => a.no - b.no),
+      byNumber: new Map(fields.map((f) => [f.no, f])),
+    });
+  }
+}
+
+/** Returns the compiled message called `name`, or undefined when no such message is known. */
+export function messageInfo(name: string): MessageInfo | undefined {
+  return index.get(name);
+}

@@ -43,6 +43,11 @@ export interface LibsqlStorageOptions {
   maintenanceIntervalMs?: number;
   /** Most writes committed in one transaction (group commit). Default 256. */
   maxBatch?: number;
+  /**
+   * Embedded file only: how long SQLite itself waits (blocking the thread) for another
+   * process's write lock before the storage falls back to retrying with backoff. Default 1000.
+   */
+  busyTimeoutMs?: number;
 }
 
 /** Counters describing the write path, for tests and benchmarks. */
@@ -106,7 +111,17 @@ const BUSY_DEADLINE_MS = 30_000;
 const SYNCHRONOUS_FULL = 2;
 const NO_LIMIT = -1;
 
+const DEFAULT_BUSY_TIMEOUT_MS = 1000;
+
 const META_SQL = "SELECT revision, compacted FROM meta WHERE id = 1";
+
+/**
+ * Write locks shared by every instance in this process that opened the same database file, so
+ * they never contend inside SQLite: a write lock SQLite refuses with SQLITE_BUSY leaves the
+ * refused statement active on its pooled connection until garbage collection, and every later
+ * COMMIT on that connection fails with "SQL statements in progress".
+ */
+const fileLocks = new Map<string, { tail: Promise<void>; users: number }>();
 
 /**
  * {@link Storage} on libSQL.
@@ -155,6 +170,7 @@ export class LibsqlStorage implements Storage {
   #closed = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #maintaining: Promise<unknown> | undefined;
+  #lockKey: string | undefined;
   #stats: LibsqlStorageStats = {
     transactions: 0,
     committedWrites: 0,
@@ -192,23 +208,30 @@ export class LibsqlStorage implements Storage {
     checkPositive("historyWindowMs", opts.historyWindowMs, true);
     checkPositive("maintenanceIntervalMs", opts.maintenanceIntervalMs, true);
     checkPositive("maxBatch", opts.maxBatch, false);
-    const client = createClient(
-      opts.authToken ? { url, authToken: opts.authToken } : { url },
-    );
-    const storage = new LibsqlStorage(client, scheme === "file", opts);
+    checkPositive("busyTimeoutMs", opts.busyTimeoutMs, true);
+    let client: Client | undefined;
     try {
+      // The embedded client opens a first connection right away and throws if it cannot.
+      const busy = opts.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+      client = createClient({
+        url,
+        ...(opts.authToken ? { authToken: opts.authToken } : {}),
+        ...(scheme === "file" ? { timeout: busy } : {}),
+      });
+      const storage = new LibsqlStorage(client, scheme === "file", opts);
       await storage.#withBusyRetry(async () => {
         if (storage.#embedded) {
-          for (const pragma of FILE_PRAGMAS) await client.execute(pragma);
+          for (const pragma of FILE_PRAGMAS) await client?.execute(pragma);
         }
-        await client.batch([...SCHEMA_STATEMENTS], "write");
+        await client?.batch([...SCHEMA_STATEMENTS], "write");
       });
+      if (storage.#embedded) storage.#acquireFileLock(url);
+      storage.#scheduleMaintenance();
+      return storage;
     } catch (e) {
-      client.close();
+      client?.close();
       throw new Error(`cannot open storage: ${errorMessage(e)}`, { cause: e });
     }
-    storage.#scheduleMaintenance();
-    return storage;
   }
 
   /** Counters of the write path (a copy). */
@@ -424,6 +447,7 @@ export class LibsqlStorage implements Storage {
     await this.#maintaining?.catch(() => {});
     await this.#idle;
     this.#client.close();
+    this.#releaseFileLock();
   }
 
   // ---- reads ----
@@ -522,10 +546,12 @@ export class LibsqlStorage implements Storage {
     try {
       while (this.#writes.length > 0 || this.#jobs.length > 0) {
         if (this.#jobs.length > 0 && (jobTurn || this.#writes.length === 0)) {
-          await this.#jobs.shift()?.run();
+          const job = this.#jobs.shift();
+          if (job) await this.#withFileLock(job.run);
           jobTurn = false;
         } else {
-          await this.#commitBatch(this.#writes.splice(0, this.#maxBatch));
+          const batch = this.#writes.splice(0, this.#maxBatch);
+          await this.#withFileLock(() => this.#commitBatch(batch));
           jobTurn = true;
         }
       }
@@ -709,7 +735,9 @@ export class LibsqlStorage implements Storage {
     await this.#withBusyRetry(async () => {
       const rs = await this.#client.execute("PRAGMA freelist_count");
       if (num(rs.rows[0][0]) > 0) {
-        await this.#client.execute(`PRAGMA incremental_vacuum(${VACUUM_PAGES})`);
+        // Through executeMultiple (sqlite3_exec): a prepared statement would be stepped once,
+        // freeing one page and leaving the statement holding the table lock.
+        await this.#client.executeMultiple(`PRAGMA incremental_vacuum(${VACUUM_PAGES});`);
       }
     });
   }
@@ -754,6 +782,43 @@ export class LibsqlStorage implements Storage {
         this.#stats.busyRetries++;
         await new Promise((resolve) => setTimeout(resolve, delay * (0.5 + Math.random())));
       }
+    }
+  }
+
+  #acquireFileLock(url: string): void {
+    let path = url.slice("file:".length).replace(/[?#].*$/, "");
+    if (path.startsWith("//")) path = path.slice(2);
+    try {
+      path = Deno.realPathSync(path);
+    } catch {
+      // keep the path as given
+    }
+    const lock = fileLocks.get(path) ?? { tail: Promise.resolve(), users: 0 };
+    lock.users++;
+    fileLocks.set(path, lock);
+    this.#lockKey = path;
+  }
+
+  #releaseFileLock(): void {
+    const key = this.#lockKey;
+    const lock = key === undefined ? undefined : fileLocks.get(key);
+    if (key === undefined || !lock) return;
+    this.#lockKey = undefined;
+    if (--lock.users === 0) fileLocks.delete(key);
+  }
+
+  /** Runs `fn` holding the in-process write lock of this database file (if embedded). */
+  async #withFileLock<T>(fn: () => Promise<T>): Promise<T> {
+    const lock = this.#lockKey === undefined ? undefined : fileLocks.get(this.#lockKey);
+    if (!lock) return await fn();
+    const previous = lock.tail;
+    let release = () => {};
+    lock.tail = new Promise<void>((resolve) => release = resolve);
+    try {
+      await previous;
+      return await fn();
+    } finally {
+      release();
     }
   }
 

@@ -1,3 +1,5 @@
+import assert from "node:assert/strict";
+import { CompactedError, RevisionConflictError } from "../../../../apiserver/storage/interface.ts";
 import { LibsqlStorage } from "../../../../apiserver/storage/libsql/libsql_storage.ts";
 import { storageContract } from "../storage_contract.ts";
 
@@ -7,4 +9,226 @@ storageContract("LibsqlStorage (file)", async () => {
     open: () => LibsqlStorage.open({ url: `file:${dir}/state.db` }),
     cleanup: () => Deno.remove(dir, { recursive: true }),
   };
+});
+
+/** Runs `fn` with a fresh temp dir, removed afterwards. */
+async function inTempDir(fn: (dir: string) => Promise<void>): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "libsql_storage_" });
+  try {
+    await fn(dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** Polls `check` until it returns true (generous deadline; never a fixed sleep). */
+async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!await check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+Deno.test("LibsqlStorage.open() rejects a bad URL or option with a clear error", async (t) => {
+  const cases: Array<[string, Parameters<typeof LibsqlStorage.open>[0], RegExp]> = [
+    ["empty url", { url: "" }, /must start with file:/],
+    ["unknown scheme", { url: "postgres://x/y" }, /must start with file:/],
+    ["file without path", { url: "file:" }, /needs a path/],
+    ["negative window", { url: "file:/tmp/x.db", historyWindowMs: -1 }, /historyWindowMs/],
+    ["zero batch", { url: "file:/tmp/x.db", maxBatch: 0 }, /maxBatch/],
+    ["missing dir", { url: "file:/nonexistent-dir/sub/state.db" }, /cannot open storage/],
+  ];
+  for (const [name, opts, message] of cases) {
+    await t.step(name, () => assert.rejects(LibsqlStorage.open(opts), message));
+  }
+});
+
+Deno.test("LibsqlStorage.create() group-commits concurrent writes with synchronous=FULL", async () => {
+  await inTempDir(async (dir) => {
+    const s = await LibsqlStorage.open({ url: `file:${dir}/state.db` });
+    try {
+      // Concurrent reads keep several pooled connections busy, so write transactions run on
+      // whichever connection is free; each one reads PRAGMA synchronous back.
+      const n = 200;
+      await Promise.all(
+        Array.from({ length: n }, async (_, i) => {
+          await s.list("/g/", { limit: 5 });
+          await s.create(`/g/${i}`, "x".repeat(1024));
+          await s.get(`/g/${i}`);
+        }),
+      );
+      const stats = s.stats();
+      assert.equal(stats.committedWrites, n);
+      assert.equal(stats.lastSynchronous, 2, "FULL");
+      assert.ok(stats.transactions < n, `group commit: ${stats.transactions} transactions`);
+      assert.ok(stats.largestBatch > 1);
+      assert.equal(await s.currentRevision(), n);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+Deno.test("LibsqlStorage.maintain() compacts history older than the window", async () => {
+  await inTempDir(async (dir) => {
+    let clock = 1_000_000;
+    const s = await LibsqlStorage.open({
+      url: `file:${dir}/state.db`,
+      historyWindowMs: 60_000,
+      maintenanceIntervalMs: 0,
+      now: () => clock,
+    });
+    try {
+      await Promise.all(Array.from({ length: 30 }, (_, i) => s.create(`/m/${i}`, "old")));
+      clock += 50_000;
+      await s.update("/m/0", "newer", 1);
+      const nothing = await s.maintain();
+      assert.equal(nothing.compactedRevision, 0);
+      assert.equal(nothing.removedChanges, 0);
+      clock += 20_000; // the first 30 revisions are now 70 s old, the update 20 s
+      const done = await s.maintain();
+      assert.equal(done.compactedRevision, 30);
+      assert.equal(done.removedChanges, 30);
+      assert.equal(done.checkpointed, true);
+      await assert.rejects(s.get("/m/1", { revision: 29 }), CompactedError);
+      assert.equal((await s.get("/m/0", { revision: 30 }))?.value, "old");
+      assert.deepEqual((await s.changesSince(30, 10)).map((e) => e.revision), [31]);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+Deno.test("LibsqlStorage runs maintenance in the background", async () => {
+  await inTempDir(async (dir) => {
+    let clock = 0;
+    const s = await LibsqlStorage.open({
+      url: `file:${dir}/state.db`,
+      historyWindowMs: 1000,
+      maintenanceIntervalMs: 5,
+      now: () => clock,
+    });
+    try {
+      await s.create("/bg/a", "1");
+      await s.create("/bg/b", "1");
+      clock = 5000;
+      await eventually(async () => await s.compactedRevision() === 2, "background compaction");
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+Deno.test("LibsqlStorage.compact() works in batches of 1000 revisions", async () => {
+  await inTempDir(async (dir) => {
+    const s = await LibsqlStorage.open({ url: `file:${dir}/state.db`, maintenanceIntervalMs: 0 });
+    try {
+      await Promise.all(Array.from({ length: 2500 }, (_, i) => s.create(`/b/${i}`, "v")));
+      const before = s.stats().transactions;
+      await s.compact(2400);
+      assert.equal(s.stats().transactions - before, 3);
+      assert.equal(await s.compactedRevision(), 2400);
+      assert.equal((await s.changesSince(2400, 1000)).length, 100);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+Deno.test("LibsqlStorage.maintain() returns freed space to the file system", async () => {
+  await inTempDir(async (dir) => {
+    const path = `${dir}/state.db`;
+    const s = await LibsqlStorage.open({ url: `file:${path}`, maintenanceIntervalMs: 0 });
+    try {
+      const big = "y".repeat(16 * 1024);
+      await Promise.all(Array.from({ length: 200 }, (_, i) => s.create(`/v/${i}`, big)));
+      await s.maintain(); // checkpoint: the data lands in the main file
+      const full = (await Deno.stat(path)).size;
+      await Promise.all(Array.from({ length: 200 }, (_, i) => s.delete(`/v/${i}`, 0)));
+      await s.compact(await s.currentRevision());
+      const result = await s.maintain();
+      assert.equal(result.checkpointed, true);
+      const after = (await Deno.stat(path)).size;
+      assert.ok(after < full / 4, `file shrank from ${full} to ${after}`);
+      assert.equal((await Deno.stat(`${path}-wal`)).size, 0, "WAL truncated");
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+Deno.test("LibsqlStorage.update() loses no update with two instances on one file", async () => {
+  await inTempDir(async (dir) => {
+    const url = `file:${dir}/state.db`;
+    const a = await LibsqlStorage.open({ url });
+    const b = await LibsqlStorage.open({ url });
+    try {
+      await a.create("/two/counter", "0");
+      const loop = async (s: LibsqlStorage) => {
+        for (let done = 0; done < 10;) {
+          const cur = await s.get("/two/counter");
+          assert.ok(cur);
+          try {
+            await s.update("/two/counter", String(Number(cur.value) + 1), cur.revision);
+            done++;
+          } catch (e) {
+            if (!(e instanceof RevisionConflictError)) throw e;
+          }
+        }
+      };
+      await Promise.all([a, b, a, b].map(loop));
+      assert.equal((await b.get("/two/counter"))?.value, "40");
+      assert.equal(await a.currentRevision(), 41);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});
+
+Deno.test("LibsqlStorage keeps every acknowledged write across kill -9", async () => {
+  await inTempDir(async (dir) => {
+    const url = `file:${dir}/state.db`;
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", new URL("./kill9_writer.ts", import.meta.url).pathname, url],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "inherit",
+    }).spawn();
+    const acked = new Map<string, number>();
+    const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    let buffered = "";
+    let killed = false;
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const { value, done } = await lines.read();
+      if (done) break;
+      buffered += value;
+      const parts = buffered.split("\n");
+      buffered = parts.pop() ?? "";
+      for (const line of parts) {
+        const [word, key, revision] = line.split(" ");
+        if (word === "ack") acked.set(key, Number(revision));
+      }
+      if (!killed && (acked.size >= 300 || Date.now() > deadline)) {
+        child.kill("SIGKILL");
+        killed = true; // keep reading: acks already in the pipe count too
+      }
+    }
+    const status = await child.status;
+    assert.equal(status.signal, "SIGKILL");
+    assert.ok(acked.size >= 300, `child acknowledged ${acked.size} writes`);
+    const s = await LibsqlStorage.open({ url, maintenanceIntervalMs: 0 });
+    try {
+      for (const [key, revision] of acked) {
+        assert.equal((await s.get(key))?.revision, revision, `${key} survived`);
+      }
+      const current = await s.currentRevision();
+      const listed = await s.list("/kill/");
+      assert.equal(listed.items.length, current, "no gaps: one key per revision");
+    } finally {
+      await s.close();
+    }
+  });
 });

@@ -13,12 +13,14 @@ import { estimateCost } from "./estimate.ts";
 import { AUTHORIZER_TYPE, registerAuthorizerLibrary } from "./library/authorizer.ts";
 import { registerConversionsLibrary } from "./library/conversions.ts";
 import { registerListLibrary } from "./library/list.ts";
+import { registerOptionalsLibrary } from "./library/optionals.ts";
 import { registerQuantityLibrary } from "./library/quantity.ts";
 import { compileRe2, Re2SyntaxError } from "./library/re2.ts";
 import { regexMatches, registerRegexLibrary } from "./library/regex.ts";
 import { registerStringsLibrary } from "./library/strings.ts";
 import { registerURLLibrary } from "./library/url.ts";
 import { CelProgram, CostTracker, installMatches } from "./program.ts";
+import { installRangeCheck } from "./range_checks.ts";
 import type { RuntimeHook } from "./program.ts";
 import { declareSchemaType, toCelValue } from "./values.ts";
 import type { CelSchema } from "./values.ts";
@@ -72,6 +74,7 @@ function baseEnvironment(homogeneous: boolean): BaseEnv {
     registerURLLibrary(env);
     registerQuantityLibrary(env);
     registerAuthorizerLibrary(env);
+    registerOptionalsLibrary(env);
     env.registerFunction("__celProbe(): bool", () => true, { async: false });
     b = { env };
     bases.set(key, b);
@@ -179,6 +182,7 @@ export class CelEnvironment {
     const errors: CelIssue[] = [];
     try {
       walk(root, (n) => {
+        installRangeCheck(n);
         const name = callName(n);
         if (name === "__celProbe") {
           errors.push(

@@ -167,9 +167,9 @@ export class CelProgram {
         throw costExceeded(budget.remaining + cost, "per-object");
       }
       return { ok: true, value, cost };
-    } catch (e) {
+    } catch (thrown) {
       const cost = tracker?.cost ?? 0;
-      if (tracker && tracker.cost > tracker.limit) e = this.#exceeded(tracker, opts);
+      const e = tracker && tracker.cost > tracker.limit ? this.#exceeded(tracker, opts) : thrown;
       if (budget && !(e instanceof CelEvalFailure && e.code === "cost_limit_exceeded")) {
         budget.spend(cost);
       }

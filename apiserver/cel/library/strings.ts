@@ -76,7 +76,7 @@ function formatNumberVerb(verb: string, v: unknown, precision: number | undefine
         return String(v instanceof UnsignedInt ? v.valueOf() : v);
       }
       if (kind === "double" && !Number.isFinite(v as number)) {
-        return formatDouble(v as number).replace("+", "");
+        return Number.isNaN(v) ? "NaN" : (v as number) > 0 ? "Infinity" : "-Infinity";
       }
       throw fmtError(
         `error during formatting: decimal clause can only be used on integers, was given ${
@@ -110,7 +110,7 @@ function formatNumberVerb(verb: string, v: unknown, precision: number | undefine
       if (Number.isNaN(n)) return "NaN";
       if (!Number.isFinite(n)) return n > 0 ? "Infinity" : "-Infinity";
       const p = precision ?? 6;
-      if (verb === "f") return n.toFixed(p);
+      if (verb === "f") return toFixedEven(n, p);
       const [m, e] = n.toExponential(p).split("e");
       const exp = Number(e);
       return `${m}e${exp < 0 ? "-" : "+"}${String(Math.abs(exp)).padStart(2, "0")}`;
@@ -143,6 +143,20 @@ function formatNumberVerb(verb: string, v: unknown, precision: number | undefine
     }
   }
   throw fmtError(`could not parse formatting clause: unrecognized formatting clause "${verb}"`);
+}
+
+/** `toFixed` with round-half-to-even on exactly representable halfway values, as Go does. */
+function toFixedEven(n: number, p: number): string {
+  const s = n.toFixed(p);
+  const scaled = n * 10 ** p;
+  if (
+    Number.isFinite(scaled) && Math.abs(scaled) < 2 ** 52 &&
+    scaled - Math.trunc(scaled) === 0.5 * Math.sign(scaled)
+  ) {
+    const down = Math.trunc(scaled);
+    if (down % 2 === 0) return (down / 10 ** p).toFixed(p);
+  }
+  return s;
 }
 
 function typeName(v: unknown): string {
@@ -183,10 +197,7 @@ function formatStringVerb(v: unknown): string {
 }
 
 function formatNested(v: unknown): string {
-  if (typeof v === "string") return quoteString(v);
-  if (v instanceof Uint8Array) return quoteString(new TextDecoder().decode(v)).replace(/^/, "b");
-  if (v instanceof Date) return `timestamp(${quoteString(formatValue(v))})`;
-  if (v instanceof Duration) return `duration(${quoteString(formatValue(v))})`;
+  if (v instanceof Uint8Array) return new TextDecoder().decode(v);
   return formatStringVerb(v);
 }
 

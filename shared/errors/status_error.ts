@@ -75,9 +75,12 @@ export class StatusError extends Error {
   /** Extra response headers (for example Retry-After). */
   readonly headers: Record<string, string>;
 
-  constructor(status: Omit<Status, "kind" | "apiVersion" | "metadata" | "status"> & {
-    metadata?: Status["metadata"];
-  }, headers: Record<string, string> = {}) {
+  constructor(
+    status: Omit<Status, "kind" | "apiVersion" | "metadata" | "status"> & {
+      metadata?: Status["metadata"];
+    },
+    headers: Record<string, string> = {},
+  ) {
     super(status.message ?? status.reason ?? "error");
     this.name = "StatusError";
     this.status = {
@@ -262,7 +265,12 @@ export class StatusError extends Error {
   static timeout(message: string, retryAfterSeconds: number, causes?: StatusCause[]): StatusError {
     const details: StatusDetails = { retryAfterSeconds };
     if (causes) details.causes = causes;
-    return new StatusError({ code: 504, reason: "Timeout", message: `Timeout: ${message}`, details });
+    return new StatusError({
+      code: 504,
+      reason: "Timeout",
+      message: `Timeout: ${message}`,
+      details,
+    });
   }
 
   /** 504 for a resourceVersion the server has not reached in time. */

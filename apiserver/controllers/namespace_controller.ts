@@ -1,0 +1,151 @@
+/**
+ * The namespace controller: when a namespace is terminating, it deletes everything in it and,
+ * once nothing is left, removes the `kubernetes` finalizer so the namespace goes away.
+ *
+ * It reacts at once to this process's commits and resyncs periodically (to see other
+ * processes' writes and retry failures).
+ *
+ * @module
+ */
+import type { KubeObject } from "../../shared/api/meta/v1/types.ts";
+import type { Logger } from "../../shared/log/mod.ts";
+import { NAMESPACE_FINALIZER } from "../registry/core/namespaces/strategy.ts";
+import type { ResourceRegistry } from "../registry/resource_registry.ts";
+import type { Storage } from "../storage/interface.ts";
+
+/** Options of the controller. */
+export interface NamespaceControllerOptions {
+  registry: ResourceRegistry;
+  storage: Storage;
+  logger?: Logger;
+  /** Resync period in ms (default 10 s). */
+  resyncMs?: number;
+}
+
+/** Finalizes terminating namespaces. */
+export class NamespaceController {
+  readonly #opts: NamespaceControllerOptions;
+  readonly #queue = new Set<string>();
+  #running = false;
+  #stopped = false;
+  #unsubscribe?: () => void;
+  #timer?: ReturnType<typeof setInterval>;
+  #idle: Promise<void> = Promise.resolve();
+
+  constructor(opts: NamespaceControllerOptions) {
+    this.#opts = opts;
+  }
+
+  /** Starts watching commits and resyncing. */
+  start(): void {
+    const nsPrefix = this.#namespaces().prefix;
+    this.#unsubscribe = this.#opts.storage.onCommit((events) => {
+      for (const e of events) {
+        if (e.key.startsWith(nsPrefix) && e.type !== "DELETED") {
+          this.#enqueue(e.key.slice(nsPrefix.length));
+        } else if (e.type === "DELETED") {
+          // Content disappearing may unblock a terminating namespace.
+          const ns = this.#namespaceOfKey(e.key);
+          if (ns) this.#enqueue(ns);
+        }
+      }
+    });
+    this.#timer = setInterval(() => this.resync(), this.#opts.resyncMs ?? 10_000);
+    this.resync();
+  }
+
+  /** Stops the controller and waits for the work in progress. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#unsubscribe?.();
+    clearInterval(this.#timer);
+    await this.#idle;
+  }
+
+  /** Queues every terminating namespace. */
+  resync(): void {
+    this.#namespaces().list("", { plan: { mode: "latest" } }).then((list) => {
+      for (const ns of list.items) {
+        if (ns.metadata.deletionTimestamp) this.#enqueue(ns.metadata.name!);
+      }
+    }).catch((err) => this.#opts.logger?.error("namespace resync failed", { err: String(err) }));
+  }
+
+  #namespaces() {
+    return this.#opts.registry.lookup("", "v1", "namespaces")!;
+  }
+
+  #namespaceOfKey(key: string): string | undefined {
+    for (const s of this.#opts.registry.all()) {
+      if (s.def.namespaced && key.startsWith(s.prefix)) {
+        return key.slice(s.prefix.length).split("/")[0];
+      }
+    }
+    return undefined;
+  }
+
+  #enqueue(name: string): void {
+    if (this.#stopped) return;
+    this.#queue.add(name);
+    if (!this.#running) {
+      this.#running = true;
+      this.#idle = this.#drain().finally(() => this.#running = false);
+    }
+  }
+
+  async #drain(): Promise<void> {
+    while (this.#queue.size > 0 && !this.#stopped) {
+      const name = this.#queue.values().next().value!;
+      this.#queue.delete(name);
+      try {
+        await this.#sync(name);
+      } catch (err) {
+        this.#opts.logger?.error("namespace sync failed", { namespace: name, err: String(err) });
+      }
+    }
+  }
+
+  async #sync(name: string): Promise<void> {
+    let ns: KubeObject;
+    try {
+      ns = await this.#namespaces().get("", name);
+    } catch {
+      return;
+    }
+    if (!ns.metadata.deletionTimestamp) return;
+    let remaining = 0;
+    for (const store of this.#opts.registry.all()) {
+      if (!store.def.namespaced) continue;
+      const list = await store.list(name, { plan: { mode: "latest" } });
+      if (list.items.length === 0) continue;
+      const deleted = await store.deleteCollection(name, { plan: { mode: "latest" } }, {});
+      remaining += deleted.length;
+    }
+    if (remaining > 0) {
+      // Objects with finalizers (or a grace period) remain; a later commit or resync retries.
+      const left = await this.#countContent(name);
+      if (left > 0) return;
+    }
+    const spec = (ns.spec ?? {}) as { finalizers?: string[] };
+    const finalizers = (spec.finalizers ?? []).filter((f) => f !== NAMESPACE_FINALIZER);
+    await this.#namespaces().update(
+      "",
+      name,
+      {
+        ...ns,
+        metadata: { ...ns.metadata, resourceVersion: undefined },
+        spec: { ...spec, finalizers },
+      },
+      { subresource: "finalize" },
+    );
+  }
+
+  async #countContent(name: string): Promise<number> {
+    let n = 0;
+    for (const store of this.#opts.registry.all()) {
+      if (!store.def.namespaced) continue;
+      n += (await store.list(name, { plan: { mode: "latest" }, limit: 1 })).items.length;
+    }
+    return n;
+  }
+}

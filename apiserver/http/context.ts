@@ -1,0 +1,18 @@
+/** The per-request context handed from the filter chain to the verb handlers. */
+import type { UserInfo } from "../registry/generic/admission.ts";
+import type { Store } from "../registry/generic/store.ts";
+import type { OutputFormat } from "./negotiation.ts";
+import type { RequestInfo } from "./request_info.ts";
+
+/** What every resource handler receives. */
+export interface ResourceContext {
+  req: Request;
+  url: URL;
+  info: RequestInfo;
+  store: Store;
+  /** The negotiated response format. */
+  format: OutputFormat;
+  user?: UserInfo;
+  /** Warning header values (already formatted) to send with the response. */
+  warnings: string[];
+}

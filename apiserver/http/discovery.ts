@@ -1,0 +1,204 @@
+/**
+ * Discovery: `/api`, `/apis`, `/apis/{group}`, `/api/v1`, `/apis/{group}/{version}` in the
+ * legacy format, and aggregated discovery v2 (APIGroupDiscoveryList) when the Accept header
+ * asks for it, with an ETag and 304 on If-None-Match.
+ *
+ * @module
+ */
+import { StatusError } from "../../shared/errors/status_error.ts";
+import type { ResourceRegistry } from "../registry/resource_registry.ts";
+import type { Store } from "../registry/generic/store.ts";
+import type { KindDef, Verb } from "../registry/generic/kind.ts";
+import { parseAccept } from "./negotiation.ts";
+
+/** The Content-Type of aggregated discovery v2. */
+export const AGGREGATED_V2 = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
+
+const VERB_ORDER = [
+  "create",
+  "delete",
+  "deletecollection",
+  "get",
+  "list",
+  "patch",
+  "update",
+  "watch",
+];
+
+/** Serves discovery requests; `servedVerbs` reports which verbs have handlers. */
+export class Discovery {
+  readonly #registry: ResourceRegistry;
+  readonly #servedVerbs: () => Set<string>;
+
+  constructor(registry: ResourceRegistry, servedVerbs: () => Set<string>) {
+    this.#registry = registry;
+    this.#servedVerbs = servedVerbs;
+  }
+
+  /** Answers a discovery path, or undefined if the path is not a discovery path. */
+  async handle(req: Request, url: URL): Promise<Response | undefined> {
+    const path = url.pathname.replace(/\/+$/, "");
+    const segs = path.split("/").filter((s) => s !== "");
+    if (segs[0] !== "api" && segs[0] !== "apis") return undefined;
+    if (req.method !== "GET" && req.method !== "HEAD") return undefined;
+    if (segs.length === 1) {
+      if (wantsAggregated(req.headers.get("accept"))) {
+        return await this.#aggregated(req, segs[0] === "api");
+      }
+      return json(segs[0] === "api" ? this.#apiVersions(req, url) : this.#groupList());
+    }
+    if (segs[0] === "api" && segs.length === 2) {
+      if (segs[1] !== "v1") throw StatusError.pathNotFound();
+      return json(this.#resourceList("", "v1"));
+    }
+    if (segs[0] === "apis" && segs.length === 2) {
+      const group = this.#groups().find((g) => g.name === segs[1]);
+      if (!group) throw StatusError.pathNotFound();
+      return json({ kind: "APIGroup", apiVersion: "v1", ...group });
+    }
+    if (segs[0] === "apis" && segs.length === 3) {
+      if (!this.#registry.servesGroupVersion(segs[1], segs[2])) throw StatusError.pathNotFound();
+      return json(this.#resourceList(segs[1], segs[2]));
+    }
+    return undefined;
+  }
+
+  #verbs(def: KindDef, own?: readonly Verb[]): string[] {
+    const served = this.#servedVerbs();
+    const verbs = own ?? def.verbs ?? VERB_ORDER;
+    return VERB_ORDER.filter((v) => verbs.includes(v as Verb) && served.has(v));
+  }
+
+  #apiVersions(req: Request, url: URL) {
+    const host = req.headers.get("host") ?? url.host;
+    return {
+      kind: "APIVersions",
+      versions: ["v1"],
+      serverAddressByClientCIDRs: [{ clientCIDR: "0.0.0.0/0", serverAddress: host }],
+    };
+  }
+
+  #groups() {
+    const groups = new Map<string, string[]>();
+    for (const s of this.#registry.all()) {
+      if (s.def.group === "") continue;
+      const versions = groups.get(s.def.group) ?? [];
+      if (!versions.includes(s.def.version)) versions.push(s.def.version);
+      groups.set(s.def.group, versions);
+    }
+    return [...groups.entries()].map(([name, versions]) => ({
+      name,
+      versions: versions.map((v) => ({ groupVersion: `${name}/${v}`, version: v })),
+      preferredVersion: { groupVersion: `${name}/${versions[0]}`, version: versions[0] },
+    }));
+  }
+
+  #groupList() {
+    return { kind: "APIGroupList", apiVersion: "v1", groups: this.#groups() };
+  }
+
+  #stores(group: string, version: string): Store[] {
+    return this.#registry.all().filter((s) => s.def.group === group && s.def.version === version)
+      .sort((a, b) => a.def.plural.localeCompare(b.def.plural));
+  }
+
+  #resourceList(group: string, version: string) {
+    const resources: Record<string, unknown>[] = [];
+    for (const s of this.#stores(group, version)) {
+      const d = s.def;
+      const r: Record<string, unknown> = {
+        name: d.plural,
+        singularName: d.singular,
+        namespaced: d.namespaced,
+        kind: d.kind,
+        verbs: this.#verbs(d),
+      };
+      if (d.shortNames?.length) r.shortNames = [...d.shortNames];
+      if (d.categories?.length) r.categories = [...d.categories];
+      resources.push(r);
+      for (const sub of d.subresources ?? []) {
+        resources.push({
+          name: `${d.plural}/${sub.name}`,
+          singularName: "",
+          namespaced: d.namespaced,
+          kind: d.kind,
+          verbs: this.#verbs(d, sub.verbs),
+        });
+      }
+    }
+    return {
+      kind: "APIResourceList",
+      apiVersion: "v1",
+      groupVersion: group ? `${group}/${version}` : version,
+      resources,
+    };
+  }
+
+  async #aggregated(req: Request, core: boolean): Promise<Response> {
+    const groups = core ? [{ name: "", versions: [{ version: "v1" }] }] : this.#groups();
+    const items = groups.map((g) => ({
+      metadata: { name: g.name },
+      versions: g.versions.map((v) => ({
+        version: v.version,
+        resources: this.#stores(g.name, v.version).map((s) => {
+          const d = s.def;
+          const r: Record<string, unknown> = {
+            resource: d.plural,
+            responseKind: { group: d.group, version: d.version, kind: d.kind },
+            scope: d.namespaced ? "Namespaced" : "Cluster",
+            singularResource: d.singular,
+            verbs: this.#verbs(d),
+          };
+          if (d.shortNames?.length) r.shortNames = [...d.shortNames];
+          if (d.categories?.length) r.categories = [...d.categories];
+          if (d.subresources?.length) {
+            r.subresources = d.subresources.map((sub) => ({
+              subresource: sub.name,
+              responseKind: { group: d.group, version: d.version, kind: d.kind },
+              verbs: this.#verbs(d, sub.verbs),
+            }));
+          }
+          return r;
+        }),
+        freshness: "Current",
+      })),
+    }));
+    const body = JSON.stringify({
+      kind: "APIGroupDiscoveryList",
+      apiVersion: "apidiscovery.k8s.io/v2",
+      metadata: {},
+      items,
+    });
+    const digest = new Uint8Array(
+      await crypto.subtle.digest("SHA-256", new TextEncoder().encode(body)),
+    );
+    const etag = `"${
+      [...digest.slice(0, 16)].map((b) => b.toString(16).padStart(2, "0")).join("")
+    }"`;
+    const headers = { "Content-Type": AGGREGATED_V2, ETag: etag, Vary: "Accept" };
+    const inm = req.headers.get("if-none-match");
+    if (inm && inm.split(",").map((s) => s.trim()).includes(etag)) {
+      return new Response(null, { status: 304, headers });
+    }
+    return new Response(req.method === "HEAD" ? null : body, { status: 200, headers });
+  }
+}
+
+function wantsAggregated(accept: string | null): boolean {
+  for (const m of parseAccept(accept)) {
+    if (m.type !== "application" || m.subtype !== "json") continue;
+    if (m.params.as === undefined) return false;
+    if (
+      m.params.g === "apidiscovery.k8s.io" && m.params.v === "v2" &&
+      m.params.as === "APIGroupDiscoveryList"
+    ) return true;
+  }
+  return false;
+}
+
+function json(value: unknown): Response {
+  return new Response(JSON.stringify(value), {
+    status: 200,
+    headers: { "Content-Type": "application/json" },
+  });
+}

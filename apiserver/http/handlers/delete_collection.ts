@@ -1,0 +1,18 @@
+/** DELETE of a collection: deletes every selected object, answers a Success Status. */
+import type { ResourceContext } from "../context.ts";
+import { objectResponse, successStatus } from "../respond.ts";
+import { parseWriteQuery } from "../write_options.ts";
+import { readDeleteOptions } from "./delete.ts";
+import { listQueryOf } from "./list.ts";
+
+/** Handles deletecollection. */
+export async function handleDeleteCollection(ctx: ResourceContext): Promise<Response> {
+  const q = parseWriteQuery(ctx.url.searchParams);
+  const options = await readDeleteOptions(ctx);
+  const query = listQueryOf(ctx);
+  await ctx.store.deleteCollection(ctx.info.namespace, query, options, {
+    dryRun: q.dryRun || (options.dryRun?.length ?? 0) > 0,
+    user: ctx.user,
+  });
+  return objectResponse(200, successStatus(), ctx.format, { warnings: ctx.warnings });
+}

@@ -1,0 +1,17 @@
+/** PUT of an object or a subresource: replace, 409 on a stale resourceVersion. */
+import type { ResourceContext } from "../context.ts";
+import { objectResponse } from "../respond.ts";
+import { parseWriteQuery } from "../write_options.ts";
+import { readObjectBody } from "./object_body.ts";
+
+/** Handles update. */
+export async function handleUpdate(ctx: ResourceContext): Promise<Response> {
+  const q = parseWriteQuery(ctx.url.searchParams);
+  const body = await readObjectBody(ctx);
+  const { object, created } = await ctx.store.update(ctx.info.namespace, ctx.info.name, body, {
+    dryRun: q.dryRun,
+    user: ctx.user,
+    subresource: ctx.info.subresource || undefined,
+  });
+  return objectResponse(created ? 201 : 200, object, ctx.format, { warnings: ctx.warnings });
+}

@@ -1,0 +1,141 @@
+/**
+ * The API server's options: parsed from flags, validated all at once (every problem is
+ * reported together), then handed to the server.
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { featureGatesFromFlag } from "../shared/feature_gates.ts";
+import type { FeatureGates } from "../shared/feature_gates.ts";
+import { parseDuration } from "../shared/flags/duration.ts";
+import { parseVerbosity } from "../shared/log/mod.ts";
+
+/** Everything the server needs to start. */
+export interface ServerOptions {
+  /** Directory holding the embedded database, certificates and the admin kubeconfig. */
+  dataDir: string;
+  /** A libSQL server URL (`libsql://`, `ws://`, `wss://`, `http(s)://`); embedded if absent. */
+  storageUrl?: string;
+  /** Auth token for the libSQL server (from LIBSQL_AUTH_TOKEN; never a flag). */
+  storageAuthToken?: string;
+  securePort: number;
+  bindAddress: string;
+  tlsCertFile?: string;
+  tlsPrivateKeyFile?: string;
+  tlsSans: string[];
+  /** How long history stays readable, ms. */
+  historyWindowMs: number;
+  featureGates: FeatureGates;
+  verbosity: number;
+  /** Warnings to log at start (deprecated gates...). */
+  warnings: string[];
+}
+
+/** The result of parsing flags: options, or every problem found. */
+export type ParsedOptions =
+  | { ok: true; options: ServerOptions }
+  | { ok: false; errors: string[] };
+
+/** The flags, with their help text. */
+export const FLAG_HELP: Record<string, string> = {
+  "data-dir":
+    "directory for the embedded database, certificates and admin.kubeconfig (default ./data)",
+  "storage-url":
+    "libSQL server URL (libsql://, ws://, wss://); default: embedded file in --data-dir",
+  "secure-port": "HTTPS port (default 6443; 0 picks a free port)",
+  "bind-address": "address to listen on (default 0.0.0.0)",
+  "tls-cert-file": "serving certificate (PEM); default: generated under --data-dir",
+  "tls-private-key-file": "key of --tls-cert-file (PEM)",
+  "tls-san": "extra subject alternative name for the generated serving certificate (repeatable)",
+  "history-window": "how long the change history stays readable (default 5m)",
+  "feature-gates": "comma-separated Name=true|false pairs",
+  "v": "log verbosity (2 logs every request)",
+};
+
+/** Parses and validates command-line flags. */
+export function parseServerOptions(
+  args: string[],
+  env: (k: string) => string | undefined = (k) => Deno.env.get(k),
+): ParsedOptions {
+  const errors: string[] = [];
+  let values: Record<string, string | string[] | boolean | undefined>;
+  try {
+    values = parseArgs({
+      args,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        "data-dir": { type: "string" },
+        "storage-url": { type: "string" },
+        "secure-port": { type: "string" },
+        "bind-address": { type: "string" },
+        "tls-cert-file": { type: "string" },
+        "tls-private-key-file": { type: "string" },
+        "tls-san": { type: "string", multiple: true },
+        "history-window": { type: "string" },
+        "feature-gates": { type: "string" },
+        "v": { type: "string", short: "v" },
+        "help": { type: "boolean", short: "h" },
+      },
+    }).values;
+  } catch (err) {
+    return { ok: false, errors: [(err as Error).message] };
+  }
+  const str = (k: string) => values[k] as string | undefined;
+  const port = Number(str("secure-port") ?? "6443");
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    errors.push(
+      `--secure-port: must be an integer from 0 to 65535, got ${
+        JSON.stringify(str("secure-port"))
+      }`,
+    );
+  }
+  const windowText = str("history-window") ?? "5m";
+  const historyWindowMs = parseDuration(windowText);
+  if (historyWindowMs === undefined || historyWindowMs <= 0) {
+    errors.push(
+      `--history-window: must be a positive duration such as 5m, got ${JSON.stringify(windowText)}`,
+    );
+  }
+  const url = str("storage-url");
+  if (url !== undefined && !/^(libsql|wss?|https?):\/\//.test(url)) {
+    errors.push(
+      `--storage-url: must start with libsql://, ws://, wss://, http:// or https://, got ${
+        JSON.stringify(url)
+      }`,
+    );
+  }
+  const cert = str("tls-cert-file");
+  const key = str("tls-private-key-file");
+  if ((cert === undefined) !== (key === undefined)) {
+    errors.push("--tls-cert-file and --tls-private-key-file must be given together");
+  }
+  let verbosity = 0;
+  try {
+    verbosity = parseVerbosity((str("v") ?? "0").replace(/^=/, ""));
+  } catch (err) {
+    errors.push(`-v: ${(err as Error).message}`);
+  }
+  const gates = featureGatesFromFlag(str("feature-gates") ?? "");
+  errors.push(...gates.errors.map((e) => `--feature-gates: ${e}`));
+  const sans = ((values["tls-san"] as string[] | undefined) ?? []).flatMap((s) => s.split(","))
+    .map((s) => s.trim()).filter((s) => s !== "");
+  if (errors.length > 0) return { ok: false, errors };
+  return {
+    ok: true,
+    options: {
+      dataDir: str("data-dir") ?? "./data",
+      storageUrl: url,
+      storageAuthToken: env("LIBSQL_AUTH_TOKEN"),
+      securePort: port,
+      bindAddress: str("bind-address") ?? "0.0.0.0",
+      tlsCertFile: cert,
+      tlsPrivateKeyFile: key,
+      tlsSans: sans,
+      historyWindowMs: historyWindowMs!,
+      featureGates: gates.gates,
+      verbosity,
+      warnings: gates.warnings,
+    },
+  };
+}

@@ -1,0 +1,56 @@
+/** Lease (coordination.k8s.io/v1): a lightweight heartbeat and lock. */
+import type { FieldError } from "../../../../shared/errors/status_error.ts";
+import { invalid, isObject } from "../../generic/field_errors.ts";
+import type { KindDef } from "../../generic/kind.ts";
+
+/** The Lease kind. */
+export const leaseKind: KindDef = {
+  group: "coordination.k8s.io",
+  version: "v1",
+  kind: "Lease",
+  plural: "leases",
+  singular: "lease",
+  namespaced: true,
+  strategy: {
+    validate(obj) {
+      const errs: FieldError[] = [];
+      if (obj.spec !== undefined && !isObject(obj.spec)) {
+        return [invalid("spec", obj.spec, "must be an object")];
+      }
+      const spec = isObject(obj.spec) ? obj.spec : {};
+      for (const f of ["leaseDurationSeconds", "leaseTransitions"]) {
+        const v = spec[f];
+        if (
+          v !== undefined &&
+          (typeof v !== "number" || !Number.isInteger(v) || v < 0 ||
+            (f === "leaseDurationSeconds" && v === 0))
+        ) {
+          errs.push(
+            invalid(
+              `spec.${f}`,
+              v,
+              f === "leaseDurationSeconds"
+                ? "must be greater than 0"
+                : "must be greater than or equal to 0",
+            ),
+          );
+        }
+      }
+      for (const f of ["acquireTime", "renewTime"]) {
+        const v = spec[f];
+        if (
+          v !== undefined && v !== null && (typeof v !== "string" || Number.isNaN(Date.parse(v)))
+        ) {
+          errs.push(invalid(`spec.${f}`, v, "must be an RFC 3339 time"));
+        }
+      }
+      if (
+        spec.holderIdentity !== undefined && spec.holderIdentity !== null &&
+        typeof spec.holderIdentity !== "string"
+      ) {
+        errs.push(invalid("spec.holderIdentity", spec.holderIdentity, "must be a string"));
+      }
+      return errs;
+    },
+  },
+};

@@ -1,0 +1,78 @@
+/** Namespace: cluster scoped, with the `kubernetes` finalizer in spec and a finalize subresource. */
+import type { KubeObject } from "../../../../shared/api/meta/v1/types.ts";
+import { isObject } from "../../generic/field_errors.ts";
+import { type KindDef, STATUS_SUBRESOURCE } from "../../generic/kind.ts";
+
+/** The finalizer the namespace controller removes when the namespace is empty. */
+export const NAMESPACE_FINALIZER = "kubernetes";
+
+function specFinalizers(obj: KubeObject): string[] {
+  const spec = isObject(obj.spec) ? obj.spec : {};
+  return Array.isArray(spec.finalizers) ? spec.finalizers as string[] : [];
+}
+
+/** The Namespace kind. */
+export const namespaceKind: KindDef = {
+  group: "",
+  version: "v1",
+  kind: "Namespace",
+  plural: "namespaces",
+  singular: "namespace",
+  shortNames: ["ns"],
+  namespaced: false,
+  nameIsLabel: true,
+  subresources: [
+    STATUS_SUBRESOURCE,
+    {
+      name: "finalize",
+      verbs: ["update"],
+      update(body, old) {
+        const next = structuredClone(old);
+        const spec = isObject(body.spec) ? body.spec : {};
+        next.spec = {
+          ...(isObject(next.spec) ? next.spec : {}),
+          finalizers: spec.finalizers ?? [],
+        };
+        next.metadata.resourceVersion = body.metadata?.resourceVersion;
+        return next;
+      },
+    },
+  ],
+  strategy: {
+    prepareForCreate(obj) {
+      const spec = isObject(obj.spec) ? obj.spec : {};
+      if (!Array.isArray(spec.finalizers) || spec.finalizers.length === 0) {
+        spec.finalizers = [NAMESPACE_FINALIZER];
+      }
+      obj.spec = spec;
+      obj.status = { phase: "Active" };
+    },
+    prepareForUpdate(obj, old) {
+      // spec.finalizers change only through the finalize subresource.
+      obj.spec = { ...(isObject(obj.spec) ? obj.spec : {}), finalizers: specFinalizers(old) };
+    },
+    validate(obj) {
+      const errs = [];
+      for (const [i, f] of specFinalizers(obj).entries()) {
+        if (typeof f !== "string" || f === "") {
+          errs.push({
+            type: "FieldValueInvalid" as const,
+            field: `spec.finalizers[${i}]`,
+            value: f,
+            detail: "must be a non-empty string",
+          });
+        }
+      }
+      return errs;
+    },
+    selectableFields(obj) {
+      const status = isObject(obj.status) ? obj.status : {};
+      return { "status.phase": String(status.phase ?? "") };
+    },
+    selectableFieldNames: ["status.phase"],
+    hasPendingFinalizers: (obj) => specFinalizers(obj).length > 0,
+    prepareForDeletion(obj) {
+      obj.status = { ...(isObject(obj.status) ? obj.status : {}), phase: "Terminating" };
+    },
+  },
+};

@@ -1,0 +1,181 @@
+/** Pod: containers with name, image, command, args and env; nodeName; a status subresource. */
+import type { FieldError } from "../../../../shared/errors/status_error.ts";
+import type { KubeObject } from "../../../../shared/api/meta/v1/types.ts";
+import {
+  duplicate,
+  invalid,
+  isObject,
+  notSupported,
+  required,
+} from "../../generic/field_errors.ts";
+import { type KindDef, STATUS_SUBRESOURCE } from "../../generic/kind.ts";
+
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const RESTART_POLICIES = ["Always", "OnFailure", "Never"];
+
+function spec(obj: KubeObject): Record<string, unknown> {
+  return isObject(obj.spec) ? obj.spec : {};
+}
+
+function status(obj: KubeObject): Record<string, unknown> {
+  return isObject(obj.status) ? obj.status : {};
+}
+
+function defaultContainer(c: Record<string, unknown>): void {
+  c.terminationMessagePath ??= "/dev/termination-log";
+  c.terminationMessagePolicy ??= "File";
+  if (!c.imagePullPolicy && typeof c.image === "string") {
+    const ref = c.image.split("@")[0];
+    const tag = ref.lastIndexOf(":") > ref.lastIndexOf("/")
+      ? ref.slice(ref.lastIndexOf(":") + 1)
+      : "";
+    c.imagePullPolicy = c.image.includes("@")
+      ? "IfNotPresent"
+      : tag === "" || tag === "latest"
+      ? "Always"
+      : "IfNotPresent";
+  }
+  c.resources ??= {};
+}
+
+function validateContainers(field: string, list: unknown, needOne: boolean): FieldError[] {
+  if (list === undefined && !needOne) return [];
+  if (!Array.isArray(list) || (needOne && list.length === 0)) return [required(field)];
+  const errs: FieldError[] = [];
+  const names = new Set<string>();
+  for (const [i, c] of list.entries()) {
+    const f = `${field}[${i}]`;
+    if (!isObject(c)) {
+      errs.push(invalid(f, c, "must be an object"));
+      continue;
+    }
+    if (typeof c.name !== "string" || c.name === "") errs.push(required(`${f}.name`));
+    else if (!DNS_LABEL.test(c.name) || c.name.length > 63) {
+      errs.push(
+        invalid(
+          `${f}.name`,
+          c.name,
+          "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+        ),
+      );
+    } else if (names.has(c.name)) errs.push(duplicate(`${f}.name`, c.name));
+    else names.add(c.name);
+    if (typeof c.image !== "string" || c.image.trim() === "") errs.push(required(`${f}.image`));
+    for (const arr of ["command", "args"]) {
+      const v = c[arr];
+      if (v !== undefined && (!Array.isArray(v) || v.some((x) => typeof x !== "string"))) {
+        errs.push(invalid(`${f}.${arr}`, v, "must be a list of strings"));
+      }
+    }
+    if (c.env !== undefined) {
+      if (!Array.isArray(c.env)) errs.push(invalid(`${f}.env`, c.env, "must be a list"));
+      else {
+        for (const [j, e] of c.env.entries()) {
+          if (!isObject(e) || typeof e.name !== "string" || e.name === "") {
+            errs.push(required(`${f}.env[${j}].name`));
+          } else if (e.value !== undefined && typeof e.value !== "string") {
+            errs.push(invalid(`${f}.env[${j}].value`, e.value, "must be a string"));
+          }
+        }
+      }
+    }
+  }
+  return errs;
+}
+
+function validate(obj: KubeObject): FieldError[] {
+  if (!isObject(obj.spec)) return [required("spec")];
+  const s = spec(obj);
+  const errs = [
+    ...validateContainers("spec.containers", s.containers, true),
+    ...validateContainers("spec.initContainers", s.initContainers, false),
+  ];
+  if (s.restartPolicy !== undefined && !RESTART_POLICIES.includes(String(s.restartPolicy))) {
+    errs.push(notSupported("spec.restartPolicy", s.restartPolicy, RESTART_POLICIES));
+  }
+  if (s.nodeName !== undefined && typeof s.nodeName !== "string") {
+    errs.push(invalid("spec.nodeName", s.nodeName, "must be a string"));
+  }
+  const grace = s.terminationGracePeriodSeconds;
+  if (grace !== undefined && (typeof grace !== "number" || grace < 0)) {
+    errs.push(
+      invalid("spec.terminationGracePeriodSeconds", grace, "must be greater than or equal to 0"),
+    );
+  }
+  return errs;
+}
+
+/** The Pod kind. */
+export const podKind: KindDef = {
+  group: "",
+  version: "v1",
+  kind: "Pod",
+  plural: "pods",
+  singular: "pod",
+  shortNames: ["po"],
+  categories: ["all"],
+  namespaced: true,
+  subresources: [STATUS_SUBRESOURCE],
+  strategy: {
+    prepareForCreate(obj) {
+      const s = spec(obj);
+      s.restartPolicy ??= "Always";
+      s.dnsPolicy ??= "ClusterFirst";
+      s.terminationGracePeriodSeconds ??= 30;
+      s.schedulerName ??= "default-scheduler";
+      s.securityContext ??= {};
+      s.enableServiceLinks ??= true;
+      s.preemptionPolicy ??= "PreemptLowerPriority";
+      s.priority ??= 0;
+      for (const list of [s.containers, s.initContainers]) {
+        if (Array.isArray(list)) { for (const c of list) if (isObject(c)) defaultContainer(c); }
+      }
+      obj.status = { phase: "Pending", qosClass: "BestEffort" };
+    },
+    validate,
+    validateUpdate(obj, old) {
+      const errs = validate(obj);
+      const a = spec(obj), b = spec(old);
+      // Kubernetes allows only a few spec fields to change; nodeName is set once (binding).
+      if (b.nodeName && a.nodeName !== b.nodeName) {
+        errs.push({
+          type: "FieldValueForbidden",
+          field: "spec.nodeName",
+          detail:
+            "pod updates may not change fields other than `spec.containers[*].image`, `spec.initContainers[*].image`, `spec.activeDeadlineSeconds`, `spec.tolerations` (only additions to existing tolerations), `spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)",
+        });
+      }
+      return errs;
+    },
+    selectableFields(obj) {
+      const s = spec(obj), st = status(obj);
+      return {
+        "spec.nodeName": String(s.nodeName ?? ""),
+        "spec.restartPolicy": String(s.restartPolicy ?? ""),
+        "spec.schedulerName": String(s.schedulerName ?? ""),
+        "spec.serviceAccountName": String(s.serviceAccountName ?? ""),
+        "spec.hostNetwork": String(s.hostNetwork === true),
+        "status.phase": String(st.phase ?? ""),
+        "status.podIP": String(st.podIP ?? ""),
+        "status.nominatedNodeName": String(st.nominatedNodeName ?? ""),
+      };
+    },
+    selectableFieldNames: [
+      "spec.nodeName",
+      "spec.restartPolicy",
+      "spec.schedulerName",
+      "spec.serviceAccountName",
+      "spec.hostNetwork",
+      "status.phase",
+      "status.podIP",
+      "status.nominatedNodeName",
+    ],
+    gracePeriod(obj) {
+      const s = spec(obj), st = status(obj);
+      // Only a pod bound to a node waits for its node agent to stop it.
+      if (!s.nodeName || st.phase === "Succeeded" || st.phase === "Failed") return 0;
+      const g = s.terminationGracePeriodSeconds;
+      return typeof g === "number" ? g : 30;
+    },
+  },
+};

@@ -1,0 +1,105 @@
+/** Secret: base64 `data`, write-only `stringData`, an immutable `type`. */
+import type { FieldError } from "../../../../shared/errors/status_error.ts";
+import type { KubeObject } from "../../../../shared/api/meta/v1/types.ts";
+import {
+  forbidden,
+  invalid,
+  isObject,
+  stringMap,
+  validateConfigKey,
+} from "../../generic/field_errors.ts";
+import type { KindDef } from "../../generic/kind.ts";
+
+const MAX_SIZE = 1024 * 1024;
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+function utf8ToBase64(s: string): string {
+  const bytes = new TextEncoder().encode(s);
+  let bin = "";
+  for (const b of bytes) bin += String.fromCharCode(b);
+  return btoa(bin);
+}
+
+function validate(obj: KubeObject): FieldError[] {
+  const errs: FieldError[] = [...stringMap("data", obj.data)];
+  let size = 0;
+  if (isObject(obj.data)) {
+    for (const [k, v] of Object.entries(obj.data)) {
+      errs.push(...validateConfigKey(`data[${k}]`, k));
+      if (typeof v === "string" && !BASE64.test(v)) {
+        errs.push(invalid(`data[${k}]`, "<secret contents redacted>", "illegal base64 data"));
+      }
+      size += typeof v === "string" ? Math.floor(v.length * 3 / 4) : 0;
+    }
+  }
+  if (size > MAX_SIZE) {
+    errs.push({
+      type: "FieldValueTooLong",
+      field: "data",
+      detail: `may not be more than ${MAX_SIZE} bytes`,
+    });
+  }
+  if (obj.type !== undefined && typeof obj.type !== "string") {
+    errs.push(invalid("type", obj.type, "must be a string"));
+  }
+  if (obj.type === "kubernetes.io/service-account-token") {
+    const ann = obj.metadata.annotations ?? {};
+    if (!ann["kubernetes.io/service-account.name"]) {
+      errs.push({
+        type: "FieldValueRequired",
+        field: "metadata.annotations[kubernetes.io/service-account.name]",
+        detail: "",
+      });
+    }
+  }
+  return errs;
+}
+
+/** Moves `stringData` into `data` (base64), as the API server does before storing. */
+function canonicalize(obj: KubeObject): void {
+  if (isObject(obj.stringData)) {
+    const data = isObject(obj.data) ? obj.data : {};
+    for (const [k, v] of Object.entries(obj.stringData)) data[k] = utf8ToBase64(String(v));
+    obj.data = data;
+  }
+  delete obj.stringData;
+}
+
+/** The Secret kind. */
+export const secretKind: KindDef = {
+  group: "",
+  version: "v1",
+  kind: "Secret",
+  plural: "secrets",
+  singular: "secret",
+  namespaced: true,
+  strategy: {
+    prepareForCreate(obj) {
+      if (!obj.type) obj.type = "Opaque";
+    },
+    prepareForUpdate(obj, old) {
+      if (!obj.type) obj.type = old.type;
+    },
+    validate(obj) {
+      return [...stringMap("stringData", obj.stringData), ...validate(obj)];
+    },
+    validateUpdate(obj, old) {
+      const errs = [...stringMap("stringData", obj.stringData), ...validate(obj)];
+      if (obj.type !== old.type) errs.push(invalid("type", obj.type, "field is immutable"));
+      if (old.immutable === true) {
+        const next = structuredClone(obj);
+        canonicalize(next);
+        if (obj.immutable !== true) {
+          errs.push(forbidden("immutable", "field is immutable when `immutable` is set"));
+        }
+        if (JSON.stringify(next.data ?? {}) !== JSON.stringify(old.data ?? {})) {
+          errs.push(forbidden("data", "field is immutable when `immutable` is set"));
+        }
+      }
+      return errs;
+    },
+    canonicalize,
+    selectableFields: (obj) => ({ type: String(obj.type ?? "") }),
+    selectableFieldNames: ["type"],
+  },
+};

@@ -1,0 +1,111 @@
+/**
+ * The declaration of a kind: everything the generic registry needs to serve every verb for it.
+ * A kind is declared once, with its strategy (the only per-kind code).
+ *
+ * @module
+ */
+import type { FieldError } from "../../../shared/errors/status_error.ts";
+import type { DeleteOptions, KubeObject } from "../../../shared/api/meta/v1/types.ts";
+
+/** The API verbs of the spec's Verbs table. */
+export type Verb =
+  | "get"
+  | "list"
+  | "watch"
+  | "create"
+  | "update"
+  | "patch"
+  | "delete"
+  | "deletecollection";
+
+/** All verbs, the default set a kind serves. */
+export const ALL_VERBS: readonly Verb[] = [
+  "create",
+  "delete",
+  "deletecollection",
+  "get",
+  "list",
+  "patch",
+  "update",
+  "watch",
+];
+
+/** Per-kind behaviour plugged into the generic store. Every hook is optional but `validate`. */
+export interface Strategy {
+  /** Sets defaults and clears fields the client may not set, before validation on create. */
+  prepareForCreate?(obj: KubeObject): void;
+  /** Same for update; `old` is the stored object. */
+  prepareForUpdate?(obj: KubeObject, old: KubeObject): void;
+  /** Validates a new object; returns every field error. */
+  validate(obj: KubeObject): FieldError[];
+  /** Validates an update; defaults to `validate(obj)`. */
+  validateUpdate?(obj: KubeObject, old: KubeObject): FieldError[];
+  /** Final normalisation before storing (for example Secret `stringData` into `data`). */
+  canonicalize?(obj: KubeObject): void;
+  /** Fields a field selector may use, with their values. metadata.name/namespace are implicit. */
+  selectableFields?(obj: KubeObject): Record<string, string>;
+  /** Names of the per-kind selectable fields (for "field label not supported" errors). */
+  selectableFieldNames?: readonly string[];
+  /**
+   * Graceful deletion: returns the grace period in seconds to wait before removal (the object
+   * stays with a deletionTimestamp), or 0/undefined to delete at once.
+   */
+  gracePeriod?(obj: KubeObject, options: DeleteOptions): number | undefined;
+  /**
+   * Whether a deleted-but-finalizing object holds more finalizers than metadata.finalizers
+   * (Namespace's spec.finalizers).
+   */
+  hasPendingFinalizers?(obj: KubeObject): boolean;
+  /** Called when deletion starts on an object that stays (e.g. Namespace phase Terminating). */
+  prepareForDeletion?(obj: KubeObject): void;
+}
+
+/** A subresource served for a kind. */
+export interface SubresourceDef {
+  /** Name, e.g. `status`. */
+  name: string;
+  /** Verbs served on it. */
+  verbs: readonly Verb[];
+  /** Applies the body to the stored object for an update of this subresource. */
+  update?(body: KubeObject, old: KubeObject): KubeObject;
+}
+
+/** The declaration of one kind. */
+export interface KindDef {
+  /** API group; "" for the core group. */
+  group: string;
+  version: string;
+  kind: string;
+  /** Resource name in URLs, e.g. `configmaps`. */
+  plural: string;
+  singular: string;
+  shortNames?: readonly string[];
+  categories?: readonly string[];
+  namespaced: boolean;
+  /** Verbs on the main resource; defaults to ALL_VERBS. */
+  verbs?: readonly Verb[];
+  subresources?: readonly SubresourceDef[];
+  /** PUT to a missing object creates it (Kubernetes allows this for a few kinds). */
+  allowCreateOnUpdate?: boolean;
+  /** Validates names as DNS-1123 labels (true) or subdomains (false, default). */
+  nameIsLabel?: boolean;
+  strategy: Strategy;
+}
+
+/** `group/version`, or `version` for the core group. */
+export function apiVersionOf(def: Pick<KindDef, "group" | "version">): string {
+  return def.group ? `${def.group}/${def.version}` : def.version;
+}
+
+/** The status subresource: a PUT replaces `status` only. */
+export const STATUS_SUBRESOURCE: SubresourceDef = {
+  name: "status",
+  verbs: ["get", "patch", "update"],
+  update(body, old) {
+    const next = structuredClone(old);
+    if (body.status === undefined) delete next.status;
+    else next.status = body.status;
+    next.metadata.resourceVersion = body.metadata?.resourceVersion;
+    return next;
+  },
+};

@@ -1,0 +1,603 @@
+/**
+ * The generic store: every verb for a declared kind, on top of the storage contract. Per-kind
+ * behaviour comes only from the kind's strategy. Storage errors are translated into
+ * StatusError here, once.
+ *
+ * @module
+ */
+import type { DeleteOptions, KubeList, KubeObject } from "../../../shared/api/meta/v1/types.ts";
+import { type FieldError, StatusError } from "../../../shared/errors/status_error.ts";
+import {
+  CompactedError,
+  FutureRevisionError,
+  KeyExistsError,
+  KeyNotFoundError,
+  type KeyValue,
+  RevisionConflictError,
+  type Storage,
+} from "../../storage/interface.ts";
+import type { AdmissionAttributes, AdmissionChain, UserInfo } from "./admission.ts";
+import { type Clock, rfc3339, systemClock } from "./clock.ts";
+import { encodeContinue } from "./continue_token.ts";
+import { apiVersionOf, type KindDef } from "./kind.ts";
+import {
+  generateName,
+  validateObjectMeta,
+  validateObjectMetaUpdate,
+} from "../../../shared/api/validation/object_meta.ts";
+
+/** How a list chooses the state it reads (the spec's resourceVersion table, resolved). */
+export type ListPlan =
+  | { mode: "latest" }
+  | { mode: "any" }
+  | { mode: "notOlderThan"; revision: number }
+  | { mode: "exact"; revision: number }
+  | { mode: "continue"; revision: number; startKeySuffix: string };
+
+/** A list request as the store takes it. */
+export interface ListQuery {
+  plan: ListPlan;
+  limit?: number;
+  /** Label filter; absent means everything. */
+  labels?: (labels: Record<string, string>) => boolean;
+  /** Field filter over the kind's selectable fields; absent means everything. */
+  fields?: (fields: Record<string, string>) => boolean;
+}
+
+/** Options common to writes. */
+export interface WriteOptions {
+  dryRun?: boolean;
+  user?: UserInfo;
+}
+
+/** Options of the store. */
+export interface StoreOptions {
+  storage: Storage;
+  clock?: Clock;
+  admission?: AdmissionChain;
+  /** How long a read waits for a resourceVersion the storage has not reached (ms). */
+  resourceVersionWaitMs?: number;
+}
+
+const SYSTEM_METADATA = [
+  "uid",
+  "creationTimestamp",
+  "deletionTimestamp",
+  "deletionGracePeriodSeconds",
+  "resourceVersion",
+  "generation",
+  "selfLink",
+] as const;
+
+/** Parses a resourceVersion string; throws 400 for anything but a positive integer. */
+export function parseResourceVersion(rv: string): number {
+  if (!/^[0-9]+$/.test(rv)) {
+    throw StatusError.badRequest(`invalid resource version: ${JSON.stringify(rv)}`);
+  }
+  return Number(rv);
+}
+
+/** The generic store for one kind. */
+export class Store {
+  readonly def: KindDef;
+  readonly #storage: Storage;
+  readonly #clock: Clock;
+  readonly #admission?: AdmissionChain;
+  readonly #waitMs: number;
+  /** `/registry/<group|core>/<plural>/`: every key of this kind starts with it. */
+  readonly prefix: string;
+
+  constructor(def: KindDef, opts: StoreOptions) {
+    this.def = def;
+    this.#storage = opts.storage;
+    this.#clock = opts.clock ?? systemClock;
+    this.#admission = opts.admission;
+    this.#waitMs = opts.resourceVersionWaitMs ?? 3000;
+    this.prefix = `/registry/${def.group || "core"}/${def.plural}/`;
+  }
+
+  /** The group and resource, as error constructors take them. */
+  get groupResource(): { group: string; resource: string } {
+    return { group: this.def.group, resource: this.def.plural };
+  }
+
+  /** The storage key of an object. */
+  key(namespace: string, name: string): string {
+    return this.def.namespaced ? `${this.prefix}${namespace}/${name}` : `${this.prefix}${name}`;
+  }
+
+  /** The key prefix of a list in `namespace` ("" = all namespaces). */
+  listPrefix(namespace: string): string {
+    return this.def.namespaced && namespace ? `${this.prefix}${namespace}/` : this.prefix;
+  }
+
+  /** Decodes a stored value into an object carrying its resourceVersion. */
+  decode(kv: { value: string; revision: number }): KubeObject {
+    const obj = JSON.parse(kv.value) as KubeObject;
+    obj.metadata.resourceVersion = String(kv.revision);
+    return obj;
+  }
+
+  /** The selectable fields of an object (metadata.name, metadata.namespace, per-kind ones). */
+  fieldsOf(obj: KubeObject): Record<string, string> {
+    const fields: Record<string, string> = { "metadata.name": obj.metadata.name ?? "" };
+    if (this.def.namespaced) fields["metadata.namespace"] = obj.metadata.namespace ?? "";
+    return Object.assign(fields, this.def.strategy.selectableFields?.(obj) ?? {});
+  }
+
+  /** Reads one object. `resourceVersion`: unset or "0" = latest; N = not older than N. */
+  async get(namespace: string, name: string, resourceVersion?: string): Promise<KubeObject> {
+    if (resourceVersion && resourceVersion !== "0") {
+      await this.#waitForRevision(parseResourceVersion(resourceVersion));
+    }
+    const kv = await this.#storage.get(this.key(namespace, name));
+    if (!kv) throw StatusError.notFound(this.groupResource, name);
+    return this.decode(kv);
+  }
+
+  /** Lists objects in `namespace` ("" = all namespaces). */
+  async list(namespace: string, query: ListQuery): Promise<KubeList> {
+    const prefix = this.listPrefix(namespace);
+    const plan = query.plan;
+    let revision: number | undefined;
+    let startKey: string | undefined;
+    if (plan.mode === "notOlderThan") await this.#waitForRevision(plan.revision);
+    if (plan.mode === "exact") revision = plan.revision;
+    if (plan.mode === "continue") {
+      if (plan.revision > 0) revision = plan.revision;
+      startKey = prefix + plan.startKeySuffix;
+    }
+    const filtered = !!(query.labels || query.fields);
+    const filter = filtered
+      ? (kv: KeyValue) => {
+        const obj = JSON.parse(kv.value) as KubeObject;
+        if (query.labels && !query.labels(obj.metadata.labels ?? {})) return false;
+        if (query.fields && !query.fields(this.fieldsOf(obj))) return false;
+        return true;
+      }
+      : undefined;
+    let result;
+    try {
+      result = await this.#storage.list(prefix, {
+        revision,
+        startKey,
+        limit: query.limit,
+        filter,
+        count: !filtered && !!query.limit,
+      });
+    } catch (err) {
+      if (err instanceof CompactedError) {
+        if (plan.mode === "continue") {
+          throw StatusError.expired(
+            "The provided continue parameter is too old to display a consistent list result. " +
+              "You can start a new list without the continue parameter, or use the continue " +
+              "token in this response to retrieve the remainder of the results. Continuing with " +
+              "the provided token results in an inconsistent list - objects that were created, " +
+              "modified, or deleted between the time the first chunk was returned and now may " +
+              "show up in the list.",
+            encodeContinue(-1, plan.startKeySuffix),
+          );
+        }
+        throw StatusError.expired("The resourceVersion for the provided list is too old.");
+      }
+      if (err instanceof FutureRevisionError) {
+        throw StatusError.tooLargeResourceVersion(err.requested, err.current);
+      }
+      throw err;
+    }
+    const items = result.items.map((kv) => this.decode(kv));
+    const list: KubeList = {
+      kind: `${this.def.kind}List`,
+      apiVersion: apiVersionOf(this.def),
+      metadata: { resourceVersion: String(result.revision) },
+      items,
+    };
+    if (result.more && items.length > 0) {
+      const last = result.items[result.items.length - 1].key;
+      list.metadata.continue = encodeContinue(result.revision, last.slice(prefix.length) + "\0");
+      if (!filtered && result.remaining !== undefined) {
+        list.metadata.remainingItemCount = result.remaining;
+      }
+    }
+    for (const item of items) {
+      item.apiVersion = list.apiVersion;
+      item.kind = this.def.kind;
+    }
+    return list;
+  }
+
+  /** Creates an object in `namespace`. */
+  async create(namespace: string, body: KubeObject, opts: WriteOptions = {}): Promise<KubeObject> {
+    const obj = structuredClone(body);
+    obj.apiVersion = apiVersionOf(this.def);
+    obj.kind = this.def.kind;
+    obj.metadata ??= {};
+    this.#checkNamespace(obj, namespace);
+    for (const f of SYSTEM_METADATA) delete obj.metadata[f];
+    const genName = !obj.metadata.name && !!obj.metadata.generateName;
+    if (genName) obj.metadata.name = generateName(obj.metadata.generateName!);
+    this.def.strategy.prepareForCreate?.(obj);
+    const attrs = this.#attrs("CREATE", obj, undefined, opts);
+    await this.#admission?.admit(attrs);
+    this.#validate(obj, this.def.strategy.validate(obj), undefined);
+    this.def.strategy.canonicalize?.(obj);
+    await this.#admission?.validate(attrs);
+    obj.metadata.uid = crypto.randomUUID();
+    obj.metadata.creationTimestamp = rfc3339(this.#clock.now());
+    obj.metadata.generation = 1;
+    if (opts.dryRun) return obj;
+    for (let attempt = 0;; attempt++) {
+      try {
+        const kv = await this.#storage.create(
+          this.key(namespace, obj.metadata.name!),
+          this.#encode(obj),
+        );
+        obj.metadata.resourceVersion = String(kv.revision);
+        return obj;
+      } catch (err) {
+        if (err instanceof KeyExistsError) {
+          if (genName && attempt < 8) {
+            obj.metadata.name = generateName(obj.metadata.generateName!);
+            continue;
+          }
+          throw StatusError.alreadyExists(this.groupResource, obj.metadata.name!);
+        }
+        throw err;
+      }
+    }
+  }
+
+  /**
+   * Replaces an object (or, with `subresource`, one of its subresources). A resourceVersion in
+   * the body is a precondition; without one the update is unconditional.
+   */
+  async update(
+    namespace: string,
+    name: string,
+    body: KubeObject,
+    opts: WriteOptions & { subresource?: string } = {},
+  ): Promise<{ object: KubeObject; created: boolean }> {
+    const sub = opts.subresource
+      ? this.def.subresources?.find((s) => s.name === opts.subresource)
+      : undefined;
+    body.metadata ??= {};
+    if (body.metadata.name !== undefined && body.metadata.name !== name) {
+      throw StatusError.badRequest(
+        `the name of the object (${body.metadata.name}) does not match the name on the URL (${name})`,
+      );
+    }
+    this.#checkNamespace(body, namespace);
+    const wanted = body.metadata.resourceVersion
+      ? parseResourceVersion(body.metadata.resourceVersion)
+      : undefined;
+    for (;;) {
+      const key = this.key(namespace, name);
+      const current = await this.#storage.get(key);
+      if (!current) {
+        if (this.def.allowCreateOnUpdate && !sub && wanted === undefined) {
+          const created = await this.create(namespace, { ...body }, opts);
+          return { object: created, created: true };
+        }
+        throw StatusError.notFound(this.groupResource, name);
+      }
+      if (wanted !== undefined && wanted !== current.revision) {
+        throw StatusError.conflict(this.groupResource, name);
+      }
+      const old = this.decode(current);
+      const obj = sub?.update ? sub.update(structuredClone(body), old) : structuredClone(body);
+      obj.apiVersion = apiVersionOf(this.def);
+      obj.kind = this.def.kind;
+      obj.metadata ??= {};
+      if (obj.metadata.uid && obj.metadata.uid !== old.metadata.uid) {
+        throw StatusError.conflict(
+          this.groupResource,
+          name,
+          `Precondition failed: UID in precondition: ${obj.metadata.uid}, UID in object meta: ${old.metadata.uid}`,
+        );
+      }
+      obj.metadata.name = name;
+      if (this.def.namespaced) obj.metadata.namespace = namespace;
+      obj.metadata.uid = old.metadata.uid;
+      obj.metadata.creationTimestamp = old.metadata.creationTimestamp;
+      obj.metadata.generation = old.metadata.generation;
+      if (old.metadata.deletionTimestamp) {
+        obj.metadata.deletionTimestamp = old.metadata.deletionTimestamp;
+        obj.metadata.deletionGracePeriodSeconds = old.metadata.deletionGracePeriodSeconds;
+      } else {
+        delete obj.metadata.deletionTimestamp;
+        delete obj.metadata.deletionGracePeriodSeconds;
+      }
+      delete obj.metadata.selfLink;
+      const hasStatus = this.def.subresources?.some((s) => s.name === "status");
+      if (!sub && hasStatus) {
+        if (old.status === undefined) delete obj.status;
+        else obj.status = structuredClone(old.status);
+      }
+      obj.metadata.resourceVersion = old.metadata.resourceVersion;
+      if (!sub) this.def.strategy.prepareForUpdate?.(obj, old);
+      const attrs = this.#attrs("UPDATE", obj, old, opts, opts.subresource);
+      await this.#admission?.admit(attrs);
+      const strategy = this.def.strategy;
+      this.#validate(
+        obj,
+        strategy.validateUpdate ? strategy.validateUpdate(obj, old) : strategy.validate(obj),
+        old,
+      );
+      strategy.canonicalize?.(obj);
+      await this.#admission?.validate(attrs);
+      if (specChanged(obj, old)) obj.metadata.generation = (old.metadata.generation ?? 0) + 1;
+      if (sameContent(obj, old)) return { object: old, created: false };
+      if (opts.dryRun) return { object: obj, created: false };
+      try {
+        if (obj.metadata.deletionTimestamp && !this.#hasFinalizers(obj)) {
+          const ev = await this.#storage.delete(key, current.revision);
+          obj.metadata.resourceVersion = String(ev.revision);
+          return { object: obj, created: false };
+        }
+        const kv = await this.#storage.update(key, this.#encode(obj), current.revision);
+        obj.metadata.resourceVersion = String(kv.revision);
+        return { object: obj, created: false };
+      } catch (err) {
+        if (err instanceof RevisionConflictError || err instanceof KeyNotFoundError) {
+          if (wanted !== undefined) throw StatusError.conflict(this.groupResource, name);
+          continue;
+        }
+        throw err;
+      }
+    }
+  }
+
+  /**
+   * Deletes an object. With finalizers (or a grace period) it stays, marked with a
+   * deletionTimestamp; otherwise it is removed at once. Returns the object's last state and
+   * whether it is gone.
+   */
+  async delete(
+    namespace: string,
+    name: string,
+    options: DeleteOptions = {},
+    opts: WriteOptions = {},
+  ): Promise<{ object: KubeObject; deleted: boolean }> {
+    validateDeleteOptions(options);
+    for (;;) {
+      const key = this.key(namespace, name);
+      const current = await this.#storage.get(key);
+      if (!current) throw StatusError.notFound(this.groupResource, name);
+      const obj = this.decode(current);
+      const pre = options.preconditions;
+      if (pre?.uid && pre.uid !== obj.metadata.uid) {
+        throw StatusError.conflict(
+          this.groupResource,
+          name,
+          `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${obj.metadata.uid}`,
+        );
+      }
+      if (pre?.resourceVersion && pre.resourceVersion !== obj.metadata.resourceVersion) {
+        throw StatusError.conflict(
+          this.groupResource,
+          name,
+          `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion}`,
+        );
+      }
+      await this.#admission?.validate(this.#attrs("DELETE", undefined, obj, opts));
+      const policyFinalizer = options.propagationPolicy === "Orphan" ||
+          options.orphanDependents === true
+        ? "orphan"
+        : options.propagationPolicy === "Foreground"
+        ? "foregroundDeletion"
+        : undefined;
+      const next = structuredClone(obj);
+      if (policyFinalizer && !obj.metadata.deletionTimestamp) {
+        const fins = next.metadata.finalizers ?? [];
+        if (!fins.includes(policyFinalizer)) next.metadata.finalizers = [...fins, policyFinalizer];
+      }
+      const grace = options.gracePeriodSeconds ??
+        this.def.strategy.gracePeriod?.(obj, options) ?? 0;
+      if (obj.metadata.deletionTimestamp) {
+        // Deletion already in progress: only a shorter grace period changes anything.
+        const sooner = grace === 0 && (obj.metadata.deletionGracePeriodSeconds ?? 0) > 0;
+        if (!sooner) return { object: obj, deleted: false };
+        if (this.#hasFinalizers(next)) {
+          next.metadata.deletionGracePeriodSeconds = 0;
+          next.metadata.deletionTimestamp = rfc3339(this.#clock.now());
+          const res = await this.#writeDeletion(key, next, current.revision, opts);
+          if (res) return res;
+          continue;
+        }
+      } else if (this.#hasFinalizers(next) || grace > 0) {
+        next.metadata.deletionTimestamp = rfc3339(this.#clock.now() + grace * 1000);
+        next.metadata.deletionGracePeriodSeconds = grace;
+        this.def.strategy.prepareForDeletion?.(next);
+        const res = await this.#writeDeletion(key, next, current.revision, opts);
+        if (res) return res;
+        continue;
+      }
+      if (opts.dryRun) return { object: obj, deleted: true };
+      try {
+        await this.#storage.delete(key, current.revision);
+        return { object: obj, deleted: true };
+      } catch (err) {
+        if (err instanceof RevisionConflictError) continue;
+        if (err instanceof KeyNotFoundError) throw StatusError.notFound(this.groupResource, name);
+        throw err;
+      }
+    }
+  }
+
+  /** Deletes every object of a list query; answers the deleted objects. */
+  async deleteCollection(
+    namespace: string,
+    query: ListQuery,
+    options: DeleteOptions = {},
+    opts: WriteOptions = {},
+  ): Promise<KubeObject[]> {
+    validateDeleteOptions(options);
+    const list = await this.list(namespace, { ...query, limit: undefined });
+    const deleted: KubeObject[] = [];
+    for (const item of list.items) {
+      try {
+        const res = await this.delete(
+          item.metadata.namespace ?? "",
+          item.metadata.name!,
+          options,
+          opts,
+        );
+        deleted.push(res.object);
+      } catch (err) {
+        if (err instanceof StatusError && err.code === 404) continue;
+        throw err;
+      }
+    }
+    return deleted;
+  }
+
+  async #writeDeletion(
+    key: string,
+    next: KubeObject,
+    revision: number,
+    opts: WriteOptions,
+  ): Promise<{ object: KubeObject; deleted: boolean } | undefined> {
+    if (opts.dryRun) return { object: next, deleted: false };
+    try {
+      const kv = await this.#storage.update(key, this.#encode(next), revision);
+      next.metadata.resourceVersion = String(kv.revision);
+      return { object: next, deleted: false };
+    } catch (err) {
+      if (err instanceof RevisionConflictError) return undefined;
+      if (err instanceof KeyNotFoundError) {
+        throw StatusError.notFound(this.groupResource, next.metadata.name ?? "");
+      }
+      throw err;
+    }
+  }
+
+  #hasFinalizers(obj: KubeObject): boolean {
+    return (obj.metadata.finalizers?.length ?? 0) > 0 ||
+      !!this.def.strategy.hasPendingFinalizers?.(obj);
+  }
+
+  #encode(obj: KubeObject): string {
+    const { resourceVersion: _rv, ...metadata } = obj.metadata;
+    return JSON.stringify({ ...obj, metadata });
+  }
+
+  #checkNamespace(obj: KubeObject, namespace: string): void {
+    if (this.def.namespaced) {
+      const inBody = obj.metadata.namespace;
+      if (inBody && inBody !== namespace) {
+        throw StatusError.badRequest(
+          "the namespace of the provided object does not match the namespace sent on the request",
+        );
+      }
+      obj.metadata.namespace = namespace;
+    } else {
+      delete obj.metadata.namespace;
+    }
+  }
+
+  #validate(obj: KubeObject, strategyErrors: FieldError[], old: KubeObject | undefined): void {
+    const errors = old
+      ? validateObjectMetaUpdate(obj.metadata, old.metadata)
+      : validateObjectMeta(obj.metadata, {
+        namespaced: this.def.namespaced,
+        nameIsLabel: !!this.def.nameIsLabel,
+      });
+    errors.push(...strategyErrors);
+    if (errors.length > 0) {
+      throw StatusError.invalid(
+        { group: this.def.group, kind: this.def.kind },
+        obj.metadata.name ?? obj.metadata.generateName ?? "",
+        errors,
+      );
+    }
+  }
+
+  #attrs(
+    operation: AdmissionAttributes["operation"],
+    object: KubeObject | undefined,
+    oldObject: KubeObject | undefined,
+    opts: WriteOptions,
+    subresource = "",
+  ): AdmissionAttributes {
+    const meta = (object ?? oldObject)!.metadata;
+    return {
+      operation,
+      kind: this.def,
+      namespace: meta.namespace ?? "",
+      name: meta.name ?? "",
+      subresource,
+      object,
+      oldObject,
+      user: opts.user,
+      dryRun: !!opts.dryRun,
+    };
+  }
+
+  async #waitForRevision(revision: number): Promise<void> {
+    const deadline = Date.now() + this.#waitMs;
+    for (;;) {
+      const current = await this.#storage.currentRevision();
+      if (current >= revision) return;
+      if (Date.now() >= deadline) throw StatusError.tooLargeResourceVersion(revision, current);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
+function validateDeleteOptions(options: DeleteOptions): void {
+  const policy = options.propagationPolicy;
+  const errors: FieldError[] = [];
+  if (policy !== undefined && !["Orphan", "Background", "Foreground"].includes(policy)) {
+    errors.push({
+      type: "FieldValueNotSupported",
+      field: "propagationPolicy",
+      detail: `supported values: "Foreground", "Background", "Orphan", "nil"`,
+      value: policy,
+    });
+  }
+  if (policy !== undefined && options.orphanDependents !== undefined) {
+    errors.push({
+      type: "FieldValueInvalid",
+      field: "propagationPolicy",
+      detail: "orphanDependents and deletionPropagation cannot be both set",
+      value: policy,
+    });
+  }
+  if (options.gracePeriodSeconds !== undefined && options.gracePeriodSeconds < 0) {
+    errors.push({
+      type: "FieldValueInvalid",
+      field: "gracePeriodSeconds",
+      detail: "must be greater than or equal to 0",
+      value: options.gracePeriodSeconds,
+    });
+  }
+  if (errors.length > 0) {
+    throw StatusError.invalid({ group: "meta.k8s.io", kind: "DeleteOptions" }, "", errors);
+  }
+}
+
+/** Whether anything outside metadata and status changed (bumps generation). */
+function specChanged(a: KubeObject, b: KubeObject): boolean {
+  const strip = (o: KubeObject) => {
+    const { metadata: _m, status: _s, ...rest } = o;
+    return rest;
+  };
+  return JSON.stringify(sortKeys(strip(a))) !== JSON.stringify(sortKeys(strip(b)));
+}
+
+function sameContent(a: KubeObject, b: KubeObject): boolean {
+  return JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));
+}
+
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (v && typeof v === "object") {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(v as Record<string, unknown>).sort()) {
+      const x = (v as Record<string, unknown>)[k];
+      if (x !== undefined) out[k] = sortKeys(x);
+    }
+    return out;
+  }
+  return v;
+}

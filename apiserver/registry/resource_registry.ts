@@ -1,0 +1,72 @@
+/**
+ * The set of served kinds and their stores, looked up by group, version and resource.
+ * Kinds can be added at run time (custom resources later), and listeners hear about it so
+ * discovery stays current.
+ *
+ * @module
+ */
+import type { Storage } from "../storage/interface.ts";
+import type { AdmissionChain } from "./generic/admission.ts";
+import type { Clock } from "./generic/clock.ts";
+import type { KindDef } from "./generic/kind.ts";
+import { Store } from "./generic/store.ts";
+
+/** Options of the registry, passed on to every store. */
+export interface ResourceRegistryOptions {
+  storage: Storage;
+  clock?: Clock;
+  admission?: AdmissionChain;
+  resourceVersionWaitMs?: number;
+}
+
+/** Served kinds and their stores. */
+export class ResourceRegistry {
+  readonly #stores = new Map<string, Store>();
+  readonly #listeners = new Set<() => void>();
+  readonly #opts: ResourceRegistryOptions;
+
+  constructor(opts: ResourceRegistryOptions) {
+    this.#opts = opts;
+  }
+
+  /** Adds a kind; replaces one with the same group, version and resource. */
+  add(def: KindDef): Store {
+    const store = new Store(def, this.#opts);
+    this.#stores.set(ResourceRegistry.#id(def.group, def.version, def.plural), store);
+    for (const l of this.#listeners) l();
+    return store;
+  }
+
+  /** The store of a resource, if served. */
+  lookup(group: string, version: string, resource: string): Store | undefined {
+    return this.#stores.get(ResourceRegistry.#id(group, version, resource));
+  }
+
+  /** The store of a kind by group and kind name (first served version). */
+  byKind(group: string, kind: string): Store | undefined {
+    for (const s of this.#stores.values()) {
+      if (s.def.group === group && s.def.kind === kind) return s;
+    }
+    return undefined;
+  }
+
+  /** Every store, in registration order. */
+  all(): Store[] {
+    return [...this.#stores.values()];
+  }
+
+  /** Whether a group/version is served. */
+  servesGroupVersion(group: string, version: string): boolean {
+    return this.all().some((s) => s.def.group === group && s.def.version === version);
+  }
+
+  /** Calls `listener` whenever the set of kinds changes. Returns an unsubscribe function. */
+  onChange(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  static #id(group: string, version: string, resource: string): string {
+    return `${group}/${version}/${resource}`;
+  }
+}

@@ -1,0 +1,299 @@
+/**
+ * The API server: assembles storage, the registry of kinds, admission, authentication,
+ * authorization and the HTTP routes, and serves them over HTTPS.
+ *
+ * A request goes, top to bottom: request info → authentication (401) → authorization (403)
+ * → route (health, version, metrics, discovery, resources) → one handler per verb → the
+ * generic store → storage. Every error is a StatusError, rendered once at the edge.
+ *
+ * @module
+ */
+import { StatusError, toStatusError } from "../shared/errors/status_error.ts";
+import { Logger } from "../shared/log/mod.ts";
+import { namespaceLifecycle } from "./admission/namespace_lifecycle.ts";
+import {
+  AnonymousAuthenticator,
+  RejectUnknownBearer,
+  StaticTokenAuthenticator,
+} from "./auth/authn/static_token.ts";
+import { AuthenticatorChain, type ConnectionInfo } from "./auth/authn/authenticator.ts";
+import {
+  AuthorizerChain,
+  type AuthzAttributes,
+  forbiddenMessage,
+} from "./auth/authz/authorizer.ts";
+import { BootstrapPolicyAuthorizer } from "./auth/authz/bootstrap_policy.ts";
+import { NamespaceController } from "./controllers/namespace_controller.ts";
+import { HealthChecks, storageCheck } from "./health/mod.ts";
+import { Discovery } from "./http/discovery.ts";
+import { type HttpsServer, serveHttps } from "./http/https_server.ts";
+import { parseRequestInfo, type RequestInfo } from "./http/request_info.ts";
+import { handleResource, servedVerbs } from "./http/resource_handler.ts";
+import { errorResponse } from "./http/respond.ts";
+import { handleVersion } from "./http/version.ts";
+import {
+  type ApiServerMetrics,
+  createApiServerMetrics,
+  metricsHandler,
+  MetricsRegistry,
+} from "./metrics/mod.ts";
+import type { ServerOptions } from "./options.ts";
+import { bootstrapPki, type Pki } from "./pki/bootstrap_pki.ts";
+import { serverUrlFor, writeAdminKubeconfig } from "./pki/write_admin_kubeconfig.ts";
+import { AdmissionChain, type UserInfo } from "./registry/generic/admission.ts";
+import { BUILTIN_KINDS } from "./registry/builtin_kinds.ts";
+import { ResourceRegistry } from "./registry/resource_registry.ts";
+import type { Storage } from "./storage/interface.ts";
+import { LibsqlStorage } from "./storage/libsql/libsql_storage.ts";
+
+/** A running API server. */
+export interface RunningServer {
+  /** `https://host:port` clients use. */
+  url: string;
+  port: number;
+  dataDir: string;
+  /** `<dataDir>/admin.kubeconfig`. */
+  kubeconfigPath: string;
+  /** The CA that signed the serving certificate (PEM). */
+  caPem: string;
+  /** The administrator's bearer token. Secret: never log it. */
+  adminToken: string;
+  pki: Pki;
+  storage: Storage;
+  registry: ResourceRegistry;
+  /** Resolves once the bootstrap objects exist (readyz passes). */
+  ready: Promise<void>;
+  /** Stops serving and closes storage. */
+  close(): Promise<void>;
+}
+
+/** Namespaces that exist from the first start. */
+export const SYSTEM_NAMESPACES = ["default", "kube-system", "kube-public", "kube-node-lease"];
+
+/** Starts the API server. */
+export async function startServer(
+  opts: ServerOptions,
+  deps: { logger?: Logger } = {},
+): Promise<RunningServer> {
+  const logger = deps.logger ?? new Logger({ verbosity: opts.verbosity });
+  for (const w of opts.warnings) logger.warn(w);
+  await Deno.mkdir(opts.dataDir, { recursive: true, mode: 0o700 });
+
+  const pki = await bootstrapPki({
+    dataDir: opts.dataDir,
+    sans: opts.tlsSans,
+    certFile: opts.tlsCertFile,
+    keyFile: opts.tlsPrivateKeyFile,
+  });
+  const storage = await LibsqlStorage.open({
+    url: opts.storageUrl ?? `file:${opts.dataDir}/state.db`,
+    authToken: opts.storageAuthToken,
+    historyWindowMs: opts.historyWindowMs,
+  });
+
+  // Kinds, with admission applied by their stores.
+  const admission = new AdmissionChain();
+  const registry = new ResourceRegistry({ storage, admission });
+  for (const kind of BUILTIN_KINDS) registry.add(kind);
+  admission.plugins.push(namespaceLifecycle(() => registry.lookup("", "v1", "namespaces")!));
+
+  // Health, metrics, discovery.
+  const health = new HealthChecks({ logger });
+  health.addHealthChecks(storageCheck(() => storage.ping()));
+  const bootstrapHook = health.addPostStartHook("bootstrap-objects");
+  const metrics = createApiServerMetrics(new MetricsRegistry({ currentVersion: "1.32" }));
+  const serveMetrics = metricsHandler(metrics.registry);
+  const discovery = new Discovery(registry, servedVerbs);
+
+  // Who is asking, and may they.
+  const authn = new AuthenticatorChain([
+    new StaticTokenAuthenticator([{
+      token: pki.adminToken,
+      user: { username: "kubernetes-admin", groups: ["system:masters"] },
+    }]),
+    new RejectUnknownBearer(),
+    new AnonymousAuthenticator(),
+  ]);
+  const authz = new AuthorizerChain([new BootstrapPolicyAuthorizer()]);
+
+  async function authenticate(req: Request, conn: ConnectionInfo): Promise<UserInfo> {
+    const started = performance.now();
+    const result = await authn.authenticate(req, conn);
+    const seconds = (performance.now() - started) / 1000;
+    if (result.kind === "user") {
+      if (result.method !== "anonymous") metrics.observeAuthentication("success", seconds);
+      return result.user;
+    }
+    metrics.observeAuthentication("failure", seconds);
+    if (result.kind === "invalid") {
+      logger.v(1).info("authentication failed", { method: result.method, reason: result.reason });
+    }
+    throw StatusError.unauthorized();
+  }
+
+  async function authorize(user: UserInfo, info: RequestInfo): Promise<void> {
+    const attrs: AuthzAttributes = {
+      user,
+      verb: info.isResourceRequest ? info.verb : info.verb.toLowerCase(),
+      isResourceRequest: info.isResourceRequest,
+      path: info.path,
+      apiGroup: info.apiGroup,
+      apiVersion: info.apiVersion,
+      resource: info.resource,
+      subresource: info.subresource,
+      namespace: info.namespace,
+      name: info.name,
+    };
+    const d = await authz.authorize(attrs);
+    if (d.decision === "allow") return;
+    const message = forbiddenMessage(attrs) + (d.reason ? `: ${d.reason}` : "");
+    if (!info.isResourceRequest) {
+      throw new StatusError({ code: 403, reason: "Forbidden", message, details: {} });
+    }
+    throw StatusError.forbidden(
+      { group: info.apiGroup, resource: info.resource },
+      info.name,
+      message,
+    );
+  }
+
+  async function route(
+    req: Request,
+    url: URL,
+    info: RequestInfo,
+    user: UserInfo,
+    warnings: string[],
+  ): Promise<Response> {
+    const path = url.pathname;
+    const health_ = await health.handleHealth(req);
+    if (health_) return health_;
+    if (path === "/version" || path === "/version/") return handleVersion();
+    if (path === "/metrics") return await serveMetrics(req);
+    if (info.isResourceRequest) {
+      return await handleResource(req, url, info, registry, user, warnings);
+    }
+    const disc = await discovery.handle(req, url);
+    if (disc) return disc;
+    throw StatusError.pathNotFound();
+  }
+
+  async function handle(req: Request, conn: ConnectionInfo): Promise<Response> {
+    const started = performance.now();
+    const url = new URL(req.url);
+    const info = parseRequestInfo(req.method, url);
+    const warnings: string[] = [];
+    let user: UserInfo | undefined;
+    let res: Response;
+    try {
+      user = await authenticate(req, conn);
+      await authorize(user, info);
+      res = await route(req, url, info, user, warnings);
+    } catch (err) {
+      const status = toStatusError(err);
+      if (status.code >= 500) {
+        logger.error("request failed", { path: url.pathname, err: String(err) });
+      }
+      res = errorResponse(status);
+    }
+    observe(metrics, logger, req, url, info, res, user, started);
+    return res;
+  }
+
+  const server: HttpsServer = await serveHttps(handle, {
+    hostname: opts.bindAddress,
+    port: opts.securePort,
+    certPem: pki.serving.certPem,
+    keyPem: pki.serving.keyPem,
+    requestClientCert: true,
+  });
+  const url = serverUrlFor(opts.bindAddress, server.port);
+  const kubeconfigPath = `${opts.dataDir}/admin.kubeconfig`;
+  await writeAdminKubeconfig(kubeconfigPath, {
+    server: url,
+    caPem: pki.caPem ?? pki.serving.certPem,
+    token: pki.adminToken,
+  });
+
+  const controller = new NamespaceController({ registry, storage, logger });
+  const ready = ensureSystemNamespaces(registry).then(() => {
+    bootstrapHook.done();
+    controller.start();
+  });
+  ready.catch((err) => logger.error("bootstrap failed", { err: String(err) }));
+  logger.info("serving", { url, dataDir: opts.dataDir });
+
+  return {
+    url,
+    port: server.port,
+    dataDir: opts.dataDir,
+    kubeconfigPath,
+    caPem: pki.caPem ?? pki.serving.certPem,
+    adminToken: pki.adminToken,
+    pki,
+    storage,
+    registry,
+    ready,
+    async close() {
+      health.markShuttingDown();
+      await ready.catch(() => {});
+      await controller.stop();
+      await server.close();
+      await storage.close();
+    },
+  };
+}
+
+/** Creates the system namespaces that are missing. */
+async function ensureSystemNamespaces(registry: ResourceRegistry): Promise<void> {
+  const namespaces = registry.lookup("", "v1", "namespaces")!;
+  for (const name of SYSTEM_NAMESPACES) {
+    try {
+      await namespaces.create("", { metadata: { name } });
+    } catch (err) {
+      if (!(err instanceof StatusError && err.code === 409)) throw err;
+    }
+  }
+}
+
+function observe(
+  metrics: ApiServerMetrics,
+  logger: Logger,
+  req: Request,
+  url: URL,
+  info: RequestInfo,
+  res: Response,
+  user: UserInfo | undefined,
+  started: number,
+): void {
+  const seconds = (performance.now() - started) / 1000;
+  metrics.observeRequest({
+    method: req.method,
+    scope: !info.isResourceRequest
+      ? ""
+      : info.name
+      ? "resource"
+      : info.namespace
+      ? "namespace"
+      : "cluster",
+    group: info.apiGroup,
+    version: info.apiVersion,
+    resource: info.resource,
+    subresource: info.subresource,
+    code: res.status,
+    durationSeconds: seconds,
+    watch: info.verb === "watch",
+    contentType: req.headers.get("content-type") ?? undefined,
+    dryRun: url.searchParams.getAll("dryRun"),
+  });
+  const v2 = logger.v(2);
+  if (v2.enabled) {
+    v2.info("HTTP", {
+      verb: info.verb,
+      uri: url.pathname + url.search,
+      latency: `${(seconds * 1000).toFixed(3)}ms`,
+      userAgent: req.headers.get("user-agent") ?? "",
+      user: user?.username ?? "",
+      resp: res.status,
+    });
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * The API server executable: flags → options → validate (every problem at once) → run.
+ *
+ * @module
+ */
+import { FLAG_HELP, parseServerOptions } from "../apiserver/options.ts";
+import { startServer } from "../apiserver/server.ts";
+
+if (import.meta.main) {
+  if (Deno.args.includes("--help") || Deno.args.includes("-h")) {
+    console.log("Usage: apiserver [flags]\n");
+    for (const [flag, help] of Object.entries(FLAG_HELP)) {
+      console.log(`  ${flag.length === 1 ? "-" : "--"}${flag.padEnd(24)} ${help}`);
+    }
+    Deno.exit(0);
+  }
+  const parsed = parseServerOptions(Deno.args);
+  if (!parsed.ok) {
+    for (const e of parsed.errors) console.error(`error: ${e}`);
+    Deno.exit(2);
+  }
+  const server = await startServer(parsed.options);
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await server.close();
+    Deno.exit(0);
+  };
+  Deno.addSignalListener("SIGINT", stop);
+  Deno.addSignalListener("SIGTERM", stop);
+  await server.ready;
+  console.error(`apiserver ready at ${server.url}; admin kubeconfig: ${server.kubeconfigPath}`);
+}

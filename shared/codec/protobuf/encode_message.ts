@@ -209,7 +209,7 @@ export function encodeMessage(
   name: string,
   obj: Record<string, unknown>,
   embedded?: EmbeddedEncoder,
-): Uint8Array {
+): Uint8Array<ArrayBuffer> {
   const info = requireMessage(name);
   if (!isObject(obj)) throw invalid("", "expected an object");
   const e = new MessageEncoder(embedded);

@@ -14,7 +14,7 @@ import { ProtoWriter } from "./proto_writer.ts";
 import { ProtobufError } from "./protobuf_error.ts";
 
 /** The four bytes every enveloped Protobuf object starts with: `k8s\0`. */
-export const PROTOBUF_MAGIC: Uint8Array = new Uint8Array([0x6b, 0x38, 0x73, 0x00]);
+export const PROTOBUF_MAGIC: Uint8Array<ArrayBuffer> = new Uint8Array([0x6b, 0x38, 0x73, 0x00]);
 
 /** The Protobuf media type, the only `contentType` an envelope may name. */
 export const PROTOBUF_MEDIA_TYPE = "application/vnd.kubernetes.protobuf";
@@ -117,7 +117,7 @@ export function decodeObject(bytes: Uint8Array): Record<string, unknown> {
  * `ProtobufError`: `UnknownKind` for a kind without Protobuf, `InvalidValue` for a value that does
  * not fit its field.
  */
-export function encodeObject(obj: Record<string, unknown>): Uint8Array {
+export function encodeObject(obj: Record<string, unknown>): Uint8Array<ArrayBuffer> {
   const { apiVersion, kind } = obj;
   if (typeof apiVersion !== "string" || typeof kind !== "string") {
     throw new ProtobufError("InvalidValue", "object has no apiVersion and kind");

@@ -21,7 +21,7 @@ function varintSize(v: number): number {
  * where a message starts and {@link ProtoWriter.join} inserts its length prefix afterwards.
  */
 export class ProtoWriter {
-  #buf: Uint8Array;
+  #buf: Uint8Array<ArrayBuffer>;
   #len = 0;
 
   /** Creates a writer with `capacity` bytes preallocated. */
@@ -130,7 +130,7 @@ export class ProtoWriter {
   }
 
   /** Returns a copy of the bytes written. */
-  finish(): Uint8Array {
+  finish(): Uint8Array<ArrayBuffer> {
     return this.#buf.slice(0, this.#len);
   }
 }

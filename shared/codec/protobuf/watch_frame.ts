@@ -23,12 +23,18 @@ export interface WatchEventJson {
 export const DEFAULT_MAX_FRAME_BYTES = 64 * 1024 * 1024;
 
 /** Encodes the bare WatchEvent message (without the length prefix) of `type` and `obj`. */
-export function encodeWatchEvent(type: string, obj: Record<string, unknown>): Uint8Array {
+export function encodeWatchEvent(
+  type: string,
+  obj: Record<string, unknown>,
+): Uint8Array<ArrayBuffer> {
   return encodeMessage("meta.v1.WatchEvent", { type, object: encodeObject(obj) });
 }
 
 /** Encodes one length-prefixed watch frame for `type` and `obj`. */
-export function encodeWatchFrame(type: string, obj: Record<string, unknown>): Uint8Array {
+export function encodeWatchFrame(
+  type: string,
+  obj: Record<string, unknown>,
+): Uint8Array<ArrayBuffer> {
   const event = encodeWatchEvent(type, obj);
   const frame = new Uint8Array(4 + event.length);
   new DataView(frame.buffer).setUint32(0, event.length, false);

@@ -121,6 +121,20 @@ export class ProtoReader {
   /** Reads a length-prefixed UTF-8 string. */
   string(): string {
     const b = this.bytes();
+    if (b.length <= 64) {
+      let ascii = true;
+      for (let i = 0; i < b.length; i++) {
+        if (b[i] > 0x7f) {
+          ascii = false;
+          break;
+        }
+      }
+      if (ascii) {
+        let s = "";
+        for (let i = 0; i < b.length; i++) s += String.fromCharCode(b[i]);
+        return s;
+      }
+    }
     try {
       return decoder.decode(b);
     } catch {

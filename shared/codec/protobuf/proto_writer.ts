@@ -93,9 +93,24 @@ export class ProtoWriter {
     return this;
   }
 
-  /** Writes a length-prefixed UTF-8 string. */
+  /** Writes a length-prefixed UTF-8 string (ASCII is copied directly, without an encoder). */
   string(v: string): this {
-    return this.bytes(encoder.encode(v));
+    const n = v.length;
+    let ascii = true;
+    for (let i = 0; i < n; i++) {
+      if (v.charCodeAt(i) > 0x7f) {
+        ascii = false;
+        break;
+      }
+    }
+    if (!ascii) return this.bytes(encoder.encode(v));
+    this.#unsigned(n);
+    this.#ensure(n);
+    const buf = this.#buf;
+    let len = this.#len;
+    for (let i = 0; i < n; i++) buf[len++] = v.charCodeAt(i);
+    this.#len = len;
+    return this;
   }
 
   /** Writes bytes as they are, without a length prefix. */

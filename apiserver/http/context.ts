@@ -15,4 +15,6 @@ export interface ResourceContext {
   user?: UserInfo;
   /** Warning header values (already formatted) to send with the response. */
   warnings: string[];
+  /** Whether the WatchList feature gate is on. */
+  watchListEnabled?: boolean;
 }

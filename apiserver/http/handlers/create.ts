@@ -1,5 +1,6 @@
-/** POST to a collection: create, answered 201. */
+/** POST to a collection (create, answered 201), to a virtual kind, or to a subresource. */
 import { StatusError } from "../../../shared/errors/status_error.ts";
+import { apiVersionOf } from "../../registry/generic/kind.ts";
 import type { ResourceContext } from "../context.ts";
 import { objectResponse } from "../respond.ts";
 import { parseWriteQuery } from "../write_options.ts";
@@ -8,10 +9,38 @@ import { readObjectBody } from "./object_body.ts";
 /** Handles create. */
 export async function handleCreate(ctx: ResourceContext): Promise<Response> {
   const q = parseWriteQuery(ctx.url.searchParams);
-  if (ctx.info.subresource || ctx.info.name) {
-    throw StatusError.methodNotSupported(ctx.store.groupResource, "create");
+  const def = ctx.store.def;
+  if (ctx.info.subresource) {
+    const sub = def.subresources?.find((s) => s.name === ctx.info.subresource);
+    if (!sub?.create) throw StatusError.methodNotSupported(ctx.store.groupResource, "create");
+    const rk = sub.requestKind;
+    const body = await readObjectBody(
+      ctx,
+      rk ? { apiVersion: apiVersionOf(rk), kind: rk.kind } : undefined,
+    );
+    const obj = await sub.create({
+      namespace: ctx.info.namespace,
+      name: ctx.info.name,
+      body,
+      user: ctx.user,
+      dryRun: q.dryRun,
+      query: ctx.url.searchParams,
+    });
+    return objectResponse(201, obj, ctx.format, { warnings: ctx.warnings });
   }
+  if (ctx.info.name) throw StatusError.methodNotSupported(ctx.store.groupResource, "create");
   const body = await readObjectBody(ctx);
+  if (def.virtual) {
+    const obj = await def.virtual.create({
+      namespace: ctx.info.namespace,
+      name: "",
+      body,
+      user: ctx.user,
+      dryRun: q.dryRun,
+      query: ctx.url.searchParams,
+    });
+    return objectResponse(201, obj, ctx.format, { warnings: ctx.warnings });
+  }
   const obj = await ctx.store.create(ctx.info.namespace, body, {
     dryRun: q.dryRun,
     user: ctx.user,

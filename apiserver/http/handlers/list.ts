@@ -1,38 +1,46 @@
 /** GET of a collection: selectors, paging and the resourceVersion table. */
-import { StatusError } from "../../../shared/errors/status_error.ts";
-import { parseFieldSelector } from "../../../shared/selectors/field_selector.ts";
-import { parseLabelSelector } from "../../../shared/selectors/label_selector.ts";
+import {
+  defaultMetaFieldLabels,
+  type FieldLabelConverter,
+  supportedFieldLabels,
+} from "../../../shared/selectors/field_selector.ts";
+import type { KindDef } from "../../registry/generic/kind.ts";
 import type { ListQuery } from "../../registry/generic/store.ts";
 import type { ResourceContext } from "../context.ts";
-import { parseListOptions, planList } from "../query.ts";
+import { type ListOptions, pageLimit, parseListOptions, planList } from "../query.ts";
 import { objectResponse } from "../respond.ts";
+
+/** The field label converter of a kind: its selectable fields, or metadata only. */
+export function fieldLabelsOf(def: KindDef): FieldLabelConverter {
+  const own = def.strategy.selectableFieldNames ?? [];
+  if (own.length === 0) return defaultMetaFieldLabels;
+  return supportedFieldLabels([
+    "metadata.name",
+    ...(def.namespaced ? ["metadata.namespace"] : []),
+    ...own,
+  ]);
+}
+
+/** Parses the list options of a request for the context's kind. */
+export function listOptionsOf(ctx: ResourceContext, forceWatch = false): ListOptions {
+  return parseListOptions(ctx.url.searchParams, {
+    fieldLabels: fieldLabelsOf(ctx.store.def),
+    forceWatch,
+    watchListEnabled: ctx.watchListEnabled,
+  });
+}
+
+/** Builds the store's list query from parsed list options. */
+export function listQueryFrom(opts: ListOptions): ListQuery {
+  const query: ListQuery = { plan: planList(opts), limit: pageLimit(opts) };
+  if (!opts.labels.empty()) query.labels = (labels) => opts.labels.matches(labels);
+  if (!opts.fields.empty()) query.fields = (fields) => opts.fields.matches(fields);
+  return query;
+}
 
 /** Builds the store's list query from the request's query parameters. */
 export function listQueryOf(ctx: ResourceContext): ListQuery {
-  const opts = parseListOptions(ctx.url.searchParams);
-  const def = ctx.store.def;
-  const query: ListQuery = { plan: planList(opts), limit: opts.limit || undefined };
-  if (opts.labelSelector) {
-    const sel = parseLabelSelector(opts.labelSelector);
-    if (!sel.empty()) query.labels = (labels) => sel.matches(labels);
-  }
-  if (opts.fieldSelector) {
-    const allowed = [
-      "metadata.name",
-      ...(def.namespaced ? ["metadata.namespace"] : []),
-      ...(def.strategy.selectableFieldNames ?? []),
-    ];
-    const sel = parseFieldSelector(opts.fieldSelector);
-    for (const r of sel.requirements) {
-      if (!allowed.includes(r.field)) {
-        throw StatusError.badRequest(
-          `field label not supported: ${r.field}`,
-        );
-      }
-    }
-    if (!sel.empty()) query.fields = (fields) => sel.matches(fields);
-  }
-  return query;
+  return listQueryFrom(listOptionsOf(ctx));
 }
 
 /** Handles list. */

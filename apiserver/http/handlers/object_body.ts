@@ -7,15 +7,18 @@ import { decodeBody, readBody } from "../body.ts";
 import type { ResourceContext } from "../context.ts";
 
 /** Reads, decodes and checks the object in a request body. */
-export async function readObjectBody(ctx: ResourceContext, kind?: string): Promise<KubeObject> {
+export async function readObjectBody(
+  ctx: ResourceContext,
+  expected?: { apiVersion: string; kind: string },
+): Promise<KubeObject> {
   const bytes = await readBody(ctx.req);
   const value = decodeBody(ctx.req.headers.get("content-type"), bytes);
   if (!isObject(value)) {
     throw StatusError.badRequest("the body of the request must be a JSON or YAML object");
   }
   const def = ctx.store.def;
-  const want = apiVersionOf(def);
-  const expectedKind = kind ?? def.kind;
+  const want = expected?.apiVersion ?? apiVersionOf(def);
+  const expectedKind = expected?.kind ?? def.kind;
   if (value.apiVersion !== undefined && value.apiVersion !== want) {
     throw StatusError.badRequest(
       `the API version in the data (${value.apiVersion}) does not match the expected API version (${want})`,

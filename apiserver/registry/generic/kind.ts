@@ -6,6 +6,7 @@
  */
 import type { FieldError } from "../../../shared/errors/status_error.ts";
 import type { DeleteOptions, KubeObject } from "../../../shared/api/meta/v1/types.ts";
+import type { UserInfo } from "./admission.ts";
 
 /** The API verbs of the spec's Verbs table. */
 export type Verb =
@@ -60,6 +61,19 @@ export interface Strategy {
   prepareForDeletion?(obj: KubeObject): void;
 }
 
+/** What a custom create (a virtual kind or a subresource like `token`) receives. */
+export interface CustomCreateArgs {
+  namespace: string;
+  /** The parent object's name (subresources); "" for virtual kinds. */
+  name: string;
+  /** The decoded request body. */
+  body: KubeObject;
+  user?: UserInfo;
+  dryRun: boolean;
+  /** The request's query parameters. */
+  query: URLSearchParams;
+}
+
 /** A subresource served for a kind. */
 export interface SubresourceDef {
   /** Name, e.g. `status`. */
@@ -68,6 +82,13 @@ export interface SubresourceDef {
   verbs: readonly Verb[];
   /** Applies the body to the stored object for an update of this subresource. */
   update?(body: KubeObject, old: KubeObject): KubeObject;
+  /**
+   * Serves `create` (POST) on the subresource, e.g. serviceaccounts/token. The body's kind
+   * is `requestKind`.
+   */
+  create?(args: CustomCreateArgs): Promise<KubeObject>;
+  /** The kind of the body and response of `create`, e.g. `{group, version, kind}`. */
+  requestKind?: { group: string; version: string; kind: string };
 }
 
 /** The declaration of one kind. */
@@ -89,6 +110,11 @@ export interface KindDef {
   allowCreateOnUpdate?: boolean;
   /** Validates names as DNS-1123 labels (true) or subdomains (false, default). */
   nameIsLabel?: boolean;
+  /**
+   * A virtual kind is never stored: `create` computes the answer (review APIs such as
+   * TokenReview and SubjectAccessReview). Its verbs should be `["create"]`.
+   */
+  virtual?: { create(args: CustomCreateArgs): Promise<KubeObject> };
   strategy: Strategy;
 }
 

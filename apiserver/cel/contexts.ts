@@ -102,7 +102,7 @@ export function admissionPolicyEnvironment(opts: AdmissionPolicyOptions = {}): C
       { name: "params", schema: opts.paramsSchema },
       { name: "namespaceObject" },
       { name: "variables", type: "map<string, dyn>" },
-      { name: "request", schema: ADMISSION_REQUEST_SCHEMA },
+      { name: "request", schema: ADMISSION_REQUEST_SCHEMA, escapeNames: false },
     ],
     authorizer: opts.authorizer !== false,
   });
@@ -115,12 +115,16 @@ export function claimMappingEnvironment(): CelEnvironment {
 
 /** `user`: the UserInfo produced by the claim mappings. */
 export function userValidationEnvironment(): CelEnvironment {
-  return CelEnvironment.create({ variables: [{ name: "user", schema: USER_INFO_SCHEMA }] });
+  return CelEnvironment.create({
+    variables: [{ name: "user", schema: USER_INFO_SCHEMA, escapeNames: false }],
+  });
 }
 
 /** `request`: the SubjectAccessReview spec sent to an authorization webhook. */
 export function authorizationMatchEnvironment(): CelEnvironment {
   return CelEnvironment.create({
-    variables: [{ name: "request", schema: SUBJECT_ACCESS_REVIEW_SPEC_SCHEMA }],
+    variables: [
+      { name: "request", schema: SUBJECT_ACCESS_REVIEW_SPEC_SCHEMA, escapeNames: false },
+    ],
   });
 }

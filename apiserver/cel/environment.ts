@@ -33,6 +33,11 @@ export interface CelVariable {
   schema?: CelSchema;
   /** Or a CEL type string (`map<string, dyn>`, `string`); default `dyn`. */
   type?: string;
+  /**
+   * Escape property names (`__dash__`, `__namespace__`, ...) as for custom resource schemas.
+   * Default true; the built-in typed variables (`request`, `user`) use plain names.
+   */
+  escapeNames?: boolean;
 }
 
 /** Options of {@link CelEnvironment.create}. */
@@ -89,6 +94,7 @@ export class CelEnvironment {
   readonly #env: Environment;
   readonly #hook: RuntimeHook = { tracker: null };
   readonly #schemas = new Map<string, CelSchema | undefined>();
+  readonly #plain = new Set<string>();
   readonly #cache = new Map<string, CompileResult>();
   readonly #cacheSize: number;
   /** Declared variable names. */
@@ -102,10 +108,11 @@ export class CelEnvironment {
     const declared = new Map<CelSchema, string>();
     for (const v of opts.variables) {
       const type = v.schema
-        ? declareSchemaType(env, v.schema, `${prefix}.${v.name}`, declared)
+        ? declareSchemaType(env, v.schema, `${prefix}.${v.name}`, declared, v.escapeNames !== false)
         : (v.type ?? "dyn");
       env.registerVariable(v.name, type);
       this.#schemas.set(v.name, v.schema);
+      if (v.escapeNames === false) this.#plain.add(v.name);
       names.push(v.name);
     }
     if (opts.authorizer) {
@@ -148,7 +155,7 @@ export class CelEnvironment {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(vars)) {
       if (v === undefined) continue;
-      out[k] = this.#schemas.has(k) ? toCelValue(v, this.#schemas.get(k)) : v;
+      out[k] = this.#schemas.has(k) ? toCelValue(v, this.#schemas.get(k), !this.#plain.has(k)) : v;
     }
     return out;
   }

@@ -107,7 +107,7 @@ export function toIssue(e: unknown, input: string, fallbackCode: CelErrorCode): 
 }
 
 function normalizeCode(code: string, fallback: CelErrorCode, name: string): CelErrorCode {
-  if (name === "ParseError" && code === "parse_error") return "parse_error";
+  if (name === "ParseError") return "parse_error";
   if (name === "TypeError" && fallback === "type_error") return code || "type_error";
   if (code === "index_out_of_bounds") return "index_out_of_range";
   return code;

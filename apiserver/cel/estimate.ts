@@ -102,7 +102,7 @@ export function estimateCost(
         const [l, f] = n.args as [AstNode, string];
         const left = est(l, scope);
         const schema = fieldSchema(left.schema, f);
-        return { cost: add(left.cost, fixed(1)), size: sizeOfSchema(schema, left.size), schema };
+        return { cost: add(left.cost, fixed(1)), size: sizeOfSchema(schema), schema };
       }
       case "[]":
       case "[?]": {

@@ -129,7 +129,7 @@ function unorderedList(items: unknown[], primitive: boolean): Set<unknown> {
 }
 
 /** Converts a JSON value to its CEL value under `schema` (or untyped when absent). */
-export function toCelValue(v: unknown, schema?: CelSchema): unknown {
+export function toCelValue(v: unknown, schema?: CelSchema, escape = true): unknown {
   if (v === null || v === undefined) return null;
   if (!schema || isDynamic(schema)) return jsonToCel(v);
   switch (schema.type) {
@@ -154,7 +154,7 @@ export function toCelValue(v: unknown, schema?: CelSchema): unknown {
     }
     case "array": {
       if (!Array.isArray(v)) return jsonToCel(v);
-      const items = v.map((x) => toCelValue(x, schema.items));
+      const items = v.map((x) => toCelValue(x, schema.items, escape));
       const lt = schema["x-kubernetes-list-type"];
       if (lt === "set" || lt === "map") {
         return unorderedList(items, lt === "set" && items.every((x) => typeof x !== "object"));
@@ -170,9 +170,9 @@ export function toCelValue(v: unknown, schema?: CelSchema): unknown {
         for (const [k, x] of Object.entries(src)) {
           if (x === null || x === undefined) continue;
           const ps = props[k];
-          const name = escapePropertyName(k);
+          const name = escape ? escapePropertyName(k) : k;
           if (name === undefined) continue;
-          if (ps) out[name] = toCelValue(x, ps);
+          if (ps) out[name] = toCelValue(x, ps, escape);
           else if (schema["x-kubernetes-preserve-unknown-fields"]) out[name] = jsonToCel(x);
         }
         return out;
@@ -180,7 +180,9 @@ export function toCelValue(v: unknown, schema?: CelSchema): unknown {
       const ap = typeof schema.additionalProperties === "object"
         ? schema.additionalProperties
         : undefined;
-      for (const [k, x] of Object.entries(src)) if (x !== undefined) out[k] = toCelValue(x, ap);
+      for (const [k, x] of Object.entries(src)) {
+        if (x !== undefined) out[k] = toCelValue(x, ap, escape);
+      }
       return out;
     }
     case "boolean":
@@ -197,11 +199,12 @@ export function declareSchemaType(
   schema: CelSchema | undefined,
   path: string,
   declared: Map<CelSchema, string> = new Map(),
+  escape = true,
 ): string {
   if (!schema || isDynamic(schema)) return "dyn";
   const known = declared.get(schema);
   if (known) return known;
-  const t = declareUncached(env, schema, path, declared);
+  const t = declareUncached(env, schema, path, declared, escape);
   declared.set(schema, t);
   return t;
 }
@@ -211,6 +214,7 @@ function declareUncached(
   schema: CelSchema,
   path: string,
   declared: Map<CelSchema, string>,
+  escape: boolean,
 ): string {
   switch (schema.type) {
     case "integer":
@@ -231,15 +235,21 @@ function declareUncached(
       }
       return "string";
     case "array":
-      return `list<${declareSchemaType(env, schema.items, `${path}_items`, declared)}>`;
+      return `list<${declareSchemaType(env, schema.items, `${path}_items`, declared, escape)}>`;
     case "object": {
       if (schema.properties || schema["x-kubernetes-embedded-resource"]) {
         if (schema["x-kubernetes-preserve-unknown-fields"]) return "dyn";
         const fields: Record<string, string> = {};
         for (const [k, ps] of Object.entries(embeddedProperties(schema))) {
-          const name = escapePropertyName(k);
+          const name = escape ? escapePropertyName(k) : k;
           if (name === undefined) continue;
-          fields[name] = declareSchemaType(env, ps, `${path}.${name}`, declared);
+          fields[name] = declareSchemaType(
+            env,
+            ps,
+            `${path}.${k.replace(/[^\w]/g, "_")}`,
+            declared,
+            escape,
+          );
         }
         let name = path, n = 1;
         while (usedTypeNames.has(name)) name = `${path}_${++n}`;
@@ -250,7 +260,7 @@ function declareUncached(
       }
       if (typeof schema.additionalProperties === "object") {
         return `map<string, ${
-          declareSchemaType(env, schema.additionalProperties, `${path}_values`, declared)
+          declareSchemaType(env, schema.additionalProperties, `${path}_values`, declared, escape)
         }>`;
       }
       return "map<string, dyn>";

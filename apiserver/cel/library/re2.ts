@@ -649,7 +649,10 @@ export class Re2 {
         for (const t of clist) mark[t.pc] = gen;
         add(clist, 0, empty, pos);
       }
-      if (clist.length === 0) break;
+      if (clist.length === 0) {
+        if (matched !== null) break;
+        continue;
+      }
       gen++;
       const cp = pos < n ? input[pos] : -1;
       for (let i = 0; i < clist.length; i++) {

@@ -28,6 +28,7 @@ export function regexMatches(s: string, pattern: string): boolean {
 
 /** Registers `find` and `findAll` on `env`. */
 export function registerRegexLibrary(env: Environment): void {
+  env.registerFunction("matches(string, string): bool", regexMatches, sync);
   env.registerFunction(
     "string.find(string): string",
     (s: string, p: string) => regexForEval(p).exec(s)?.[0] ?? "",

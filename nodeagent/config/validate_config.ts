@@ -12,7 +12,7 @@ import {
 import { parseDuration } from "./duration.ts";
 import { parseQuantity } from "./quantity.ts";
 import { parseEvictionThreshold } from "./eviction_threshold.ts";
-import { checkFeatureGates } from "./feature_gates.ts";
+import { featureGateProblem } from "./feature_gates.ts";
 
 /** A problem found in the merged configuration; the loader adds the file that set the field. */
 export interface FieldProblem {
@@ -111,8 +111,9 @@ export function validateConfig(c: NodeAgentConfiguration): FieldProblem[] {
       bad(`evictionHard[${k}]`, (e as Error).message);
     }
   }
-  for (const [name, message] of checkFeatureGates(c.featureGates)) {
-    bad(`featureGates[${name}]`, message);
+  for (const [name, value] of Object.entries(c.featureGates)) {
+    const message = featureGateProblem(name, value);
+    if (message) bad(`featureGates[${name}]`, message);
   }
   c.clusterDNS.forEach((ip, i) => {
     if (!isIP(ip)) bad(`clusterDNS[${i}]`, `must be a valid IP address, got ${JSON.stringify(ip)}`);

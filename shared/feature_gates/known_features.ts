@@ -50,6 +50,8 @@ export const KNOWN_FEATURES = {
   ContainerCheckpoint: { stage: "Beta", default: true },
   /** Fine-grained authorization of the node agent's endpoints. */
   KubeletFineGrainedAuthz: { stage: "Alpha", default: false },
+  /** RuntimeDefault as the default seccomp profile when `seccompDefault` is set (GA, locked). */
+  SeccompDefault: { stage: "GA", default: true, locked: true },
   /** `--authentication-config` structured authentication configuration. */
   StructuredAuthenticationConfiguration: { stage: "Beta", default: true },
   /** Streaming lists: `sendInitialEvents` on watch. */

@@ -14,6 +14,7 @@ import { handleDelete } from "./handlers/delete.ts";
 import { handleDeleteCollection } from "./handlers/delete_collection.ts";
 import { handleGet } from "./handlers/get.ts";
 import { handleList } from "./handlers/list.ts";
+import { handlePatch } from "./handlers/patch.ts";
 import { handleUpdate } from "./handlers/update.ts";
 import { negotiateOutput } from "./negotiation.ts";
 import type { RequestInfo } from "./request_info.ts";
@@ -27,6 +28,7 @@ const HANDLERS: Partial<Record<string, Handler>> = {
   update: handleUpdate,
   delete: handleDelete,
   deletecollection: handleDeleteCollection,
+  patch: handlePatch,
 };
 
 /** Extra verb handlers registered by later parts (watch, patch). */

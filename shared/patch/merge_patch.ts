@@ -1,0 +1,21 @@
+/**
+ * JSON Merge Patch (RFC 7386): objects merge recursively, `null` removes a member, anything
+ * else (arrays included) replaces.
+ *
+ * @module
+ */
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Applies a merge patch to `target` and returns the result; inputs are not changed. */
+export function applyMergePatch(target: unknown, patch: unknown): unknown {
+  if (!isObject(patch)) return structuredClone(patch);
+  const out: Record<string, unknown> = isObject(target) ? structuredClone(target) : {};
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else out[k] = applyMergePatch(out[k], v);
+  }
+  return out;
+}

@@ -25,6 +25,8 @@ export interface ServerOptions {
   tlsSans: string[];
   /** How long history stays readable, ms. */
   historyWindowMs: number;
+  /** How long a node may go without a heartbeat before it is marked Unknown, ms (default 40 s). */
+  nodeMonitorGracePeriodMs: number;
   featureGates: FeatureGates;
   verbosity: number;
   /** Warnings to log at start (deprecated gates...). */
@@ -49,6 +51,8 @@ export const FLAG_HELP: Record<string, string> = {
   "tls-san": "extra subject alternative name for the generated serving certificate (repeatable)",
   "history-window": "how long the change history stays readable (default 5m)",
   "feature-gates": "comma-separated Name=true|false pairs",
+  "node-monitor-grace-period":
+    "how long a node may go without a heartbeat before it is marked Unknown (default 40s)",
   "v": "log verbosity (2 logs every request)",
 };
 
@@ -74,6 +78,7 @@ export function parseServerOptions(
         "tls-san": { type: "string", multiple: true },
         "history-window": { type: "string" },
         "feature-gates": { type: "string" },
+        "node-monitor-grace-period": { type: "string" },
         "v": { type: "string", short: "v" },
         "help": { type: "boolean", short: "h" },
       },
@@ -95,6 +100,15 @@ export function parseServerOptions(
   if (historyWindowMs === undefined || historyWindowMs <= 0) {
     errors.push(
       `--history-window: must be a positive duration such as 5m, got ${JSON.stringify(windowText)}`,
+    );
+  }
+  const graceText = str("node-monitor-grace-period") ?? "40s";
+  const nodeMonitorGracePeriodMs = parseDuration(graceText);
+  if (nodeMonitorGracePeriodMs === undefined || nodeMonitorGracePeriodMs <= 0) {
+    errors.push(
+      `--node-monitor-grace-period: must be a positive duration such as 40s, got ${
+        JSON.stringify(graceText)
+      }`,
     );
   }
   const url = str("storage-url");
@@ -133,6 +147,7 @@ export function parseServerOptions(
       tlsPrivateKeyFile: key,
       tlsSans: sans,
       historyWindowMs: historyWindowMs!,
+      nodeMonitorGracePeriodMs: nodeMonitorGracePeriodMs!,
       featureGates: gates.gates,
       verbosity,
       warnings: gates.warnings,

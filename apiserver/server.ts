@@ -24,6 +24,7 @@ import {
 } from "./auth/authz/authorizer.ts";
 import { BootstrapPolicyAuthorizer } from "./auth/authz/bootstrap_policy.ts";
 import { NamespaceController } from "./controllers/namespace_controller.ts";
+import { NodeLifecycleController } from "./controllers/node_lifecycle_controller.ts";
 import { HealthChecks, storageCheck } from "./health/mod.ts";
 import { Discovery } from "./http/discovery.ts";
 import { type HttpsServer, serveHttps } from "./http/https_server.ts";
@@ -215,9 +216,16 @@ export async function startServer(
   });
 
   const controller = new NamespaceController({ registry, storage, logger });
+  const nodeLifecycle = new NodeLifecycleController({
+    registry,
+    gracePeriodMs: opts.nodeMonitorGracePeriodMs,
+    monitorPeriodMs: Math.min(5_000, Math.max(500, opts.nodeMonitorGracePeriodMs / 4)),
+    logger,
+  });
   const ready = ensureSystemNamespaces(registry).then(() => {
     bootstrapHook.done();
     controller.start();
+    nodeLifecycle.start();
   });
   ready.catch((err) => logger.error("bootstrap failed", { err: String(err) }));
   logger.info("serving", { url, dataDir: opts.dataDir });
@@ -237,6 +245,7 @@ export async function startServer(
       health.markShuttingDown();
       await ready.catch(() => {});
       await controller.stop();
+      await nodeLifecycle.stop();
       await server.close();
       await storage.close();
     },

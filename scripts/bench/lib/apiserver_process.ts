@@ -1,0 +1,147 @@
+/**
+ * Starts the real API server as a subprocess (`./scripts/deno run -A cmd/apiserver.ts`), so a
+ * benchmark's clients and the server use separate CPU accounts and the server's CPU and RSS
+ * can be read from `/proc/<pid>`.
+ *
+ * @module
+ */
+import { loadKubeconfig } from "../../../shared/client/kubeconfig.ts";
+
+/** Options of {@link startApiServerProcess}. */
+export interface ApiServerProcessOptions {
+  /** Data directory (must exist or be creatable); the caller removes it. */
+  dataDir: string;
+  /** Extra flags after `--data-dir`, `--secure-port=0`, `--bind-address=127.0.0.1`. */
+  flags?: string[];
+  /** How long to wait for the ready line, in ms. Default 120 s. */
+  readyTimeoutMs?: number;
+}
+
+/** A running API server subprocess. */
+export interface ApiServerProcess {
+  /** The server's pid (the Deno process itself: `scripts/deno` execs it). */
+  pid: number;
+  /** `https://127.0.0.1:<port>`. */
+  url: string;
+  /** CA that verifies the serving certificate (PEM). */
+  caPem: string;
+  /** The admin bearer token. Secret: never print it. */
+  token: string;
+  /** The last lines the server wrote to stderr (for error messages). */
+  recentStderr(): string[];
+  /** Stops the server (SIGTERM, then SIGKILL after 15 s) and waits for it to exit. */
+  stop(): Promise<void>;
+}
+
+const READY_LINE = /apiserver ready at (\S+); admin kubeconfig: (.+)$/;
+const KEPT_LINES = 50;
+
+const ROOT = new URL("../../../", import.meta.url).pathname;
+
+/** Starts the server and resolves once it prints its ready line. */
+export async function startApiServerProcess(
+  opts: ApiServerProcessOptions,
+): Promise<ApiServerProcess> {
+  const child = new Deno.Command(`${ROOT}scripts/deno`, {
+    args: [
+      "run",
+      "-A",
+      "cmd/apiserver.ts",
+      `--data-dir=${opts.dataDir}`,
+      "--secure-port=0",
+      "--bind-address=127.0.0.1",
+      ...(opts.flags ?? []),
+    ],
+    cwd: ROOT,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const lines: string[] = [];
+  let onLine: ((line: string) => void) | undefined;
+  // Keep draining stderr for the server's whole life: a full pipe would block it.
+  const drained = (async () => {
+    let buffered = "";
+    const decoder = new TextDecoder();
+    for await (const chunk of child.stderr) {
+      buffered += decoder.decode(chunk, { stream: true });
+      let nl;
+      while ((nl = buffered.indexOf("\n")) >= 0) {
+        const line = buffered.slice(0, nl);
+        buffered = buffered.slice(nl + 1);
+        lines.push(line);
+        if (lines.length > KEPT_LINES) lines.shift();
+        onLine?.(line);
+      }
+    }
+  })().catch(() => {});
+  let exited = false;
+  const status = child.status.then((s) => {
+    exited = true;
+    return s;
+  });
+  const stop = async () => {
+    if (!exited) {
+      try {
+        child.kill("SIGTERM");
+      } catch {
+        // already gone
+      }
+      const timer = setTimeout(() => {
+        try {
+          child.kill("SIGKILL");
+        } catch {
+          // already gone
+        }
+      }, 15_000);
+      await status;
+      clearTimeout(timer);
+    }
+    await drained;
+  };
+
+  const timeoutMs = opts.readyTimeoutMs ?? 120_000;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let ready: { url: string; kubeconfig: string };
+  try {
+    ready = await new Promise<{ url: string; kubeconfig: string }>((resolve, reject) => {
+      onLine = (line) => {
+        const m = READY_LINE.exec(line);
+        if (m) resolve({ url: m[1], kubeconfig: m[2].trim() });
+      };
+      status.then((s) =>
+        reject(new Error(`apiserver exited with code ${s.code} before it was ready`))
+      );
+      timer = setTimeout(
+        () => reject(new Error(`apiserver not ready within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+    });
+  } catch (e) {
+    await stop();
+    const tail = lines.slice(-10).join("\n");
+    throw new Error(`${(e as Error).message}\n${tail}`, { cause: e });
+  } finally {
+    clearTimeout(timer);
+    onLine = undefined;
+  }
+  let config;
+  try {
+    config = await loadKubeconfig(ready.kubeconfig);
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+  if (!config.caPem || !config.token) {
+    await stop();
+    throw new Error("admin kubeconfig lacks a CA or token");
+  }
+  return {
+    pid: child.pid,
+    url: ready.url,
+    caPem: config.caPem,
+    token: config.token,
+    recentStderr: () => [...lines],
+    stop,
+  };
+}

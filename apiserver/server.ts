@@ -23,6 +23,7 @@ import {
   forbiddenMessage,
 } from "./auth/authz/authorizer.ts";
 import { BootstrapPolicyAuthorizer } from "./auth/authz/bootstrap_policy.ts";
+import { GarbageCollector } from "./controllers/garbage_collector.ts";
 import { NamespaceController } from "./controllers/namespace_controller.ts";
 import { NodeLifecycleController } from "./controllers/node_lifecycle_controller.ts";
 import { HealthChecks, storageCheck } from "./health/mod.ts";
@@ -222,10 +223,12 @@ export async function startServer(
     monitorPeriodMs: Math.min(5_000, Math.max(500, opts.nodeMonitorGracePeriodMs / 4)),
     logger,
   });
-  const ready = ensureSystemNamespaces(registry).then(() => {
+  const gc = new GarbageCollector({ registry, storage, logger });
+  const ready = ensureSystemNamespaces(registry).then(async () => {
     bootstrapHook.done();
     controller.start();
     nodeLifecycle.start();
+    await gc.start();
   });
   ready.catch((err) => logger.error("bootstrap failed", { err: String(err) }));
   logger.info("serving", { url, dataDir: opts.dataDir });
@@ -245,6 +248,7 @@ export async function startServer(
       health.markShuttingDown();
       await ready.catch(() => {});
       await controller.stop();
+      await gc.stop();
       await nodeLifecycle.stop();
       await server.close();
       await storage.close();

@@ -44,6 +44,14 @@ export interface ListQuery {
   fields?: (fields: Record<string, string>) => boolean;
 }
 
+/**
+ * A faster source of lists (the watch cache). It answers undefined for a query it cannot
+ * serve, and the store then reads storage.
+ */
+export interface ListCache {
+  list(namespace: string, query: ListQuery): Promise<KubeList | undefined>;
+}
+
 /** Options common to writes. */
 export interface WriteOptions {
   dryRun?: boolean;
@@ -86,6 +94,8 @@ export class Store {
   readonly #waitMs: number;
   /** `/registry/<group|core>/<plural>/`: every key of this kind starts with it. */
   readonly prefix: string;
+  /** Serves lists from memory where it can (set by the watch cache). */
+  listCache?: ListCache;
 
   constructor(def: KindDef, opts: StoreOptions) {
     this.def = def;
@@ -137,6 +147,10 @@ export class Store {
 
   /** Lists objects in `namespace` ("" = all namespaces). */
   async list(namespace: string, query: ListQuery): Promise<KubeList> {
+    if (this.listCache) {
+      const cached = await this.listCache.list(namespace, query);
+      if (cached) return cached;
+    }
     const prefix = this.listPrefix(namespace);
     const plan = query.plan;
     let revision: number | undefined;

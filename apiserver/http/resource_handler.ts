@@ -49,6 +49,7 @@ export function handleResource(
   registry: ResourceRegistry,
   user: UserInfo | undefined,
   warnings: string[],
+  opts: { watchListEnabled?: boolean } = {},
 ): Promise<Response> {
   const store = registry.lookup(info.apiGroup, info.apiVersion, info.resource);
   if (!store) throw StatusError.pathNotFound();
@@ -89,6 +90,16 @@ export function handleResource(
   if (verb === "deletecollection" && def.namespaced && !namespace) {
     throw StatusError.pathNotFound();
   }
-  const format = negotiateOutput(req.headers.get("accept"));
-  return handler({ req, url, info: effective, store, format, user, warnings });
+  // A watch negotiates its stream format itself (JSON lines, `;stream=watch` allowed).
+  const format = verb === "watch" ? "json" : negotiateOutput(req.headers.get("accept"));
+  return handler({
+    req,
+    url,
+    info: effective,
+    store,
+    format,
+    user,
+    warnings,
+    watchListEnabled: opts.watchListEnabled,
+  });
 }

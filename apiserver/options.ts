@@ -9,6 +9,7 @@ import { featureGatesFromFlag } from "../shared/feature_gates.ts";
 import type { FeatureGates } from "../shared/feature_gates.ts";
 import { parseDuration } from "../shared/flags/duration.ts";
 import { parseVerbosity } from "../shared/log/mod.ts";
+import type { WatchTuning } from "./watch/change_feed.ts";
 
 /** Everything the server needs to start. */
 export interface ServerOptions {
@@ -28,6 +29,8 @@ export interface ServerOptions {
   /** How long a node may go without a heartbeat before it is marked Unknown, ms (default 40 s). */
   nodeMonitorGracePeriodMs: number;
   featureGates: FeatureGates;
+  /** Watch cache timing and sizes (not a flag; tests shorten bookmark intervals with it). */
+  watchTuning?: WatchTuning;
   verbosity: number;
   /** Warnings to log at start (deprecated gates...). */
   warnings: string[];

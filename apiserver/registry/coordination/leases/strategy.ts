@@ -11,6 +11,8 @@ export const leaseKind: KindDef = {
   plural: "leases",
   singular: "lease",
   namespaced: true,
+  // As in Kubernetes, a PUT to a missing object creates it.
+  allowCreateOnUpdate: true,
   strategy: {
     validate(obj) {
       const errs: FieldError[] = [];

@@ -14,6 +14,8 @@ export const eventKind: KindDef = {
   singular: "event",
   shortNames: ["ev"],
   namespaced: true,
+  // As in Kubernetes, a PUT to a missing object creates it.
+  allowCreateOnUpdate: true,
   strategy: {
     validate(obj) {
       const errs: FieldError[] = [];

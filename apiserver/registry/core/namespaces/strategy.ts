@@ -21,6 +21,8 @@ export const namespaceKind: KindDef = {
   shortNames: ["ns"],
   namespaced: false,
   nameIsLabel: true,
+  // As in Kubernetes, namespaces have no deletecollection.
+  verbs: ["create", "delete", "get", "list", "patch", "update", "watch"],
   subresources: [
     STATUS_SUBRESOURCE,
     {

@@ -7,6 +7,7 @@
 import type { FieldError } from "../../../shared/errors/status_error.ts";
 import type { DeleteOptions, KubeObject } from "../../../shared/api/meta/v1/types.ts";
 import type { UserInfo } from "./admission.ts";
+import type { NameValidator } from "../../../shared/api/validation/name_validators.ts";
 
 /** The API verbs of the spec's Verbs table. */
 export type Verb =
@@ -110,6 +111,8 @@ export interface KindDef {
   allowCreateOnUpdate?: boolean;
   /** Validates names as DNS-1123 labels (true) or subdomains (false, default). */
   nameIsLabel?: boolean;
+  /** The kind's own name rule (e.g. path-segment names of RBAC roles); wins over nameIsLabel. */
+  nameValidator?: NameValidator;
   /**
    * A virtual kind is never stored: `create` computes the answer (review APIs such as
    * TokenReview and SubjectAccessReview). Its verbs should be `["create"]`.

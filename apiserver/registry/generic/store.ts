@@ -383,14 +383,14 @@ export class Store {
         throw StatusError.conflict(
           this.groupResource,
           name,
-          `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${obj.metadata.uid}`,
+          `the UID in the precondition (${pre.uid}) does not match the UID in record (${obj.metadata.uid}). The object might have been recreated`,
         );
       }
       if (pre?.resourceVersion && pre.resourceVersion !== obj.metadata.resourceVersion) {
         throw StatusError.conflict(
           this.groupResource,
           name,
-          `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion}`,
+          `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${obj.metadata.resourceVersion}). The object might have been modified`,
         );
       }
       await this.#admission?.validate(this.#attrs("DELETE", undefined, obj, opts));
@@ -405,8 +405,12 @@ export class Store {
         const fins = next.metadata.finalizers ?? [];
         if (!fins.includes(policyFinalizer)) next.metadata.finalizers = [...fins, policyFinalizer];
       }
-      const grace = options.gracePeriodSeconds ??
-        this.def.strategy.gracePeriod?.(obj, options) ?? 0;
+      // Only kinds with graceful deletion (a strategy gracePeriod) wait; others ignore
+      // gracePeriodSeconds. A negative request means 1 s, as in Kubernetes.
+      const requested = (options.gracePeriodSeconds ?? 0) < 0
+        ? { ...options, gracePeriodSeconds: 1 }
+        : options;
+      const grace = this.def.strategy.gracePeriod?.(obj, requested) ?? 0;
       if (obj.metadata.deletionTimestamp) {
         // Deletion already in progress: only a shorter grace period changes anything.
         const sooner = grace === 0 && (obj.metadata.deletionGracePeriodSeconds ?? 0) > 0;
@@ -515,6 +519,7 @@ export class Store {
       : validateObjectMeta(obj.metadata, {
         namespaced: this.def.namespaced,
         nameIsLabel: !!this.def.nameIsLabel,
+        nameValidator: this.def.nameValidator,
       });
     errors.push(...strategyErrors);
     if (errors.length > 0) {
@@ -575,14 +580,6 @@ function validateDeleteOptions(options: DeleteOptions): void {
       field: "propagationPolicy",
       detail: "orphanDependents and deletionPropagation cannot be both set",
       value: policy,
-    });
-  }
-  if (options.gracePeriodSeconds !== undefined && options.gracePeriodSeconds < 0) {
-    errors.push({
-      type: "FieldValueInvalid",
-      field: "gracePeriodSeconds",
-      detail: "must be greater than or equal to 0",
-      value: options.gracePeriodSeconds,
     });
   }
   if (errors.length > 0) {

@@ -170,12 +170,13 @@ export const podKind: KindDef = {
       "status.podIP",
       "status.nominatedNodeName",
     ],
-    gracePeriod(obj) {
+    gracePeriod(obj, options) {
       const s = spec(obj), st = status(obj);
       // Only a pod bound to a node waits for its node agent to stop it.
       if (!s.nodeName || st.phase === "Succeeded" || st.phase === "Failed") return 0;
+      if (options.gracePeriodSeconds !== undefined) return options.gracePeriodSeconds;
       const g = s.terminationGracePeriodSeconds;
-      return typeof g === "number" ? g : 30;
+      return typeof g === "number" ? (g < 0 ? 1 : g) : 30;
     },
   },
 };

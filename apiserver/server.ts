@@ -30,7 +30,10 @@ import { HealthChecks, storageCheck } from "./health/mod.ts";
 import { Discovery } from "./http/discovery.ts";
 import { type HttpsServer, serveHttps } from "./http/https_server.ts";
 import { parseRequestInfo, type RequestInfo } from "./http/request_info.ts";
-import { handleResource, servedVerbs } from "./http/resource_handler.ts";
+import { handleResource, registerVerbHandler, servedVerbs } from "./http/resource_handler.ts";
+import { handleWatch } from "./http/handlers/watch.ts";
+import { ChangeFeed } from "./watch/change_feed.ts";
+import { attachWatchCaches } from "./watch/attach_watch_caches.ts";
 import { errorResponse } from "./http/respond.ts";
 import { handleVersion } from "./http/version.ts";
 import {
@@ -63,6 +66,8 @@ export interface RunningServer {
   pki: Pki;
   storage: Storage;
   registry: ResourceRegistry;
+  /** The watch caches' feed (one cache per stored resource). */
+  watchFeed: ChangeFeed;
   /** Resolves once the bootstrap objects exist (readyz passes). */
   ready: Promise<void>;
   /** Stops serving and closes storage. */
@@ -98,6 +103,19 @@ export async function startServer(
   const registry = new ResourceRegistry({ storage, admission });
   for (const kind of BUILTIN_KINDS) registry.add(kind);
   admission.plugins.push(namespaceLifecycle(() => registry.lookup("", "v1", "namespaces")!));
+
+  // Watch caches: one per stored resource, fed from storage in revision order; they serve
+  // watches and the lists Kubernetes serves from its cache.
+  registerVerbHandler("watch", handleWatch);
+  const watchFeed = new ChangeFeed({
+    storage,
+    remote: !!opts.storageUrl,
+    historyWindowMs: opts.historyWindowMs,
+    tuning: opts.watchTuning,
+    onError: (message, err) => logger.error(message, { err: String(err) }),
+  });
+  const detachWatchCaches = attachWatchCaches(watchFeed, registry);
+  await watchFeed.start();
 
   // Health, metrics, discovery.
   const health = new HealthChecks({ logger });
@@ -172,7 +190,9 @@ export async function startServer(
     if (path === "/version" || path === "/version/") return handleVersion();
     if (path === "/metrics") return await serveMetrics(req);
     if (info.isResourceRequest) {
-      return await handleResource(req, url, info, registry, user, warnings);
+      return await handleResource(req, url, info, registry, user, warnings, {
+        watchListEnabled: opts.featureGates.enabled("WatchList"),
+      });
     }
     const disc = await discovery.handle(req, url);
     if (disc) return disc;
@@ -243,6 +263,7 @@ export async function startServer(
     pki,
     storage,
     registry,
+    watchFeed,
     ready,
     async close() {
       health.markShuttingDown();
@@ -250,6 +271,8 @@ export async function startServer(
       await controller.stop();
       await gc.stop();
       await nodeLifecycle.stop();
+      detachWatchCaches();
+      await watchFeed.stop();
       await server.close();
       await storage.close();
     },

@@ -1,0 +1,80 @@
+/**
+ * The watch verb: `GET <collection>?watch=1`, a single object through
+ * `fieldSelector=metadata.name=...`, and the legacy `/watch/` paths. Answers 200 with a
+ * chunked body of JSON lines `{"type","object"}`, served from the resource's watch cache.
+ *
+ * @module
+ */
+import { StatusError } from "../../../shared/errors/status_error.ts";
+import { apiVersionOf } from "../../registry/generic/kind.ts";
+import { watchCacheOf } from "../../watch/attach_watch_caches.ts";
+import { errorLine } from "../../watch/cache_watcher.ts";
+import { startWatch } from "../../watch/start_watch.ts";
+import type { ResourceContext } from "../context.ts";
+import { parseResourceVersion } from "../list_plan.ts";
+import { parseAccept } from "../negotiation.ts";
+import { listOptionsOf } from "./list.ts";
+
+const WATCH_HEADERS = {
+  "content-type": "application/json",
+  "transfer-encoding": "chunked",
+  "cache-control": "no-cache, private",
+};
+
+/**
+ * Whether an Accept header allows a JSON watch stream (`application/json`, with or without
+ * `;stream=watch`, or a wildcard). Table and Protobuf-only requests are refused with 406.
+ */
+export function acceptsJsonWatch(accept: string | null): boolean {
+  const ranges = parseAccept(accept);
+  if (ranges.length === 0) return true;
+  return ranges.some((r) =>
+    r.params.as === undefined &&
+    (r.type === "*" || (r.type === "application" && (r.subtype === "*" || r.subtype === "json")))
+  );
+}
+
+/** Handles watch. */
+export async function handleWatch(ctx: ResourceContext): Promise<Response> {
+  const opts = listOptionsOf(ctx, true);
+  if (!acceptsJsonWatch(ctx.req.headers.get("accept"))) {
+    throw StatusError.notAcceptable(["application/json", "application/json;stream=watch"]);
+  }
+  const attached = watchCacheOf(ctx.store);
+  if (!attached) throw StatusError.methodNotSupported(ctx.store.groupResource, "watch");
+  const { feed, cache } = attached;
+  const rvText = opts.resourceVersion;
+  const rv = rvText === "" ? undefined : parseResourceVersion(rvText);
+  const def = ctx.store.def;
+  const started = await startWatch(feed, cache, {
+    prefix: ctx.store.listPrefix(ctx.info.namespace),
+    resourceVersion: rv,
+    labels: opts.labels,
+    fields: opts.fields,
+    name: ctx.info.legacyWatch && ctx.info.name ? ctx.info.name : undefined,
+    allowWatchBookmarks: opts.allowWatchBookmarks,
+    sendInitialEvents: opts.sendInitialEvents,
+    timeoutSeconds: opts.timeoutSeconds,
+    apiVersion: apiVersionOf(def),
+    kind: def.kind,
+  });
+  const headers = new Headers(WATCH_HEADERS);
+  for (const w of ctx.warnings) headers.append("Warning", w);
+  if ("error" in started) {
+    // As Kubernetes: the stream opens, carries one ERROR event with the Status, and ends.
+    const line = errorLine(started.error.status);
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(line);
+        controller.close();
+      },
+    });
+    return new Response(body, { status: 200, headers });
+  }
+  const watcher = started.watcher;
+  const signal = ctx.req.signal;
+  const onAbort = () => watcher.close("client");
+  if (signal.aborted) watcher.close("client");
+  else signal.addEventListener("abort", onAbort, { once: true });
+  return new Response(watcher.stream, { status: 200, headers });
+}

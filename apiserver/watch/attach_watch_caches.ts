@@ -1,0 +1,97 @@
+/**
+ * Connects the watch caches to the registry: one cache per stored resource (kinds added later
+ * get theirs when they appear), and each store's list hook pointed at its cache.
+ *
+ * @module
+ */
+import type { KubeList } from "../../shared/api/meta/v1/types.ts";
+import { StatusError } from "../../shared/errors/status_error.ts";
+import { apiVersionOf } from "../registry/generic/kind.ts";
+import type { ListCache, ListQuery, Store } from "../registry/generic/store.ts";
+import type { ResourceRegistry } from "../registry/resource_registry.ts";
+import type { CachedObject } from "./cached_object.ts";
+import type { ChangeFeed } from "./change_feed.ts";
+import type { WatchCache } from "./watch_cache.ts";
+
+/** A store's cache and the feed behind it. */
+export interface CacheOfStore {
+  feed: ChangeFeed;
+  cache: WatchCache;
+}
+
+const caches = new WeakMap<Store, CacheOfStore>();
+
+/** The watch cache serving a store, if it has one. */
+export function watchCacheOf(store: Store): CacheOfStore | undefined {
+  return caches.get(store);
+}
+
+/**
+ * Gives every stored kind of `registry` (now and later) a cache in `feed` and serves its
+ * lists from it. Returns a function that detaches the registry listener.
+ */
+export function attachWatchCaches(feed: ChangeFeed, registry: ResourceRegistry): () => void {
+  const attach = () => {
+    for (const store of registry.all()) {
+      if (store.def.virtual || caches.has(store)) continue;
+      const cache = feed.cacheFor(store.prefix, {
+        apiVersion: apiVersionOf(store.def),
+        kind: store.def.kind,
+        fieldsOf: (obj) => store.fieldsOf(obj),
+      });
+      caches.set(store, { feed, cache });
+      store.listCache = new CacheLister(store, feed, cache);
+    }
+  };
+  attach();
+  return registry.onChange(attach);
+}
+
+/** Serves a store's lists from its cache where Kubernetes' cacher would. */
+export class CacheLister implements ListCache {
+  readonly #store: Store;
+  readonly #feed: ChangeFeed;
+  readonly #cache: WatchCache;
+
+  constructor(store: Store, feed: ChangeFeed, cache: WatchCache) {
+    this.#store = store;
+    this.#feed = feed;
+    this.#cache = cache;
+  }
+
+  /**
+   * Answers `resourceVersion=0` (any), NotOlderThan (after waiting for the revision; 504 if it
+   * does not come) and consistent lists (after catching up with storage) without paging;
+   * undefined (storage serves it) for everything else or while the cache is not synced.
+   */
+  async list(namespace: string, query: ListQuery): Promise<KubeList | undefined> {
+    if (!this.#feed.synced || query.limit) return undefined;
+    const plan = query.plan;
+    if (plan.mode === "latest") {
+      if (!await this.#feed.waitFresh()) return undefined;
+    } else if (plan.mode === "notOlderThan") {
+      if (!await this.#feed.waitFor(plan.revision)) {
+        throw StatusError.tooLargeResourceVersion(plan.revision, this.#feed.revision);
+      }
+    } else if (plan.mode !== "any") {
+      return undefined;
+    }
+    if (!this.#feed.synced || !this.#cache.ready) return undefined;
+    const filter = query.labels || query.fields
+      ? (o: CachedObject) =>
+        (!query.labels || query.labels(o.labels)) && (!query.fields || query.fields(o.fields))
+      : undefined;
+    const def = this.#store.def;
+    const apiVersion = apiVersionOf(def);
+    const revision = this.#feed.revision;
+    const items = this.#cache.snapshot(this.#store.listPrefix(namespace), filter).map((o) =>
+      JSON.parse(o.json)
+    );
+    return {
+      kind: `${def.kind}List`,
+      apiVersion,
+      metadata: { resourceVersion: String(revision) },
+      items,
+    };
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * What the watch cache keeps per object and per event: the object's JSON text (with
+ * apiVersion, kind and resourceVersion set, ready to send), its revision, and the label and
+ * field sets selectors are matched against. Parsing happens once, when the change arrives.
+ *
+ * @module
+ */
+import type { KubeObject } from "../../shared/api/meta/v1/types.ts";
+
+/** One object as the cache holds it. */
+export interface CachedObject {
+  /** Full storage key. */
+  key: string;
+  /** The object's JSON text, with apiVersion, kind and metadata.resourceVersion. */
+  json: string;
+  /** The object's revision (its resourceVersion). */
+  revision: number;
+  /** Its labels (frozen; shared, never mutated). */
+  labels: Readonly<Record<string, string>>;
+  /** Its selectable fields (metadata.name, metadata.namespace, per-kind ones). */
+  fields: Readonly<Record<string, string>>;
+}
+
+/** A change as the cache records it (the history ring holds these). */
+export interface CacheEvent {
+  type: "ADDED" | "MODIFIED" | "DELETED";
+  key: string;
+  /** Revision of the change. */
+  revision: number;
+  /** When the cache recorded it (ms since the epoch), for the history window. */
+  time: number;
+  /**
+   * The object after the change; for DELETED, its last state carrying the deletion's
+   * revision.
+   */
+  object: CachedObject;
+  /** The object before the change (MODIFIED and DELETED), for selector transitions. */
+  prev?: CachedObject;
+  /** Encoded lines per event type, built on first use and shared by every watcher. */
+  lines?: Partial<Record<string, Uint8Array>>;
+}
+
+/** How the cache turns a stored value into a {@link CachedObject}. */
+export interface ObjectCodec {
+  /** apiVersion and kind every object of this resource carries. */
+  apiVersion: string;
+  kind: string;
+  /** The selectable fields of an object. */
+  fieldsOf(obj: KubeObject): Record<string, string>;
+}
+
+/** Parses a stored value into a cached object at `revision`. */
+export function cachedObjectOf(
+  codec: ObjectCodec,
+  key: string,
+  value: string,
+  revision: number,
+): CachedObject {
+  const obj = JSON.parse(value) as KubeObject;
+  obj.apiVersion = codec.apiVersion;
+  obj.kind = codec.kind;
+  obj.metadata ??= {};
+  obj.metadata.resourceVersion = String(revision);
+  return {
+    key,
+    json: JSON.stringify(obj),
+    revision,
+    labels: obj.metadata.labels ?? EMPTY,
+    fields: codec.fieldsOf(obj),
+  };
+}
+
+/** The same object with another resourceVersion (a DELETED event of a selector transition). */
+export function withRevision(obj: CachedObject, revision: number): CachedObject {
+  if (obj.revision === revision) return obj;
+  const parsed = JSON.parse(obj.json) as KubeObject;
+  parsed.metadata.resourceVersion = String(revision);
+  return { ...obj, json: JSON.stringify(parsed), revision };
+}
+
+const EMPTY: Readonly<Record<string, string>> = Object.freeze({});

@@ -60,6 +60,27 @@ export interface Strategy {
   hasPendingFinalizers?(obj: KubeObject): boolean;
   /** Called when deletion starts on an object that stays (e.g. Namespace phase Terminating). */
   prepareForDeletion?(obj: KubeObject): void;
+  /** The columns of the kind's Table representation; Name and Created At when absent. */
+  tableColumns?: TableColumns;
+}
+
+/** One column of a Table, as meta.k8s.io/v1 TableColumnDefinition. */
+export interface TableColumnDefinition {
+  name: string;
+  /** OpenAPI type: `string`, `integer`, `number`, `boolean` or `date`. */
+  type: string;
+  /** OpenAPI format, e.g. `name`. */
+  format: string;
+  description: string;
+  /** 0 for default columns, higher for wide output. */
+  priority: number;
+}
+
+/** A kind's Table columns: their definitions and the cells of one object's row. */
+export interface TableColumns {
+  columns: readonly TableColumnDefinition[];
+  /** The cells of `obj`'s row, one per column; `now` is the time in ms (for ages). */
+  cells(obj: KubeObject, now: number): unknown[];
 }
 
 /** What a custom create (a virtual kind or a subresource like `token`) receives. */

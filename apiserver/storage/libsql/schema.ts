@@ -40,6 +40,8 @@ export const SCHEMA_STATEMENTS: readonly string[] = [
     time_ms INTEGER NOT NULL
   )`,
   `CREATE INDEX IF NOT EXISTS log_key_revision ON log (key, revision)`,
+  // Narrow rows for counting a key range (remainingItemCount) without reading the values.
+  `CREATE INDEX IF NOT EXISTS kv_key_revision ON kv (key, revision)`,
 ];
 
 /**

@@ -2,6 +2,7 @@
 import type { FieldError } from "../../../../shared/errors/status_error.ts";
 import { invalid, isObject } from "../../generic/field_errors.ts";
 import type { KindDef } from "../../generic/kind.ts";
+import { LEASE_COLUMNS } from "../../../http/table/builtin_columns.ts";
 
 /** The Lease kind. */
 export const leaseKind: KindDef = {
@@ -14,6 +15,7 @@ export const leaseKind: KindDef = {
   // As in Kubernetes, a PUT to a missing object creates it.
   allowCreateOnUpdate: true,
   strategy: {
+    tableColumns: LEASE_COLUMNS,
     validate(obj) {
       const errs: FieldError[] = [];
       if (obj.spec !== undefined && !isObject(obj.spec)) {

@@ -9,6 +9,7 @@ import {
   validateConfigKey,
 } from "../../generic/field_errors.ts";
 import type { KindDef } from "../../generic/kind.ts";
+import { CONFIGMAP_COLUMNS } from "../../../http/table/builtin_columns.ts";
 
 const MAX_SIZE = 1024 * 1024;
 
@@ -54,6 +55,7 @@ export const configMapKind: KindDef = {
   shortNames: ["cm"],
   namespaced: true,
   strategy: {
+    tableColumns: CONFIGMAP_COLUMNS,
     validate,
     validateUpdate(obj, old) {
       const errs = validate(obj);

@@ -2,6 +2,7 @@
 import type { FieldError } from "../../../../shared/errors/status_error.ts";
 import { invalid, isObject, notSupported } from "../../generic/field_errors.ts";
 import type { KindDef } from "../../generic/kind.ts";
+import { EVENT_COLUMNS } from "../../../http/table/builtin_columns.ts";
 
 const INVOLVED = ["kind", "namespace", "name", "uid", "apiVersion", "resourceVersion", "fieldPath"];
 
@@ -17,6 +18,7 @@ export const eventKind: KindDef = {
   // As in Kubernetes, a PUT to a missing object creates it.
   allowCreateOnUpdate: true,
   strategy: {
+    tableColumns: EVENT_COLUMNS,
     validate(obj) {
       const errs: FieldError[] = [];
       if (obj.involvedObject !== undefined && !isObject(obj.involvedObject)) {

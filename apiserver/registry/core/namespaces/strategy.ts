@@ -2,6 +2,7 @@
 import type { KubeObject } from "../../../../shared/api/meta/v1/types.ts";
 import { isObject } from "../../generic/field_errors.ts";
 import { type KindDef, STATUS_SUBRESOURCE } from "../../generic/kind.ts";
+import { NAMESPACE_COLUMNS } from "../../../http/table/builtin_columns.ts";
 
 /** The finalizer the namespace controller removes when the namespace is empty. */
 export const NAMESPACE_FINALIZER = "kubernetes";
@@ -41,6 +42,7 @@ export const namespaceKind: KindDef = {
     },
   ],
   strategy: {
+    tableColumns: NAMESPACE_COLUMNS,
     prepareForCreate(obj) {
       const spec = isObject(obj.spec) ? obj.spec : {};
       if (!Array.isArray(spec.finalizers) || spec.finalizers.length === 0) {

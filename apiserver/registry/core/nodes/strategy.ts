@@ -2,6 +2,7 @@
 import type { FieldError } from "../../../../shared/errors/status_error.ts";
 import { invalid, isObject, notSupported } from "../../generic/field_errors.ts";
 import { type KindDef, STATUS_SUBRESOURCE } from "../../generic/kind.ts";
+import { NODE_COLUMNS } from "../../../http/table/builtin_columns.ts";
 
 const EFFECTS = ["NoSchedule", "PreferNoSchedule", "NoExecute"];
 
@@ -16,6 +17,7 @@ export const nodeKind: KindDef = {
   namespaced: false,
   subresources: [STATUS_SUBRESOURCE],
   strategy: {
+    tableColumns: NODE_COLUMNS,
     validate(obj) {
       const errs: FieldError[] = [];
       if (obj.spec !== undefined && !isObject(obj.spec)) {

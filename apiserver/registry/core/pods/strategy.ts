@@ -9,6 +9,7 @@ import {
   required,
 } from "../../generic/field_errors.ts";
 import { type KindDef, STATUS_SUBRESOURCE } from "../../generic/kind.ts";
+import { POD_COLUMNS } from "../../../http/table/builtin_columns.ts";
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const RESTART_POLICIES = ["Always", "OnFailure", "Never"];
@@ -117,6 +118,7 @@ export const podKind: KindDef = {
   namespaced: true,
   subresources: [STATUS_SUBRESOURCE],
   strategy: {
+    tableColumns: POD_COLUMNS,
     prepareForCreate(obj) {
       const s = spec(obj);
       s.restartPolicy ??= "Always";

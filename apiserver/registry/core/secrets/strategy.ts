@@ -9,6 +9,7 @@ import {
   validateConfigKey,
 } from "../../generic/field_errors.ts";
 import type { KindDef } from "../../generic/kind.ts";
+import { SECRET_COLUMNS } from "../../../http/table/builtin_columns.ts";
 
 const MAX_SIZE = 1024 * 1024;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
@@ -74,6 +75,7 @@ export const secretKind: KindDef = {
   singular: "secret",
   namespaced: true,
   strategy: {
+    tableColumns: SECRET_COLUMNS,
     prepareForCreate(obj) {
       if (!obj.type) obj.type = "Opaque";
     },

@@ -224,6 +224,9 @@ export class NodeLifecycleController {
     if (kept.length) spec.taints = kept;
     else delete spec.taints;
     await nodes.update("", name, { ...node, spec });
-    this.#opts.logger?.info(key ? "node tainted" : "node taints removed", { node: name, key });
+    this.#opts.logger?.info(key ? "node tainted" : "node taints removed", {
+      node: name,
+      taint: key,
+    });
   }
 }

@@ -8,7 +8,7 @@
  * @module
  */
 import { StatusError } from "../../shared/errors/status_error.ts";
-import type { FeatureGates } from "../config/feature_gates.ts";
+import type { FeatureGates } from "../../shared/feature_gates.ts";
 import type { Clock } from "../clock/clock.ts";
 import { systemClock } from "../clock/clock.ts";
 import type { ContainerRuntime, ContainerStatus } from "../runtime/runtime.ts";

@@ -1,0 +1,39 @@
+/**
+ * The node agent executable: `deno run -A cmd/nodeagent.ts --kubeconfig=... [--config=...]
+ * [--config-dir=...] [--hostname-override=...] [--root-dir=...] [--feature-gates=...]
+ * [--node-labels=...] [--port=10250]`. Invalid flags or configuration are all reported, then it
+ * exits with status 1. SIGINT and SIGTERM stop it (containers included).
+ *
+ * @module
+ */
+import { AGENT_FLAG_HELP, parseAgentOptions } from "../nodeagent/agent_options.ts";
+import { startNodeAgent } from "../nodeagent/node_agent.ts";
+
+if (Deno.args.includes("--help") || Deno.args.includes("-h")) {
+  console.log("Usage: nodeagent [flags]\n");
+  for (const [k, v] of Object.entries(AGENT_FLAG_HELP)) console.log(`  --${k}\t${v}`);
+  Deno.exit(0);
+}
+const parsed = await parseAgentOptions(Deno.args);
+if (!parsed.ok) {
+  console.error("invalid node agent configuration:");
+  for (const e of parsed.errors) console.error(`  ${e}`);
+  Deno.exit(1);
+}
+let agent;
+try {
+  agent = await startNodeAgent(parsed.options);
+} catch (err) {
+  console.error(`node agent failed to start: ${(err as Error).message}`);
+  Deno.exit(1);
+}
+const running = agent;
+let stopping = false;
+const shutdown = async () => {
+  if (stopping) return;
+  stopping = true;
+  await running.close();
+  Deno.exit(0);
+};
+Deno.addSignalListener("SIGINT", shutdown);
+Deno.addSignalListener("SIGTERM", shutdown);

@@ -1,0 +1,140 @@
+/**
+ * The node agent's command line: flags, then the configuration files they name, merged and
+ * validated; every problem (flags, files, fields, feature gates) is reported at once.
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { FeatureGates } from "../shared/feature_gates.ts";
+import { parseVerbosity } from "../shared/log/mod.ts";
+import { ConfigError, loadConfig } from "./config/load_config.ts";
+import type { Doc } from "./config/merge_config.ts";
+import type { NodeAgentConfiguration } from "./config/node_agent_configuration.ts";
+
+/** Everything the agent needs to start. */
+export interface AgentOptions {
+  /** The kubeconfig used to reach the API server. */
+  kubeconfig: string;
+  /** The node's name (`--hostname-override`, else the host name, lowercased). */
+  nodeName: string;
+  /** The merged, validated configuration (flags applied). */
+  config: NodeAgentConfiguration;
+  /** Effective feature gates. */
+  gates: FeatureGates;
+  /** Log verbosity. */
+  verbosity: number;
+  /** Warnings to log at start. */
+  warnings: string[];
+}
+
+/** The flags, with their help text. */
+export const AGENT_FLAG_HELP: Record<string, string> = {
+  kubeconfig: "kubeconfig with the API server, its CA and the agent's credential (required)",
+  config: "configuration file (KubeletConfiguration YAML)",
+  "config-dir": "directory of *.conf drop-in files merged over --config in lexical order",
+  "hostname-override": "the node's name instead of the host name",
+  "root-dir": "directory for pods, checkpoints and certificates (default /var/lib/nodeagent)",
+  "feature-gates": "comma-separated Name=true|false pairs",
+  "node-labels": "labels to add when registering the node, key=value,...",
+  port: "HTTPS port of the agent (default 10250; 0 picks a free port)",
+  v: "log verbosity",
+};
+
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/** Parses `key=value,key2=value2`; returns the map and the malformed entries. */
+export function parseNodeLabels(text: string): { labels: Record<string, string>; bad: string[] } {
+  const labels: Record<string, string> = {};
+  const bad: string[] = [];
+  for (const part of text.split(",")) {
+    if (!part.trim()) continue;
+    const eq = part.indexOf("=");
+    if (eq <= 0) bad.push(part.trim());
+    else labels[part.slice(0, eq).trim()] = part.slice(eq + 1).trim();
+  }
+  return { labels, bad };
+}
+
+/** Parses flags and loads the configuration; never throws. */
+export async function parseAgentOptions(
+  args: string[],
+): Promise<{ ok: true; options: AgentOptions } | { ok: false; errors: string[] }> {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    values = parseArgs({
+      args,
+      strict: true,
+      allowPositionals: false,
+      options: Object.fromEntries(
+        Object.keys(AGENT_FLAG_HELP).map((k) => [k, { type: "string" }]),
+      ) as Record<string, { type: "string" }>,
+    }).values;
+  } catch (err) {
+    return { ok: false, errors: [(err as Error).message] };
+  }
+  const str = (k: string) => values[k] as string | undefined;
+  const errors: string[] = [];
+  if (!str("kubeconfig")) errors.push("--kubeconfig: required");
+  const overrides: { source: string; doc: Doc }[] = [];
+  if (str("root-dir") !== undefined) {
+    overrides.push({ source: "--root-dir", doc: { rootDir: str("root-dir") } });
+  }
+  if (str("port") !== undefined) {
+    const port = Number(str("port"));
+    if (!/^\d+$/.test(str("port")!) || port > 65535) {
+      errors.push(`--port: must be an integer from 0 to 65535, got ${JSON.stringify(str("port"))}`);
+    } else if (port !== 0) overrides.push({ source: "--port", doc: { port } });
+  }
+  if (str("node-labels") !== undefined) {
+    const { labels, bad } = parseNodeLabels(str("node-labels")!);
+    for (const b of bad) {
+      errors.push(`--node-labels: invalid entry ${JSON.stringify(b)}: want key=value`);
+    }
+    overrides.push({ source: "--node-labels", doc: { nodeLabels: labels } });
+  }
+  const nodeName = (str("hostname-override") ?? Deno.hostname()).trim().toLowerCase();
+  if (!DNS_SUBDOMAIN.test(nodeName) || nodeName.length > 253) {
+    errors.push(
+      `--hostname-override: ${
+        JSON.stringify(nodeName)
+      } is not a valid node name (a lowercase RFC 1123 subdomain)`,
+    );
+  }
+  let verbosity = 0;
+  try {
+    verbosity = parseVerbosity(str("v") ?? "0");
+  } catch (err) {
+    errors.push(`-v: ${(err as Error).message}`);
+  }
+  let config: NodeAgentConfiguration | undefined;
+  try {
+    const loaded = await loadConfig({
+      configFile: str("config"),
+      configDir: str("config-dir"),
+      overrides,
+    });
+    config = loaded.config;
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      errors.push(...err.problems.map((p) => `${p.file}: ${p.field}: ${p.message}`));
+    } else errors.push(`configuration: ${(err as Error).message}`);
+  }
+  // Port 0 (a free port) is allowed on the command line for tests.
+  if (config && str("port") === "0") config.port = 0;
+  const gates = new FeatureGates();
+  const warnings: string[] = [];
+  if (config) {
+    const r = gates.set(config.featureGates);
+    warnings.push(...r.warnings);
+  }
+  if (str("feature-gates") !== undefined) {
+    const r = gates.parse(str("feature-gates")!);
+    errors.push(...r.errors.map((e) => `--feature-gates: ${e}`));
+    warnings.push(...r.warnings);
+  }
+  if (errors.length || !config) return { ok: false, errors };
+  return {
+    ok: true,
+    options: { kubeconfig: str("kubeconfig")!, nodeName, config, gates, verbosity, warnings },
+  };
+}

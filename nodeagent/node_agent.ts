@@ -1,0 +1,186 @@
+/**
+ * The node agent assembled: the HTTPS server, registration, the lease controller, the status
+ * reporter and the pod worker, on the `process` runtime.
+ *
+ * @module
+ */
+import { RestClient } from "../shared/client/rest_client.ts";
+import type { HttpsServer } from "../shared/http/https_server.ts";
+import { Logger } from "../shared/log/mod.ts";
+import type { AgentOptions } from "./agent_options.ts";
+import { type Clock, systemClock } from "./clock/clock.ts";
+import { parseDuration } from "./config/duration.ts";
+import { parseEvictionThreshold } from "./config/eviction_threshold.ts";
+import { LeaseController } from "./lease/lease_controller.ts";
+import { PollingPodSource } from "./pods/pod_source.ts";
+import { PodWorker } from "./pods/pod_worker.ts";
+import { automaticLabels, buildNode, hostAddress } from "./register/node_object.ts";
+import { registerNode } from "./register/register_node.ts";
+import { ProcessRuntime } from "./runtime/process/process_runtime.ts";
+import type { ContainerRuntime } from "./runtime/runtime.ts";
+import { startAgentServer } from "./server/agent_server.ts";
+import {
+  alwaysAllow,
+  ApiRequestAuthenticator,
+  SubjectAccessReviewAuthorizer,
+} from "./server/request_auth.ts";
+import { loadServingCert } from "./server/serving_cert.ts";
+import { readNodeInfo } from "./status/node_info.ts";
+import { NodeStatusReporter } from "./status/node_status_reporter.ts";
+import { readHostReadings } from "./status/read_host_readings.ts";
+
+/** The version the agent reports as `kubeletVersion`. */
+export const AGENT_VERSION = "v1.32.0";
+
+/** A running agent. */
+export interface RunningAgent {
+  /** The node's name. */
+  nodeName: string;
+  /** The HTTPS port the agent listens on. */
+  port: number;
+  /** Resolves once the Node is registered (or the agent stopped first). */
+  registered: Promise<void>;
+  /** Stops everything, containers included. */
+  close(): Promise<void>;
+}
+
+/** Starts the agent. */
+export async function startNodeAgent(
+  o: AgentOptions,
+  deps: { logger?: Logger; clock?: Clock; runtime?: ContainerRuntime } = {},
+): Promise<RunningAgent> {
+  const logger = deps.logger ?? new Logger({ verbosity: o.verbosity });
+  const clock = deps.clock ?? systemClock;
+  const c = o.config;
+  for (const w of o.warnings) logger.warn(w);
+  if (c.containerRuntimeEndpoint) {
+    throw new Error(
+      `containerRuntimeEndpoint ${c.containerRuntimeEndpoint}: the CRI runtime is not available yet; leave it empty for the process runtime`,
+    );
+  }
+  await Deno.mkdir(c.rootDir, { recursive: true, mode: 0o700 });
+  const client = await RestClient.fromKubeconfig(o.kubeconfig);
+  const runtime = deps.runtime ??
+    new ProcessRuntime({ rootDir: c.rootDir, seccompDefault: c.seccompDefault });
+  const hostname = o.nodeName;
+  const ip = hostAddress();
+  const nodeInfo = await readNodeInfo({
+    containerRuntimeVersion: await runtime.version(),
+    agentVersion: AGENT_VERSION,
+  });
+  const thresholds = Object.entries(c.evictionHard).map(([k, v]) => parseEvictionThreshold(k, v));
+  const cert = await loadServingCert({
+    rootDir: c.rootDir,
+    certFile: c.tlsCertFile || undefined,
+    keyFile: c.tlsPrivateKeyFile || undefined,
+    hostnames: [hostname, "localhost"],
+    ips: [...new Set([ip, "127.0.0.1"])],
+  });
+  let clientCaPem: string | undefined = undefined;
+  if (c.authentication.x509.clientCAFile) {
+    clientCaPem = await Deno.readTextFile(c.authentication.x509.clientCAFile);
+  } else clientCaPem = client.config.caPem;
+  const authenticator = new ApiRequestAuthenticator({
+    client,
+    clientCaPem,
+    webhook: c.authentication.webhook.enabled,
+    anonymous: c.authentication.anonymous.enabled,
+    cacheTtlMs: parseDuration(c.authentication.webhook.cacheTTL),
+    logger,
+  });
+  const authorizer = c.authorization.mode === "AlwaysAllow"
+    ? alwaysAllow
+    : new SubjectAccessReviewAuthorizer({
+      client,
+      allowedTtlMs: parseDuration(c.authorization.webhook.cacheAuthorizedTTL),
+      deniedTtlMs: parseDuration(c.authorization.webhook.cacheUnauthorizedTTL),
+      logger,
+    });
+  let server: HttpsServer;
+  try {
+    server = await startAgentServer({
+      address: c.address,
+      port: c.port,
+      certPem: cert.certPem,
+      keyPem: cert.keyPem,
+      authenticator,
+      authorizer,
+      checkpoint: { runtime, gates: o.gates, rootDir: c.rootDir, nodeName: o.nodeName, clock },
+      health: () => runtime.healthErrors(),
+      logger,
+    });
+  } catch (err) {
+    client.close();
+    await runtime.close();
+    throw new Error(`cannot listen on ${c.address}:${c.port}: ${(err as Error).message}`);
+  }
+  logger.info("serving", { address: c.address, port: server.port, node: o.nodeName });
+
+  const reporter = new NodeStatusReporter({
+    client,
+    nodeName: o.nodeName,
+    clock,
+    logger,
+    readHost: () => readHostReadings(c.rootDir),
+    readyErrors: () => runtime.healthErrors(),
+    nodeInfo,
+    addresses: [{ type: "InternalIP", address: ip }, { type: "Hostname", address: hostname }],
+    port: server.port,
+    resources: {
+      maxPods: c.maxPods,
+      systemReserved: c.systemReserved,
+      kubeReserved: c.kubeReserved,
+      evictionHard: thresholds,
+    },
+    thresholds,
+    pressureTransitionPeriodMs: parseDuration(c.evictionPressureTransitionPeriod),
+    updateFrequencyMs: parseDuration(c.nodeStatusUpdateFrequency),
+    reportFrequencyMs: parseDuration(c.nodeStatusReportFrequency),
+  });
+  const stop = new AbortController();
+  let lease: LeaseController | undefined;
+  const worker = new PodWorker({
+    client,
+    runtime,
+    source: new PollingPodSource({ client, nodeName: o.nodeName, clock, logger }),
+    nodeName: o.nodeName,
+    hostIP: ip,
+    clock,
+    logger,
+  });
+  const registered = (async () => {
+    const parts = await reporter.compute();
+    const node = buildNode(o.nodeName, automaticLabels(hostname, nodeInfo, c.nodeLabels), parts);
+    const stored = await registerNode(node, { client, clock, logger, signal: stop.signal });
+    if (!stored || stop.signal.aborted) return;
+    reporter.registered(stored, parts);
+    lease = new LeaseController({
+      client,
+      nodeName: o.nodeName,
+      nodeUid: stored.metadata.uid,
+      leaseDurationSeconds: c.nodeLeaseDurationSeconds,
+      clock,
+      logger,
+    });
+    lease.start();
+    reporter.start();
+    worker.start();
+  })();
+  registered.catch((err) => logger.error("registration failed", { err: String(err) }));
+
+  return {
+    nodeName: o.nodeName,
+    port: server.port,
+    registered: registered.catch(() => {}),
+    async close() {
+      stop.abort(new Error("agent stopping"));
+      await registered.catch(() => {});
+      await worker.stop();
+      await lease?.stop();
+      await reporter.stop();
+      await server.close();
+      await runtime.close();
+      client.close();
+    },
+  };
+}

@@ -9,6 +9,13 @@ import { featureGatesFromFlag } from "../shared/feature_gates.ts";
 import type { FeatureGates } from "../shared/feature_gates.ts";
 import { parseDuration } from "../shared/flags/duration.ts";
 import { parseVerbosity } from "../shared/log/mod.ts";
+import {
+  AUTHN_FLAG_HELP,
+  AUTHN_PARSE_OPTIONS,
+  type AuthenticationOptions,
+  authenticationOptionsFromFlags,
+  normalizeBoolFlags,
+} from "./auth/authn/authentication_options.ts";
 import type { WatchTuning } from "./watch/change_feed.ts";
 
 /** Everything the server needs to start. */
@@ -34,6 +41,8 @@ export interface ServerOptions {
   verbosity: number;
   /** Warnings to log at start (deprecated gates...). */
   warnings: string[];
+  /** How requests are authenticated (the authentication flags). */
+  authentication: AuthenticationOptions;
 }
 
 /** The result of parsing flags: options, or every problem found. */
@@ -57,6 +66,7 @@ export const FLAG_HELP: Record<string, string> = {
   "node-monitor-grace-period":
     "how long a node may go without a heartbeat before it is marked Unknown (default 40s)",
   "v": "log verbosity (2 logs every request)",
+  ...AUTHN_FLAG_HELP,
 };
 
 /** Parses and validates command-line flags. */
@@ -68,7 +78,7 @@ export function parseServerOptions(
   let values: Record<string, string | string[] | boolean | undefined>;
   try {
     values = parseArgs({
-      args,
+      args: normalizeBoolFlags(args),
       strict: true,
       allowPositionals: false,
       options: {
@@ -84,6 +94,7 @@ export function parseServerOptions(
         "node-monitor-grace-period": { type: "string" },
         "v": { type: "string", short: "v" },
         "help": { type: "boolean", short: "h" },
+        ...AUTHN_PARSE_OPTIONS,
       },
     }).values;
   } catch (err) {
@@ -137,6 +148,7 @@ export function parseServerOptions(
   errors.push(...gates.errors.map((e) => `--feature-gates: ${e}`));
   const sans = ((values["tls-san"] as string[] | undefined) ?? []).flatMap((s) => s.split(","))
     .map((s) => s.trim()).filter((s) => s !== "");
+  const authentication = authenticationOptionsFromFlags(values, errors);
   if (errors.length > 0) return { ok: false, errors };
   return {
     ok: true,
@@ -154,6 +166,7 @@ export function parseServerOptions(
       featureGates: gates.gates,
       verbosity,
       warnings: gates.warnings,
+      authentication,
     },
   };
 }

@@ -11,12 +11,9 @@
 import { StatusError, toStatusError } from "../shared/errors/status_error.ts";
 import { Logger } from "../shared/log/mod.ts";
 import { namespaceLifecycle } from "./admission/namespace_lifecycle.ts";
-import {
-  AnonymousAuthenticator,
-  RejectUnknownBearer,
-  StaticTokenAuthenticator,
-} from "./auth/authn/static_token.ts";
-import { AuthenticatorChain, type ConnectionInfo } from "./auth/authn/authenticator.ts";
+import type { ConnectionInfo } from "./auth/authn/authenticator.ts";
+import { buildAuthenticator } from "./auth/authn/build_authenticator.ts";
+import { impersonate } from "./auth/impersonation.ts";
 import {
   AuthorizerChain,
   type AuthzAttributes,
@@ -46,7 +43,7 @@ import type { ServerOptions } from "./options.ts";
 import { bootstrapPki, type Pki } from "./pki/bootstrap_pki.ts";
 import { serverUrlFor, writeAdminKubeconfig } from "./pki/write_admin_kubeconfig.ts";
 import { AdmissionChain, type UserInfo } from "./registry/generic/admission.ts";
-import { BUILTIN_KINDS } from "./registry/builtin_kinds.ts";
+import { builtinKinds } from "./registry/builtin_kinds.ts";
 import { ResourceRegistry } from "./registry/resource_registry.ts";
 import type { Storage } from "./storage/interface.ts";
 import { LibsqlStorage } from "./storage/libsql/libsql_storage.ts";
@@ -101,7 +98,14 @@ export async function startServer(
   // Kinds, with admission applied by their stores.
   const admission = new AdmissionChain();
   const registry = new ResourceRegistry({ storage, admission });
-  for (const kind of BUILTIN_KINDS) registry.add(kind);
+  // Authentication reads Secrets and ServiceAccounts through the registry; the TokenRequest and
+  // TokenReview kinds need it in turn.
+  const authn = await buildAuthenticator(opts.authentication, { pki, registry, logger });
+  const kinds = builtinKinds({
+    tokenRequests: authn.tokenRequests,
+    tokenReviewer: authn.tokenReviewer,
+  });
+  for (const kind of kinds) registry.add(kind);
   admission.plugins.push(namespaceLifecycle(() => registry.lookup("", "v1", "namespaces")!));
 
   // Watch caches: one per stored resource, fed from storage in revision order; they serve
@@ -126,19 +130,11 @@ export async function startServer(
   const discovery = new Discovery(registry, servedVerbs);
 
   // Who is asking, and may they.
-  const authn = new AuthenticatorChain([
-    new StaticTokenAuthenticator([{
-      token: pki.adminToken,
-      user: { username: "kubernetes-admin", groups: ["system:masters"] },
-    }]),
-    new RejectUnknownBearer(),
-    new AnonymousAuthenticator(),
-  ]);
   const authz = new AuthorizerChain([new BootstrapPolicyAuthorizer()]);
 
   async function authenticate(req: Request, conn: ConnectionInfo): Promise<UserInfo> {
     const started = performance.now();
-    const result = await authn.authenticate(req, conn);
+    const result = await authn.chain.authenticate(req, conn);
     const seconds = (performance.now() - started) / 1000;
     if (result.kind === "user") {
       if (result.method !== "anonymous") metrics.observeAuthentication("success", seconds);
@@ -208,6 +204,7 @@ export async function startServer(
     let res: Response;
     try {
       user = await authenticate(req, conn);
+      user = await impersonate(req, user, authz);
       await authorize(user, info);
       res = await route(req, url, info, user, warnings);
     } catch (err) {
@@ -233,7 +230,8 @@ export async function startServer(
   await writeAdminKubeconfig(kubeconfigPath, {
     server: url,
     caPem: pki.caPem ?? pki.serving.certPem,
-    token: pki.adminToken,
+    clientCertPem: pki.adminClient.certPem,
+    clientKeyPem: pki.adminClient.keyPem,
   });
 
   const controller = new NamespaceController({ registry, storage, logger });
@@ -274,6 +272,7 @@ export async function startServer(
       detachWatchCaches();
       await watchFeed.stop();
       await server.close();
+      authn.close();
       await storage.close();
     },
   };

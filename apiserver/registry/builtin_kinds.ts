@@ -5,9 +5,16 @@ import { nodeKind } from "./core/nodes/strategy.ts";
 import { podKind } from "./core/pods/strategy.ts";
 import { configMapKind } from "./core/configmaps/strategy.ts";
 import { secretKind } from "./core/secrets/strategy.ts";
-import { serviceAccountKind } from "./core/serviceaccounts/strategy.ts";
+import {
+  serviceAccountKind,
+  serviceAccountKindWithToken,
+} from "./core/serviceaccounts/strategy.ts";
 import { eventKind } from "./core/events/strategy.ts";
 import { leaseKind } from "./coordination/leases/strategy.ts";
+import { selfSubjectReviewKind } from "./authentication/selfsubjectreviews/strategy.ts";
+import { tokenReviewKind } from "./authentication/tokenreviews/strategy.ts";
+import type { TokenRequestDeps } from "./authentication/tokenrequests/token_request.ts";
+import type { Authenticator } from "../auth/authn/authenticator.ts";
 
 /** Every built-in kind. */
 export const BUILTIN_KINDS: readonly KindDef[] = [
@@ -19,4 +26,24 @@ export const BUILTIN_KINDS: readonly KindDef[] = [
   secretKind,
   serviceAccountKind,
   leaseKind,
+  selfSubjectReviewKind,
 ];
+
+/** Per-server services some built-in kinds need; a kind whose service is absent is left out. */
+export interface BuiltinKindServices {
+  /** Serves `serviceaccounts/token` (TokenRequest). */
+  tokenRequests?: TokenRequestDeps;
+  /** Answers TokenReview. */
+  tokenReviewer?: Authenticator;
+}
+
+/** BUILTIN_KINDS plus the kinds (and subresources) built from per-server services. */
+export function builtinKinds(services: BuiltinKindServices = {}): KindDef[] {
+  const kinds = BUILTIN_KINDS.map((k) =>
+    k === serviceAccountKind && services.tokenRequests
+      ? serviceAccountKindWithToken(services.tokenRequests)
+      : k
+  );
+  if (services.tokenReviewer) kinds.push(tokenReviewKind(services.tokenReviewer));
+  return kinds;
+}

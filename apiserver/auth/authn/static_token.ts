@@ -1,32 +1,63 @@
-/** Bearer tokens known to the server: the admin credential (and, later, a token file). */
+/**
+ * Bearer tokens known to the server: the generated admin token and the `--token-auth-file`
+ * entries; plus the two fallbacks at the end of the chain (reject an unknown bearer token,
+ * answer a request without credentials as anonymous).
+ *
+ * @module
+ */
+import { createHash } from "node:crypto";
 import type { UserInfo } from "../../registry/generic/admission.ts";
 import {
+  ANONYMOUS_USER,
   type Authenticator,
   type AuthResult,
   bearerToken,
   constantTimeEqual,
+  UNAUTHENTICATED_GROUP,
 } from "./authenticator.ts";
 
-/** Authenticates bearer tokens from a fixed table. */
-export class StaticTokenAuthenticator implements Authenticator {
-  readonly name = "token";
-  readonly #tokens: { token: string; user: UserInfo }[];
+/** One static token and the user it stands for. */
+export interface StaticToken {
+  token: string;
+  user: UserInfo;
+}
 
-  constructor(tokens: { token: string; user: UserInfo }[]) {
-    this.#tokens = tokens;
+function digest(token: string): string {
+  return createHash("sha256").update(token).digest("base64");
+}
+
+/**
+ * Authenticates bearer tokens from a fixed table. Tokens are looked up by their SHA-256 (so the
+ * lookup time says nothing about the token) and then compared in constant time.
+ */
+export class StaticTokenAuthenticator implements Authenticator {
+  readonly name: string;
+  readonly #tokens = new Map<string, StaticToken>();
+
+  /** Later entries with the same token replace earlier ones. */
+  constructor(tokens: StaticToken[], name = "token") {
+    this.name = name;
+    for (const t of tokens) this.#tokens.set(digest(t.token), t);
+  }
+
+  /** How many distinct tokens are known. */
+  get size(): number {
+    return this.#tokens.size;
   }
 
   authenticate(req: Request): Promise<AuthResult> {
     const token = bearerToken(req);
     if (token === undefined) return Promise.resolve({ kind: "none" });
-    let found: UserInfo | undefined;
-    for (const t of this.#tokens) if (constantTimeEqual(t.token, token)) found = t.user;
-    return Promise.resolve(
-      found
-        ? { kind: "user", user: found, method: this.name }
-        // Unknown bearer tokens may belong to a later authenticator (service accounts).
-        : { kind: "none" },
-    );
+    const found = this.#tokens.get(digest(token));
+    if (found && constantTimeEqual(found.token, token)) {
+      return Promise.resolve({
+        kind: "user",
+        user: structuredClone(found.user),
+        method: this.name,
+      });
+    }
+    // Unknown bearer tokens may belong to a later authenticator (service accounts, webhook).
+    return Promise.resolve({ kind: "none" });
   }
 }
 
@@ -49,7 +80,7 @@ export class AnonymousAuthenticator implements Authenticator {
     return Promise.resolve({
       kind: "user",
       method: this.name,
-      user: { username: "system:anonymous", groups: ["system:unauthenticated"] },
+      user: { username: ANONYMOUS_USER, groups: [UNAUTHENTICATED_GROUP] },
     });
   }
 }

@@ -1,7 +1,11 @@
 /** ServiceAccount: a namespaced identity. */
 import type { FieldError } from "../../../../shared/errors/status_error.ts";
 import { invalid } from "../../generic/field_errors.ts";
-import type { KindDef } from "../../generic/kind.ts";
+import type { KindDef, SubresourceDef } from "../../generic/kind.ts";
+import {
+  createTokenRequest,
+  type TokenRequestDeps,
+} from "../../authentication/tokenrequests/token_request.ts";
 
 /** The ServiceAccount kind. */
 export const serviceAccountKind: KindDef = {
@@ -24,3 +28,27 @@ export const serviceAccountKind: KindDef = {
     },
   },
 };
+
+/**
+ * The `token` subresource (TokenRequest): `create` issues a service account token. It needs
+ * the server's token issuer, so it is built per server (see `builtinKinds()`).
+ */
+export function serviceAccountTokenSubresource(deps: TokenRequestDeps): SubresourceDef {
+  return {
+    name: "token",
+    verbs: ["create"],
+    requestKind: { group: "authentication.k8s.io", version: "v1", kind: "TokenRequest" },
+    create: (args) => createTokenRequest(args, deps),
+  };
+}
+
+/** The ServiceAccount kind serving the `token` subresource with `deps`. */
+export function serviceAccountKindWithToken(deps: TokenRequestDeps): KindDef {
+  return {
+    ...serviceAccountKind,
+    subresources: [
+      ...(serviceAccountKind.subresources ?? []).filter((s) => s.name !== "token"),
+      serviceAccountTokenSubresource(deps),
+    ],
+  };
+}

@@ -1,0 +1,167 @@
+/**
+ * Builds the server's authenticator chain from the authentication options, in Kubernetes'
+ * order: authenticating proxy, client certificates, static tokens (the generated admin token
+ * and `--token-auth-file`), service account tokens, bootstrap tokens, the token webhook, then
+ * the rejection of unknown bearer tokens and, when enabled, anonymous. Also builds what the
+ * TokenRequest and TokenReview APIs need.
+ * A structured AuthenticationConfiguration (JWT issuers) slots in as one more Authenticator
+ * before the webhook.
+ *
+ * @module
+ */
+import { loadKubeconfig } from "../../../shared/client/kubeconfig.ts";
+import type { Logger } from "../../../shared/log/mod.ts";
+import type { Pki } from "../../pki/bootstrap_pki.ts";
+import type { TokenRequestDeps } from "../../registry/authentication/tokenrequests/token_request.ts";
+import type { ResourceRegistry } from "../../registry/resource_registry.ts";
+import type { AuthenticationOptions } from "./authentication_options.ts";
+import { type Authenticator, AuthenticatorChain } from "./authenticator.ts";
+import { BootstrapTokenAuthenticator } from "./bootstrap_token.ts";
+import { ClientCertificateAuthenticator } from "./client_certificate.ts";
+import { registryGetter } from "./object_getter.ts";
+import { RequestHeaderAuthenticator } from "./request_header.ts";
+import { loadServiceAccountKeys } from "./service_account_keys.ts";
+import {
+  ServiceAccountTokenAuthenticator,
+  ServiceAccountTokenIssuer,
+} from "./service_account_token.ts";
+import {
+  AnonymousAuthenticator,
+  RejectUnknownBearer,
+  type StaticToken,
+  StaticTokenAuthenticator,
+} from "./static_token.ts";
+import { loadTokenFile } from "./token_file.ts";
+import { WebhookTokenAuthenticator } from "./webhook_token.ts";
+
+/** What buildAuthenticator() needs from the server. */
+export interface AuthenticationDeps {
+  pki: Pki;
+  /** Stores of Secrets, ServiceAccounts, Pods and Nodes are read through it. */
+  registry: ResourceRegistry;
+  logger?: Logger;
+}
+
+/** The server's authentication. */
+export interface ServerAuthentication {
+  /** Every authenticator, in order. */
+  chain: AuthenticatorChain;
+  /** Answers TokenReview (the chain, seen through a bearer-only request). */
+  tokenReviewer: Authenticator;
+  /** Serves serviceaccounts/token. */
+  tokenRequests: TokenRequestDeps;
+  /** Releases HTTP clients. */
+  close(): void;
+}
+
+async function readPem(flag: string, path: string): Promise<string> {
+  try {
+    return await Deno.readTextFile(path);
+  } catch (err) {
+    throw new Error(`${flag}: cannot read ${path}: ${(err as Error).message}`);
+  }
+}
+
+/** Builds the authenticators; throws (at start) on unreadable or invalid files. */
+export async function buildAuthenticator(
+  opts: AuthenticationOptions,
+  deps: AuthenticationDeps,
+): Promise<ServerAuthentication> {
+  const { pki, registry, logger } = deps;
+  const get = registryGetter(registry);
+  const authenticators: Authenticator[] = [];
+  const closers: (() => void)[] = [];
+
+  if (opts.requestHeaderClientCaFile) {
+    const caPem = await readPem("--requestheader-client-ca-file", opts.requestHeaderClientCaFile);
+    authenticators.push(
+      new RequestHeaderAuthenticator({
+        caPem,
+        allowedNames: opts.requestHeaderAllowedNames,
+        usernameHeaders: opts.requestHeaderUsernameHeaders,
+        groupHeaders: opts.requestHeaderGroupHeaders,
+        extraHeaderPrefixes: opts.requestHeaderExtraHeadersPrefixes,
+        uidHeaders: opts.requestHeaderUidHeaders,
+      }),
+    );
+  }
+
+  const clientCaFile = opts.clientCaFile ?? pki.clientCaFile;
+  const clientCaPem = await readPem("--client-ca-file", clientCaFile);
+  try {
+    authenticators.push(new ClientCertificateAuthenticator(clientCaPem));
+  } catch (err) {
+    throw new Error(`--client-ca-file: ${clientCaFile}: ${(err as Error).message}`);
+  }
+
+  const tokens: StaticToken[] = [{
+    token: pki.adminToken,
+    user: { username: "kubernetes-admin", groups: ["system:masters"] },
+  }];
+  if (opts.tokenAuthFile) {
+    const file = await loadTokenFile(opts.tokenAuthFile);
+    for (const w of file.warnings) logger?.warn(w);
+    tokens.push(...file.tokens);
+  }
+  authenticators.push(new StaticTokenAuthenticator(tokens));
+
+  const keys = await loadServiceAccountKeys({
+    signingKeyFile: opts.serviceAccountSigningKeyFile,
+    keyFiles: opts.serviceAccountKeyFiles,
+    pkiDir: pki.dir,
+  });
+  const issuer = new ServiceAccountTokenIssuer(keys, {
+    issuer: opts.serviceAccountIssuers[0],
+    apiAudiences: opts.apiAudiences,
+  });
+  authenticators.push(
+    new ServiceAccountTokenAuthenticator({
+      keys: keys.verification,
+      issuers: opts.serviceAccountIssuers,
+      apiAudiences: opts.apiAudiences,
+      lookup: opts.serviceAccountLookup,
+      get,
+    }),
+  );
+
+  if (opts.enableBootstrapTokenAuth) authenticators.push(new BootstrapTokenAuthenticator(get));
+
+  if (opts.webhookConfigFile) {
+    let config;
+    try {
+      config = await loadKubeconfig(opts.webhookConfigFile);
+    } catch (err) {
+      throw new Error(
+        `--authentication-token-webhook-config-file: ${opts.webhookConfigFile}: ${
+          (err as Error).message
+        }`,
+      );
+    }
+    const webhook = new WebhookTokenAuthenticator({
+      config,
+      version: opts.webhookVersion,
+      cacheTtlMs: opts.webhookCacheTtlMs,
+      apiAudiences: opts.apiAudiences,
+    });
+    closers.push(() => webhook.close());
+    authenticators.push(webhook);
+  }
+
+  authenticators.push(new RejectUnknownBearer());
+  const tokenReviewer = new AuthenticatorChain([...authenticators]);
+  if (opts.anonymousAuth) authenticators.push(new AnonymousAuthenticator());
+  const chain = new AuthenticatorChain(authenticators);
+
+  return {
+    chain,
+    tokenReviewer,
+    tokenRequests: {
+      issuer,
+      get,
+      maxExpirationSeconds: opts.serviceAccountMaxTokenExpirationSeconds,
+    },
+    close() {
+      for (const c of closers) c();
+    },
+  };
+}

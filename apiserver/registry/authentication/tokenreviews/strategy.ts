@@ -1,0 +1,76 @@
+/**
+ * TokenReview (`authentication.k8s.io/v1`): a virtual, create-only kind. The server runs the
+ * token in `spec.token` through its own authenticators (with `spec.audiences`, when given, as
+ * the audiences the token must be meant for) and answers in `status`.
+ *
+ * @module
+ */
+import type { KubeObject } from "../../../../shared/api/meta/v1/types.ts";
+import { StatusError } from "../../../../shared/errors/status_error.ts";
+import type { Authenticator } from "../../../auth/authn/authenticator.ts";
+import { invalid } from "../../generic/field_errors.ts";
+import type { KindDef } from "../../generic/kind.ts";
+import { userInfoObject } from "../selfsubjectreviews/strategy.ts";
+
+const GK = { group: "authentication.k8s.io", kind: "TokenReview" };
+
+/** Runs a TokenReview against `authenticator` (a chain of the server's authenticators). */
+export async function reviewToken(
+  authenticator: Authenticator,
+  body: KubeObject,
+): Promise<KubeObject> {
+  const spec = (body.spec ?? {}) as Record<string, unknown>;
+  if (typeof spec !== "object" || spec === null || Array.isArray(spec)) {
+    throw StatusError.invalid(GK, "", [invalid("spec", spec, "must be an object")]);
+  }
+  if (
+    spec.audiences !== undefined && spec.audiences !== null &&
+    (!Array.isArray(spec.audiences) || spec.audiences.some((a) => typeof a !== "string"))
+  ) {
+    throw StatusError.invalid(GK, "", [
+      invalid("spec.audiences", spec.audiences, "must be a list of strings"),
+    ]);
+  }
+  if (typeof spec.token !== "string" || spec.token === "") {
+    throw StatusError.badRequest("token is required for TokenReview in authentication");
+  }
+  const audiences = (spec.audiences as string[] | undefined) ?? [];
+  const req = new Request("https://tokenreview.invalid/", {
+    headers: { authorization: `Bearer ${spec.token}` },
+  });
+  const r = await authenticator.authenticate(req, { peerCertificates: [] }, {
+    audiences: audiences.length ? audiences : undefined,
+  });
+  const status: Record<string, unknown> = { user: {} };
+  if (r.kind === "user" && r.method !== "anonymous") {
+    status.authenticated = true;
+    status.user = userInfoObject(r.user);
+    if (r.audiences?.length) status.audiences = r.audiences;
+  } else if (r.kind === "invalid") {
+    status.error = r.reason;
+  } else {
+    status.error = "invalid bearer token";
+  }
+  return {
+    apiVersion: "authentication.k8s.io/v1",
+    kind: "TokenReview",
+    metadata: { ...(body.metadata ?? {}) },
+    spec: { ...spec },
+    status,
+  };
+}
+
+/** The TokenReview kind, answering with `authenticator`. */
+export function tokenReviewKind(authenticator: Authenticator): KindDef {
+  return {
+    group: "authentication.k8s.io",
+    version: "v1",
+    kind: "TokenReview",
+    plural: "tokenreviews",
+    singular: "tokenreview",
+    namespaced: false,
+    verbs: ["create"],
+    virtual: { create: (args) => reviewToken(authenticator, args.body) },
+    strategy: { validate: () => [] },
+  };
+}

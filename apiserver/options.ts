@@ -10,10 +10,10 @@ import type { FeatureGates } from "../shared/feature_gates.ts";
 import { parseDuration } from "../shared/flags/duration.ts";
 import { parseVerbosity } from "../shared/log/mod.ts";
 import {
-  AUTHN_FLAG_HELP,
-  AUTHN_PARSE_OPTIONS,
   type AuthenticationOptions,
   authenticationOptionsFromFlags,
+  AUTHN_FLAG_HELP,
+  AUTHN_PARSE_OPTIONS,
   normalizeBoolFlags,
 } from "./auth/authn/authentication_options.ts";
 import type { WatchTuning } from "./watch/change_feed.ts";

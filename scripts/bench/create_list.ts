@@ -21,7 +21,12 @@
 import process from "node:process";
 import { parseArgs } from "node:util";
 import { etcdAvailable, etcdPutRate, type EtcdPutResult, startEtcd } from "./etcd_anchor.ts";
-import { type ApiServerProcess, startApiServerProcess } from "./lib/apiserver_process.ts";
+import {
+  adminHeaders,
+  adminHttpClient,
+  type ApiServerProcess,
+  startApiServerProcess,
+} from "./lib/apiserver_process.ts";
 import { type ProcStats, readProcStats } from "./lib/proc_stats.ts";
 import { runPool } from "./lib/run_pool.ts";
 import { median, percentile } from "./lib/stats.ts";
@@ -67,6 +72,8 @@ export interface RoundResult {
   raw: RawLibsqlResult;
   /** etcd put rate with as many puts at the same concurrency (absent when skipped). */
   etcd?: EtcdPutResult;
+  /** etcd's CPU per put, ms (user + system, all its threads). */
+  etcdCpuMsPerPut?: number;
 }
 
 /** The list phase. */
@@ -130,11 +137,10 @@ export async function runCreateListBench(opts: CreateListOptions): Promise<Creat
   try {
     log("starting the API server");
     server = await startApiServerProcess({ dataDir: `${dir}/apiserver` });
-    http.client = Deno.createHttpClient({ caCerts: [server.caPem] });
+    http.client = adminHttpClient(server);
     const srv = server;
     const call = async (path: string, init: RequestInit = {}): Promise<Response> => {
-      const headers = new Headers(init.headers);
-      headers.set("authorization", `Bearer ${srv.token}`);
+      const headers = adminHeaders(srv, init.headers);
       return await fetch(srv.url + path, { ...init, headers, client: http.client });
     };
     const ns = await call("/api/v1/namespaces", {
@@ -180,11 +186,13 @@ export async function runCreateListBench(opts: CreateListOptions): Promise<Creat
         valueBytes: opts.valueBytes,
       });
       let etcd: EtcdPutResult | undefined;
+      let etcdCpuMsPerPut = NaN;
       if (etcdSkipped === undefined) {
         log(`round ${r + 1}: etcd, ${count} puts`);
         // A fresh etcd per round: an idle etcd holding data burns CPU the other phases need.
         const e = await startEtcd(dir);
         try {
+          const etcdBefore = await readProcStats(e.pid);
           etcd = await etcdPutRate({
             url: e.url,
             puts: count,
@@ -193,6 +201,11 @@ export async function runCreateListBench(opts: CreateListOptions): Promise<Creat
             capMs,
             tag: `r${r}`,
           });
+          const etcdAfter = await readProcStats(e.pid);
+          if (etcdBefore && etcdAfter) {
+            etcdCpuMsPerPut = (etcdAfter.cpuSeconds - etcdBefore.cpuSeconds) * 1000 /
+              Math.max(1, etcd.puts);
+          }
         } finally {
           await e.stop();
         }
@@ -206,7 +219,10 @@ export async function runCreateListBench(opts: CreateListOptions): Promise<Creat
         clientCpuMsPerCreate: (clientCpu.user + clientCpu.system) / 1000 / Math.max(1, pool.done),
         raw,
       };
-      if (etcd) round.etcd = etcd;
+      if (etcd) {
+        round.etcd = etcd;
+        round.etcdCpuMsPerPut = etcdCpuMsPerPut;
+      }
       rounds.push(round);
     }
     if (rounds.every((r) => r.created === 0)) {
@@ -304,6 +320,7 @@ export interface ReportSummary {
   rawP50Ms: number;
   etcdPutsPerSecond?: number;
   etcdP50Ms?: number;
+  etcdCpuMsPerPut?: number;
   /** Median of per-round creates/s ÷ raw rows/s. */
   ratioToRaw: number;
   /** Median of per-round creates/s ÷ etcd puts/s. */
@@ -326,6 +343,7 @@ export function summarize(report: CreateListReport): ReportSummary {
   if (withEtcd.length > 0) {
     s.etcdPutsPerSecond = median(withEtcd.map((r) => r.etcd!.putsPerSecond));
     s.etcdP50Ms = median(withEtcd.map((r) => r.etcd!.p50Ms));
+    s.etcdCpuMsPerPut = median(withEtcd.map((r) => r.etcdCpuMsPerPut ?? NaN));
     s.ratioToEtcd = median(withEtcd.map((r) => r.createsPerSecond / r.etcd!.putsPerSecond));
   }
   return s;
@@ -394,6 +412,7 @@ export function formatReport(report: CreateListReport): string {
       "",
     ],
     ["etcd put p50 (ms)", f2(s.etcdP50Ms), "", ""],
+    ["etcd CPU per put (ms)", f3(s.etcdCpuMsPerPut), "", ""],
     [
       "creates/s ÷ etcd puts/s",
       f2(s.ratioToEtcd),

@@ -25,8 +25,12 @@ export interface ApiServerProcess {
   url: string;
   /** CA that verifies the serving certificate (PEM). */
   caPem: string;
-  /** The admin bearer token. Secret: never print it. */
-  token: string;
+  /** The admin bearer token, when the kubeconfig has one. Secret: never print it. */
+  token?: string;
+  /** The admin client certificate (PEM), when the kubeconfig has one. */
+  clientCertPem?: string;
+  /** Its private key (PEM). Secret: never print it. */
+  clientKeyPem?: string;
   /** The last lines the server wrote to stderr (for error messages). */
   recentStderr(): string[];
   /** Stops the server (SIGTERM, then SIGKILL after 15 s) and waits for it to exit. */
@@ -132,16 +136,44 @@ export async function startApiServerProcess(
     await stop();
     throw e;
   }
-  if (!config.caPem || !config.token) {
+  const hasCert = !!config.clientCertPem && !!config.clientKeyPem;
+  if (!config.caPem || (!config.token && !hasCert)) {
     await stop();
-    throw new Error("admin kubeconfig lacks a CA or token");
+    throw new Error("admin kubeconfig lacks a CA, or both a token and a client certificate");
   }
-  return {
+  const server: ApiServerProcess = {
     pid: child.pid,
     url: ready.url,
     caPem: config.caPem,
-    token: config.token,
     recentStderr: () => [...lines],
     stop,
   };
+  if (config.token) server.token = config.token;
+  if (hasCert) {
+    server.clientCertPem = config.clientCertPem;
+    server.clientKeyPem = config.clientKeyPem;
+  }
+  return server;
+}
+
+/**
+ * An HTTP client (keep-alive pool) that trusts the server's CA and presents the admin client
+ * certificate when there is one. Close it when done.
+ */
+export function adminHttpClient(server: ApiServerProcess): Deno.HttpClient {
+  if (server.clientCertPem && server.clientKeyPem) {
+    return Deno.createHttpClient({
+      caCerts: [server.caPem],
+      cert: server.clientCertPem,
+      key: server.clientKeyPem,
+    });
+  }
+  return Deno.createHttpClient({ caCerts: [server.caPem] });
+}
+
+/** Headers carrying the admin bearer token, when the server uses one. */
+export function adminHeaders(server: ApiServerProcess, init?: HeadersInit): Headers {
+  const headers = new Headers(init);
+  if (server.token) headers.set("authorization", `Bearer ${server.token}`);
+  return headers;
 }

@@ -81,6 +81,14 @@ export function handleResource(
     }
     throw StatusError.methodNotSupported(store.groupResource, verb);
   }
+  if (!info.name && (verb === "update" || verb === "patch")) {
+    // PUT and PATCH exist only on named objects (Kubernetes answers 405 on a collection).
+    throw new StatusError({
+      code: 405,
+      reason: "MethodNotAllowed",
+      message: `the server does not allow this method on the requested resource`,
+    });
+  }
   if (def.namespaced && !namespace && !["list", "watch", "deletecollection"].includes(verb)) {
     if (verb === "create") {
       throw StatusError.methodNotSupported(store.groupResource, "create");

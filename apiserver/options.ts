@@ -10,6 +10,12 @@ import type { FeatureGates } from "../shared/feature_gates.ts";
 import { parseDuration } from "../shared/flags/duration.ts";
 import { parseVerbosity } from "../shared/log/mod.ts";
 import {
+  type AuthorizationOptions,
+  authorizationOptionsFromFlags,
+  AUTHZ_FLAG_HELP,
+  AUTHZ_PARSE_OPTIONS,
+} from "./auth/authz/authorization_options.ts";
+import {
   type AuthenticationOptions,
   authenticationOptionsFromFlags,
   AUTHN_FLAG_HELP,
@@ -41,6 +47,8 @@ export interface ServerOptions {
   verbosity: number;
   /** Warnings to log at start (deprecated gates...). */
   warnings: string[];
+  /** The authorization modes and policy file. */
+  authorization: AuthorizationOptions;
   /** How requests are authenticated (the authentication flags). */
   authentication: AuthenticationOptions;
 }
@@ -66,6 +74,7 @@ export const FLAG_HELP: Record<string, string> = {
   "node-monitor-grace-period":
     "how long a node may go without a heartbeat before it is marked Unknown (default 40s)",
   "v": "log verbosity (2 logs every request)",
+  ...AUTHZ_FLAG_HELP,
   ...AUTHN_FLAG_HELP,
 };
 
@@ -94,6 +103,7 @@ export function parseServerOptions(
         "node-monitor-grace-period": { type: "string" },
         "v": { type: "string", short: "v" },
         "help": { type: "boolean", short: "h" },
+        ...AUTHZ_PARSE_OPTIONS,
         ...AUTHN_PARSE_OPTIONS,
       },
     }).values;
@@ -149,6 +159,7 @@ export function parseServerOptions(
   const sans = ((values["tls-san"] as string[] | undefined) ?? []).flatMap((s) => s.split(","))
     .map((s) => s.trim()).filter((s) => s !== "");
   const authentication = authenticationOptionsFromFlags(values, errors);
+  const authorization = authorizationOptionsFromFlags(values, errors);
   if (errors.length > 0) return { ok: false, errors };
   return {
     ok: true,
@@ -166,6 +177,7 @@ export function parseServerOptions(
       featureGates: gates.gates,
       verbosity,
       warnings: gates.warnings,
+      authorization,
       authentication,
     },
   };

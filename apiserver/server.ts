@@ -14,12 +14,14 @@ import { namespaceLifecycle } from "./admission/namespace_lifecycle.ts";
 import type { ConnectionInfo } from "./auth/authn/authenticator.ts";
 import { buildAuthenticator } from "./auth/authn/build_authenticator.ts";
 import { impersonate } from "./auth/impersonation.ts";
-import {
-  AuthorizerChain,
-  type AuthzAttributes,
-  forbiddenMessage,
-} from "./auth/authz/authorizer.ts";
-import { BootstrapPolicyAuthorizer } from "./auth/authz/bootstrap_policy.ts";
+import { type AuthzAttributes, forbiddenMessage } from "./auth/authz/authorizer.ts";
+import { reconcileDefaultPolicy } from "./auth/authz/bootstrap/reconcile_policy.ts";
+import { type BuiltAuthorization, buildAuthorizer } from "./auth/authz/build_authorizer.ts";
+import { StorageResourceFeed } from "./auth/authz/resource_feed.ts";
+import { nodeRestriction } from "./admission/node_restriction.ts";
+import { ClusterRoleAggregationController } from "./controllers/clusterrole_aggregation_controller.ts";
+import { accessReviewKinds } from "./registry/authorization/access_review_kinds.ts";
+import { rbacEscalationCheck } from "./registry/rbac/escalation_admission.ts";
 import { GarbageCollector } from "./controllers/garbage_collector.ts";
 import { NamespaceController } from "./controllers/namespace_controller.ts";
 import { NodeLifecycleController } from "./controllers/node_lifecycle_controller.ts";
@@ -65,6 +67,8 @@ export interface RunningServer {
   registry: ResourceRegistry;
   /** The watch caches' feed (one cache per stored resource). */
   watchFeed: ChangeFeed;
+  /** The authorizer chain and its RBAC index. */
+  authorization: BuiltAuthorization;
   /** Resolves once the bootstrap objects exist (readyz passes). */
   ready: Promise<void>;
   /** Stops serving and closes storage. */
@@ -95,6 +99,14 @@ export async function startServer(
     historyWindowMs: opts.historyWindowMs,
   });
 
+  // Authorization: the chain of --authorization-mode; its indexes follow storage commits.
+  const authorization = await buildAuthorizer(opts.authorization, {
+    feed: new StorageResourceFeed(storage),
+  }).catch(async (err) => {
+    await storage.close();
+    throw err;
+  });
+
   // Kinds, with admission applied by their stores.
   const admission = new AdmissionChain();
   const registry = new ResourceRegistry({ storage, admission });
@@ -107,6 +119,11 @@ export async function startServer(
   });
   for (const kind of kinds) registry.add(kind);
   admission.plugins.push(namespaceLifecycle(() => registry.lookup("", "v1", "namespaces")!));
+  for (const kind of accessReviewKinds(() => authorization.chain)) registry.add(kind);
+  admission.plugins.push(
+    nodeRestriction(),
+    rbacEscalationCheck({ authorizer: () => authorization.chain, rbac: () => authorization.rbac }),
+  );
 
   // Watch caches: one per stored resource, fed from storage in revision order; they serve
   // watches and the lists Kubernetes serves from its cache.
@@ -130,7 +147,7 @@ export async function startServer(
   const discovery = new Discovery(registry, servedVerbs);
 
   // Who is asking, and may they.
-  const authz = new AuthorizerChain([new BootstrapPolicyAuthorizer()]);
+  const authz = authorization.chain;
 
   async function authenticate(req: Request, conn: ConnectionInfo): Promise<UserInfo> {
     const started = performance.now();
@@ -242,7 +259,17 @@ export async function startServer(
     logger,
   });
   const gc = new GarbageCollector({ registry, storage, logger });
+  const aggregation = new ClusterRoleAggregationController({
+    index: authorization.index,
+    clusterRoles: () => registry.lookup("rbac.authorization.k8s.io", "v1", "clusterroles")!,
+    logger,
+  });
   const ready = ensureSystemNamespaces(registry).then(async () => {
+    await reconcileDefaultPolicy(
+      registry.lookup("rbac.authorization.k8s.io", "v1", "clusterroles")!,
+      registry.lookup("rbac.authorization.k8s.io", "v1", "clusterrolebindings")!,
+    );
+    aggregation.start();
     bootstrapHook.done();
     controller.start();
     nodeLifecycle.start();
@@ -262,11 +289,14 @@ export async function startServer(
     storage,
     registry,
     watchFeed,
+    authorization,
     ready,
     async close() {
       health.markShuttingDown();
       await ready.catch(() => {});
       await controller.stop();
+      await aggregation.stop();
+      authorization.stop();
       await gc.stop();
       await nodeLifecycle.stop();
       detachWatchCaches();

@@ -11,6 +11,10 @@ import {
 } from "./core/serviceaccounts/strategy.ts";
 import { eventKind } from "./core/events/strategy.ts";
 import { leaseKind } from "./coordination/leases/strategy.ts";
+import { roleKind } from "./rbac/roles/strategy.ts";
+import { clusterRoleKind } from "./rbac/clusterroles/strategy.ts";
+import { roleBindingKind } from "./rbac/rolebindings/strategy.ts";
+import { clusterRoleBindingKind } from "./rbac/clusterrolebindings/strategy.ts";
 import { selfSubjectReviewKind } from "./authentication/selfsubjectreviews/strategy.ts";
 import { tokenReviewKind } from "./authentication/tokenreviews/strategy.ts";
 import type { TokenRequestDeps } from "./authentication/tokenrequests/token_request.ts";
@@ -26,6 +30,10 @@ export const BUILTIN_KINDS: readonly KindDef[] = [
   secretKind,
   serviceAccountKind,
   leaseKind,
+  clusterRoleBindingKind,
+  clusterRoleKind,
+  roleBindingKind,
+  roleKind,
   selfSubjectReviewKind,
 ];
 

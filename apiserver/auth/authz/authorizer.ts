@@ -26,10 +26,36 @@ export interface Decision {
   reason: string;
 }
 
+/** A rule of resources a user may act on (SelfSubjectRulesReview's `resourceRules`). */
+export interface ResourceRule {
+  verbs: string[];
+  apiGroups?: string[];
+  resources?: string[];
+  resourceNames?: string[];
+}
+
+/** A rule of non-resource URLs a user may request (`nonResourceRules`). */
+export interface NonResourceRule {
+  verbs: string[];
+  nonResourceURLs?: string[];
+}
+
+/** What an authorizer can tell about the rules of a user in a namespace. */
+export interface RulesResult {
+  resourceRules: ResourceRule[];
+  nonResourceRules: NonResourceRule[];
+  /** True when the authorizer cannot list everything it would allow. */
+  incomplete: boolean;
+  /** Errors met while resolving rules. */
+  errors: string[];
+}
+
 /** One authorizer. */
 export interface Authorizer {
   readonly name: string;
   authorize(attrs: AuthzAttributes): Promise<Decision>;
+  /** The rules `user` holds in `namespace` ("" = cluster-wide), if the authorizer can list them. */
+  rulesFor?(user: UserInfo, namespace: string): RulesResult;
 }
 
 /** Runs authorizers in order. */
@@ -45,6 +71,28 @@ export class AuthorizerChain implements Authorizer {
       if (d.reason) reasons.push(d.reason);
     }
     return { decision: "noOpinion", reason: reasons.join(", ") };
+  }
+
+  /** The union of the rules of every authorizer that can list them. */
+  rulesFor(user: UserInfo, namespace: string): RulesResult {
+    const out: RulesResult = {
+      resourceRules: [],
+      nonResourceRules: [],
+      incomplete: false,
+      errors: [],
+    };
+    for (const a of this.authorizers) {
+      if (!a.rulesFor) {
+        out.incomplete = true;
+        continue;
+      }
+      const r = a.rulesFor(user, namespace);
+      out.resourceRules.push(...r.resourceRules);
+      out.nonResourceRules.push(...r.nonResourceRules);
+      out.incomplete ||= r.incomplete;
+      out.errors.push(...r.errors);
+    }
+    return out;
   }
 }
 

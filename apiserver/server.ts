@@ -19,7 +19,9 @@ import { reconcileDefaultPolicy } from "./auth/authz/bootstrap/reconcile_policy.
 import { type BuiltAuthorization, buildAuthorizer } from "./auth/authz/build_authorizer.ts";
 import { StorageResourceFeed } from "./auth/authz/resource_feed.ts";
 import { nodeRestriction } from "./admission/node_restriction.ts";
-import { ClusterRoleAggregationController } from "./controllers/clusterrole_aggregation_controller.ts";
+import {
+  ClusterRoleAggregationController,
+} from "./controllers/clusterrole_aggregation_controller.ts";
 import { accessReviewKinds } from "./registry/authorization/access_review_kinds.ts";
 import { rbacEscalationCheck } from "./registry/rbac/escalation_admission.ts";
 import { GarbageCollector } from "./controllers/garbage_collector.ts";

@@ -1,18 +1,27 @@
 /**
- * Reads and decodes request bodies (JSON, YAML) into plain objects, with Kubernetes' 4xx
- * answers for everything malformed.
+ * Reads and decodes request bodies (JSON, YAML, Protobuf) into plain objects, with
+ * Kubernetes' 4xx answers for everything malformed, and finds duplicated fields, which the
+ * decoders would otherwise collapse silently.
  *
  * @module
  */
-import { parseAllDocuments } from "yaml";
+import { isMap, isScalar, isSeq, LineCounter, type Node, parseAllDocuments } from "yaml";
+import { decodeObject, ProtobufError } from "../../shared/codec/protobuf/mod.ts";
+import { findJsonDuplicateFields } from "../../shared/api/schema/json_duplicate_fields.ts";
 import { StatusError } from "../../shared/errors/status_error.ts";
 import { parseMediaType } from "./negotiation.ts";
 
 /** The largest body accepted (kube-apiserver's MaxRequestBodyBytes). */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
+/** The Protobuf media type. */
+export const PROTOBUF = "application/vnd.kubernetes.protobuf";
+
 /** Media types a body may have. */
-export const SUPPORTED_INPUT = ["application/json", "application/yaml"];
+export const SUPPORTED_INPUT = ["application/json", "application/yaml", PROTOBUF];
+
+/** Media types a body may have for a kind without Protobuf. */
+export const SUPPORTED_INPUT_NO_PROTOBUF = ["application/json", "application/yaml"];
 
 /** Reads the raw body, failing with 413 beyond the limit. */
 export async function readBody(req: Request): Promise<Uint8Array> {
@@ -43,16 +52,58 @@ export async function readBody(req: Request): Promise<Uint8Array> {
   return out;
 }
 
-/** Decodes a body of the given Content-Type into a JSON value. */
-export function decodeBody(contentType: string | null, bytes: Uint8Array): unknown {
+/** A decoded body. */
+export interface DecodedBody {
+  value: unknown;
+  /** The body's encoding. */
+  format: "json" | "yaml" | "protobuf";
+  /**
+   * Duplicated fields, as strict decoding reports them: `duplicate field "a.b"` (JSON) or
+   * `line 3: key "a" already set in map` (YAML). Empty unless asked for.
+   */
+  duplicates: string[];
+}
+
+/** Options of {@link decodeRequestBody}. */
+export interface DecodeOptions {
+  /** Look for duplicated fields (skipped under fieldValidation=Ignore). */
+  findDuplicates?: boolean;
+  /** Whether the target kind has a Protobuf encoding (default true); false answers 415. */
+  protobuf?: boolean;
+}
+
+/** Decodes a body of the given Content-Type (JSON when absent). */
+export function decodeRequestBody(
+  contentType: string | null,
+  bytes: Uint8Array,
+  opts: DecodeOptions = {},
+): DecodedBody {
   const mt = parseMediaType(contentType ?? "application/json") ??
     { type: "application", subtype: "json", params: {}, q: 1 };
-  const text = new TextDecoder("utf-8", { fatal: false }).decode(bytes);
-  if (mt.type === "application" && mt.subtype === "json") return parseJson(text);
-  if (mt.type === "application" && (mt.subtype === "yaml" || mt.subtype === "x-yaml")) {
-    return parseYaml(text);
+  const protobufOk = opts.protobuf ?? true;
+  if (mt.type === "application" && mt.subtype === "json") {
+    const text = new TextDecoder().decode(bytes);
+    const value = parseJson(text);
+    const duplicates = opts.findDuplicates
+      ? findJsonDuplicateFields(text).map((p) => `duplicate field ${JSON.stringify(p)}`)
+      : [];
+    return { value, format: "json", duplicates };
   }
-  throw StatusError.unsupportedMediaType(contentType ?? "", SUPPORTED_INPUT);
+  if (mt.type === "application" && (mt.subtype === "yaml" || mt.subtype === "x-yaml")) {
+    return parseYaml(new TextDecoder().decode(bytes), !!opts.findDuplicates);
+  }
+  if (mt.type === "application" && mt.subtype === "vnd.kubernetes.protobuf" && protobufOk) {
+    return { value: parseProtobuf(bytes), format: "protobuf", duplicates: [] };
+  }
+  throw StatusError.unsupportedMediaType(
+    contentType ?? "",
+    protobufOk ? SUPPORTED_INPUT : SUPPORTED_INPUT_NO_PROTOBUF,
+  );
+}
+
+/** Decodes a body of the given Content-Type into a JSON value. */
+export function decodeBody(contentType: string | null, bytes: Uint8Array): unknown {
+  return decodeRequestBody(contentType, bytes).value;
 }
 
 function parseJson(text: string): unknown {
@@ -66,8 +117,23 @@ function parseJson(text: string): unknown {
   }
 }
 
-function parseYaml(text: string): unknown {
-  const docs = parseAllDocuments(text);
+function parseProtobuf(bytes: Uint8Array): unknown {
+  try {
+    return decodeObject(bytes);
+  } catch (err) {
+    if (err instanceof ProtobufError) {
+      if (err.reason === "UnknownKind") {
+        throw StatusError.unsupportedMediaType(PROTOBUF, SUPPORTED_INPUT_NO_PROTOBUF);
+      }
+      throw StatusError.badRequest(`error decoding protobuf body: ${err.message}`);
+    }
+    throw err;
+  }
+}
+
+function parseYaml(text: string, findDuplicates: boolean): DecodedBody {
+  const lines = new LineCounter();
+  const docs = parseAllDocuments(text, { uniqueKeys: false, lineCounter: lines });
   if (!Array.isArray(docs)) throw StatusError.badRequest("the body of the request is empty");
   const real = docs.filter((d) => d.contents !== null);
   if (real.length !== 1) {
@@ -81,5 +147,31 @@ function parseYaml(text: string): unknown {
   if (doc.errors.length > 0) {
     throw StatusError.badRequest(`error converting YAML to JSON: ${doc.errors[0].message}`);
   }
-  return doc.toJS({ maxAliasCount: 100 });
+  const duplicates: string[] = [];
+  if (findDuplicates) yamlDuplicates(doc.contents, lines, duplicates);
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: 100 });
+  } catch (err) {
+    throw StatusError.badRequest(`error converting YAML to JSON: ${(err as Error).message}`);
+  }
+  return { value, format: "yaml", duplicates };
+}
+
+function yamlDuplicates(node: unknown, lines: LineCounter, out: string[]): void {
+  if (isMap(node)) {
+    const seen = new Set<string>();
+    for (const pair of node.items) {
+      const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+      if (seen.has(key)) {
+        const offset = (pair.key as Node | null)?.range?.[0] ?? 0;
+        out.push(
+          `line ${lines.linePos(offset).line}: key ${JSON.stringify(key)} already set in map`,
+        );
+      } else seen.add(key);
+      yamlDuplicates(pair.value, lines, out);
+    }
+  } else if (isSeq(node)) {
+    for (const item of node.items) yamlDuplicates(item, lines, out);
+  }
 }

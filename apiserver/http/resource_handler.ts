@@ -6,7 +6,7 @@
  */
 import { StatusError } from "../../shared/errors/status_error.ts";
 import type { ResourceRegistry } from "../registry/resource_registry.ts";
-import { ALL_VERBS, type Verb } from "../registry/generic/kind.ts";
+import { ALL_VERBS, apiVersionOf, type Verb } from "../registry/generic/kind.ts";
 import type { UserInfo } from "../registry/generic/admission.ts";
 import type { ResourceContext } from "./context.ts";
 import { handleCreate } from "./handlers/create.ts";
@@ -17,6 +17,7 @@ import { handleList } from "./handlers/list.ts";
 import { handlePatch } from "./handlers/patch.ts";
 import { handleUpdate } from "./handlers/update.ts";
 import { negotiateOutput } from "./negotiation.ts";
+import { hasProtobuf } from "../../shared/codec/protobuf/mod.ts";
 import type { RequestInfo } from "./request_info.ts";
 
 type Handler = (ctx: ResourceContext) => Promise<Response>;
@@ -99,7 +100,12 @@ export function handleResource(
     throw StatusError.pathNotFound();
   }
   // A watch negotiates its stream format itself (JSON lines, `;stream=watch` allowed).
-  const format = verb === "watch" ? "json" : negotiateOutput(req.headers.get("accept"));
+  const format = verb === "watch" ? "json" : negotiateOutput(req.headers.get("accept"), {
+    protobuf: hasProtobuf(apiVersionOf(def), def.kind),
+    representations: verb === "get" || verb === "list"
+      ? ["Table", "PartialObjectMetadata", "PartialObjectMetadataList"]
+      : [],
+  });
   return handler({
     req,
     url,

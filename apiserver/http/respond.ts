@@ -1,18 +1,54 @@
 /**
- * Writes responses: objects and lists in the negotiated format, Status errors, and the
- * Warning headers collected while handling a request.
+ * Writes responses: objects and lists in the negotiated format (JSON, YAML, Protobuf), Status
+ * errors, the Warning headers collected while handling a request, gzip compression of large
+ * get and list responses, and the encoding of watch events.
  *
  * @module
  */
 import { stringify } from "yaml";
 import type { Status } from "../../shared/api/meta/v1/types.ts";
+import { encodeObject, encodeWatchFrame, ProtobufError } from "../../shared/codec/protobuf/mod.ts";
 import { StatusError } from "../../shared/errors/status_error.ts";
-import { contentTypeOf, type OutputFormat } from "./negotiation.ts";
+import type { KubeList, KubeObject } from "../../shared/api/meta/v1/types.ts";
+import { hasProtobuf } from "../../shared/codec/protobuf/mod.ts";
+import { apiVersionOf } from "../registry/generic/kind.ts";
+import type { ResourceContext } from "./context.ts";
+import { contentTypeOf, isPretty, negotiate, type OutputFormat } from "./negotiation.ts";
+import { parseIncludeObject, tableContentType, toTable } from "./table/table.ts";
 
-/** Encodes a value in a format. */
-export function encode(value: unknown, format: OutputFormat, pretty = false): string {
+const encoder = new TextEncoder();
+
+/** Responses at least this large are gzip-compressed when the client accepts it (128 KiB). */
+export const GZIP_THRESHOLD_BYTES = 128 * 1024;
+
+/** Encodes a value in a format (text for JSON and YAML, bytes for Protobuf). */
+export function encode(value: unknown, format: OutputFormat, pretty = false): string | Uint8Array {
   if (format === "yaml") return stringify(value, { aliasDuplicateObjects: false });
+  if (format === "protobuf") return encodeProtobuf(value);
   return pretty ? JSON.stringify(value, null, 2) + "\n" : JSON.stringify(value) + "\n";
+}
+
+function encodeProtobuf(value: unknown): Uint8Array<ArrayBuffer> {
+  try {
+    return encodeObject(value as Record<string, unknown>);
+  } catch (err) {
+    if (err instanceof ProtobufError) {
+      if (err.reason === "UnknownKind") {
+        throw StatusError.notAcceptable(["application/json", "application/yaml"]);
+      }
+      throw StatusError.internal(`encoding the response as protobuf: ${err.message}`);
+    }
+    throw err;
+  }
+}
+
+/** Options of {@link objectResponse}. */
+export interface ObjectResponseOptions {
+  warnings?: string[];
+  head?: boolean;
+  pretty?: boolean;
+  /** Overrides the Content-Type (Table responses). */
+  contentType?: string;
 }
 
 /** A response holding an object, list or Status. */
@@ -20,19 +56,26 @@ export function objectResponse(
   status: number,
   value: unknown,
   format: OutputFormat,
-  opts: { warnings?: string[]; head?: boolean; pretty?: boolean } = {},
+  opts: ObjectResponseOptions = {},
 ): Response {
-  const headers = new Headers({ "Content-Type": contentTypeOf(format) });
+  const body = encode(value, format, opts.pretty);
+  const headers = new Headers({ "Content-Type": opts.contentType ?? contentTypeOf(format) });
   for (const w of opts.warnings ?? []) headers.append("Warning", w);
-  const body = opts.head ? null : encode(value, format, opts.pretty);
-  return new Response(body, { status, headers });
+  return new Response(opts.head ? null : body as BodyInit, { status, headers });
 }
 
-/** The Status response of an error (JSON unless YAML was negotiated). */
+/** The Status response of an error, in the negotiated format (JSON by default). */
 export function errorResponse(err: StatusError, format: OutputFormat = "json"): Response {
+  let body: string | Uint8Array;
+  try {
+    body = encode(err.status, format);
+  } catch {
+    format = "json";
+    body = encode(err.status, format);
+  }
   const headers = new Headers({ "Content-Type": contentTypeOf(format) });
   for (const [k, v] of Object.entries(err.headers)) headers.set(k, v);
-  return new Response(encode(err.status, format), { status: err.code, headers });
+  return new Response(body as BodyInit, { status: err.code, headers });
 }
 
 /** A Success Status (deletecollection, some deletes). */
@@ -51,4 +94,127 @@ export function successStatus(details?: Status["details"]): Status {
 /** Formats a Warning header value as Kubernetes does (`299 - "text"`). */
 export function warningHeader(text: string): string {
   return `299 - ${JSON.stringify(text)}`;
+}
+
+/** Whether an Accept-Encoding header accepts gzip. */
+export function acceptsGzip(header: string | null): boolean {
+  if (!header) return false;
+  return header.split(",").some((part) => {
+    const [coding, ...params] = part.trim().toLowerCase().split(";");
+    if (coding.trim() !== "gzip" && coding.trim() !== "*") return false;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
+}
+
+/**
+ * Gzip-compresses `res` when the client accepts gzip and the body is at least `threshold`
+ * bytes (kube-apiserver's APIResponseCompression for get and list); otherwise returns it as is.
+ */
+export async function compressResponse(
+  req: Request,
+  res: Response,
+  threshold = GZIP_THRESHOLD_BYTES,
+): Promise<Response> {
+  if (
+    !res.body || res.headers.has("Content-Encoding") ||
+    !acceptsGzip(req.headers.get("accept-encoding"))
+  ) {
+    return res;
+  }
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  const headers = new Headers(res.headers);
+  headers.append("Vary", "Accept-Encoding");
+  if (bytes.byteLength < threshold) return new Response(bytes, { status: res.status, headers });
+  const gz = await new Response(
+    new Blob([bytes]).stream().pipeThrough(new CompressionStream("gzip")),
+  ).arrayBuffer();
+  headers.set("Content-Encoding", "gzip");
+  return new Response(gz, { status: res.status, headers });
+}
+
+/** Encodes watch events for one watch response. */
+export interface WatchEventEncoder {
+  /** The response Content-Type. */
+  contentType: string;
+  /** One event on the wire (a JSON line, or a length-prefixed Protobuf frame). */
+  encode(type: string, object: Record<string, unknown>): Uint8Array;
+}
+
+/**
+ * The encoder of watch events in `format`: newline-separated JSON `{"type","object"}` objects,
+ * or Protobuf frames (`;stream=watch`). `transform` turns each object into what the client
+ * asked for (for example a Table), and is not applied to ERROR and BOOKMARK events' Status.
+ */
+export function watchEventEncoder(
+  format: OutputFormat,
+  transform?: (type: string, object: Record<string, unknown>) => Record<string, unknown>,
+): WatchEventEncoder {
+  const conv = (type: string, o: Record<string, unknown>) =>
+    transform && type !== "ERROR" ? transform(type, o) : o;
+  if (format === "protobuf") {
+    return {
+      contentType: "application/vnd.kubernetes.protobuf;stream=watch",
+      encode: (type, object) => encodeWatchFrame(type, conv(type, object)),
+    };
+  }
+  return {
+    contentType: "application/json",
+    encode: (type, object) =>
+      encoder.encode(JSON.stringify({ type, object: conv(type, object) }) + "\n"),
+  };
+}
+
+/**
+ * Answers a get or list with the representation the client negotiated: the object or list
+ * itself, a Table (with `includeObject`), or PartialObjectMetadata; pretty-printed on request.
+ */
+export function respondWithRepresentation(
+  ctx: ResourceContext,
+  value: KubeObject | KubeList,
+  opts: { list: boolean; warnings?: string[] } = { list: false },
+): Response {
+  const neg = negotiate(ctx.req.headers.get("accept"), {
+    protobuf: hasProtobuf(apiVersionOf(ctx.store.def), ctx.store.def.kind),
+    representations: opts.list
+      ? ["Table", "PartialObjectMetadataList"]
+      : ["Table", "PartialObjectMetadata"],
+  });
+  const common = {
+    warnings: opts.warnings ?? ctx.warnings,
+    head: ctx.req.method === "HEAD",
+    pretty: isPretty(ctx.url, ctx.req),
+  };
+  const version = neg.asVersion ?? "v1";
+  const fmt = neg.format === "yaml" ? "yaml" : "json";
+  if (neg.as === "Table") {
+    const table = toTable(value, ctx.store.def, {
+      version,
+      includeObject: parseIncludeObject(ctx.url.searchParams),
+    });
+    return objectResponse(200, table, fmt, {
+      ...common,
+      contentType: tableContentType(version, fmt),
+    });
+  }
+  if (neg.as === "PartialObjectMetadata" || neg.as === "PartialObjectMetadataList") {
+    const partial = (o: KubeObject) => ({
+      kind: "PartialObjectMetadata",
+      apiVersion: `meta.k8s.io/${version}`,
+      metadata: o.metadata,
+    });
+    const out = opts.list
+      ? {
+        kind: "PartialObjectMetadataList",
+        apiVersion: `meta.k8s.io/${version}`,
+        metadata: value.metadata,
+        items: (value as KubeList).items.map(partial),
+      }
+      : partial(value as KubeObject);
+    return objectResponse(200, out, fmt, {
+      ...common,
+      contentType: `application/${fmt};as=${neg.as};v=${version};g=meta.k8s.io`,
+    });
+  }
+  return objectResponse(200, value, neg.format, common);
 }

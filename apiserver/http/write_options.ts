@@ -35,7 +35,8 @@ export function parseWriteQuery(q: URLSearchParams): WriteQuery {
     throw StatusError.badRequest("fieldManager: Too long: must have at most 128 bytes");
   }
   return {
-    dryRun: dry.length > 0,
+    // `dryRun=All` is a dry run; a bare `dryRun` (no value) is accepted and allows side effects.
+    dryRun: dry.includes("All"),
     fieldValidation: fieldValidation as WriteQuery["fieldValidation"],
     fieldManager,
   };

@@ -3,6 +3,7 @@ import { StatusError } from "../../../shared/errors/status_error.ts";
 import { apiVersionOf } from "../../registry/generic/kind.ts";
 import type { ResourceContext } from "../context.ts";
 import { objectResponse } from "../respond.ts";
+import { isPretty } from "../negotiation.ts";
 import { parseWriteQuery } from "../write_options.ts";
 import { readObjectBody } from "./object_body.ts";
 
@@ -26,7 +27,12 @@ export async function handleCreate(ctx: ResourceContext): Promise<Response> {
       dryRun: q.dryRun,
       query: ctx.url.searchParams,
     });
-    return objectResponse(201, obj, ctx.format, { warnings: ctx.warnings });
+    obj.apiVersion ??= rk ? apiVersionOf(rk) : apiVersionOf(def);
+    obj.kind ??= rk?.kind ?? def.kind;
+    return objectResponse(201, obj, ctx.format, {
+      warnings: ctx.warnings,
+      pretty: isPretty(ctx.url, ctx.req),
+    });
   }
   if (ctx.info.name) throw StatusError.methodNotSupported(ctx.store.groupResource, "create");
   const body = await readObjectBody(ctx);
@@ -39,11 +45,19 @@ export async function handleCreate(ctx: ResourceContext): Promise<Response> {
       dryRun: q.dryRun,
       query: ctx.url.searchParams,
     });
-    return objectResponse(201, obj, ctx.format, { warnings: ctx.warnings });
+    obj.apiVersion ??= apiVersionOf(def);
+    obj.kind ??= def.kind;
+    return objectResponse(201, obj, ctx.format, {
+      warnings: ctx.warnings,
+      pretty: isPretty(ctx.url, ctx.req),
+    });
   }
   const obj = await ctx.store.create(ctx.info.namespace, body, {
     dryRun: q.dryRun,
     user: ctx.user,
   });
-  return objectResponse(201, obj, ctx.format, { warnings: ctx.warnings });
+  return objectResponse(201, obj, ctx.format, {
+    warnings: ctx.warnings,
+    pretty: isPretty(ctx.url, ctx.req),
+  });
 }

@@ -2,6 +2,7 @@
 import { decodeBody, readBody } from "../body.ts";
 import type { ResourceContext } from "../context.ts";
 import { objectResponse } from "../respond.ts";
+import { isPretty } from "../negotiation.ts";
 import { parseDeleteOptions, parseWriteQuery } from "../write_options.ts";
 
 /** Reads the optional DeleteOptions body of a DELETE. */
@@ -21,5 +22,8 @@ export async function handleDelete(ctx: ResourceContext): Promise<Response> {
     dryRun,
     user: ctx.user,
   });
-  return objectResponse(200, object, ctx.format, { warnings: ctx.warnings });
+  return objectResponse(200, object, ctx.format, {
+    warnings: ctx.warnings,
+    pretty: isPretty(ctx.url, ctx.req),
+  });
 }

@@ -8,7 +8,7 @@ import type { KindDef } from "../../registry/generic/kind.ts";
 import type { ListQuery } from "../../registry/generic/store.ts";
 import type { ResourceContext } from "../context.ts";
 import { type ListOptions, pageLimit, parseListOptions, planList } from "../query.ts";
-import { objectResponse } from "../respond.ts";
+import { respondWithRepresentation } from "../respond.ts";
 
 /** The field label converter of a kind: its selectable fields, or metadata only. */
 export function fieldLabelsOf(def: KindDef): FieldLabelConverter {
@@ -46,8 +46,5 @@ export function listQueryOf(ctx: ResourceContext): ListQuery {
 /** Handles list. */
 export async function handleList(ctx: ResourceContext): Promise<Response> {
   const list = await ctx.store.list(ctx.info.namespace, listQueryOf(ctx));
-  return objectResponse(200, list, ctx.format, {
-    warnings: ctx.warnings,
-    head: ctx.req.method === "HEAD",
-  });
+  return respondWithRepresentation(ctx, list, { list: true });
 }

@@ -1,24 +1,46 @@
-/** Reads an object body for create and update, checking its apiVersion and kind. */
+/**
+ * Reads an object body for create and update: decodes it (JSON, YAML or Protobuf), checks its
+ * apiVersion and kind, and applies field validation against the schema model.
+ *
+ * @module
+ */
 import type { KubeObject } from "../../../shared/api/meta/v1/types.ts";
+import { builtinSchemaModel } from "../../../shared/api/schema/builtin_model.ts";
+import { hasProtobuf } from "../../../shared/codec/protobuf/mod.ts";
 import { StatusError } from "../../../shared/errors/status_error.ts";
 import { isObject } from "../../registry/generic/field_errors.ts";
 import { apiVersionOf } from "../../registry/generic/kind.ts";
-import { decodeBody, readBody } from "../body.ts";
+import { decodeRequestBody, readBody } from "../body.ts";
 import type { ResourceContext } from "../context.ts";
+import { applyFieldValidation, type FieldValidationDirective } from "../field_validation.ts";
+import { warningHeader } from "../respond.ts";
 
-/** Reads, decodes and checks the object in a request body. */
+function directiveOf(q: URLSearchParams): FieldValidationDirective {
+  const v = q.get("fieldValidation") ?? "";
+  return v === "Ignore" || v === "Strict" ? v : "Warn";
+}
+
+/**
+ * Reads, decodes and checks the object in a request body. Field validation warnings are added
+ * to `ctx.warnings`.
+ */
 export async function readObjectBody(
   ctx: ResourceContext,
-  expected?: { apiVersion: string; kind: string },
+  expected?: { group?: string; apiVersion: string; kind: string },
 ): Promise<KubeObject> {
-  const bytes = await readBody(ctx.req);
-  const value = decodeBody(ctx.req.headers.get("content-type"), bytes);
-  if (!isObject(value)) {
-    throw StatusError.badRequest("the body of the request must be a JSON or YAML object");
-  }
   const def = ctx.store.def;
   const want = expected?.apiVersion ?? apiVersionOf(def);
   const expectedKind = expected?.kind ?? def.kind;
+  const directive = directiveOf(ctx.url.searchParams);
+  const bytes = await readBody(ctx.req);
+  const decoded = decodeRequestBody(ctx.req.headers.get("content-type"), bytes, {
+    findDuplicates: directive !== "Ignore",
+    protobuf: hasProtobuf(want, expectedKind),
+  });
+  const value = decoded.value;
+  if (!isObject(value)) {
+    throw StatusError.badRequest("the body of the request must be a JSON or YAML object");
+  }
   if (value.apiVersion !== undefined && value.apiVersion !== want) {
     throw StatusError.badRequest(
       `the API version in the data (${value.apiVersion}) does not match the expected API version (${want})`,
@@ -30,13 +52,25 @@ export async function readObjectBody(
     );
   }
   if (value.metadata === undefined || value.metadata === null) value.metadata = {};
+  const group = want.includes("/") ? want.slice(0, want.indexOf("/")) : "";
+  const version = want.slice(want.indexOf("/") + 1);
   if (!isObject(value.metadata)) {
-    throw StatusError.invalid({ group: def.group, kind: def.kind }, "", [{
+    throw StatusError.invalid({ group, kind: expectedKind }, "", [{
       type: "FieldValueTypeInvalid",
       field: "metadata",
       value: value.metadata,
       detail: "must be an object",
     }]);
   }
+  const model = builtinSchemaModel();
+  const warnings = applyFieldValidation({
+    model,
+    type: model.kind(group, version, expectedKind),
+    value,
+    duplicates: decoded.duplicates,
+    directive,
+    kind: { group, kind: expectedKind },
+  });
+  for (const w of warnings) ctx.warnings.push(warningHeader(w));
   return value as KubeObject;
 }

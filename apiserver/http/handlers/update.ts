@@ -1,6 +1,7 @@
 /** PUT of an object or a subresource: replace, 409 on a stale resourceVersion. */
 import type { ResourceContext } from "../context.ts";
 import { objectResponse } from "../respond.ts";
+import { isPretty } from "../negotiation.ts";
 import { parseWriteQuery } from "../write_options.ts";
 import { readObjectBody } from "./object_body.ts";
 
@@ -13,5 +14,8 @@ export async function handleUpdate(ctx: ResourceContext): Promise<Response> {
     user: ctx.user,
     subresource: ctx.info.subresource || undefined,
   });
-  return objectResponse(created ? 201 : 200, object, ctx.format, { warnings: ctx.warnings });
+  return objectResponse(created ? 201 : 200, object, ctx.format, {
+    warnings: ctx.warnings,
+    pretty: isPretty(ctx.url, ctx.req),
+  });
 }

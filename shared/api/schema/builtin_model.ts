@@ -1,0 +1,237 @@
+/**
+ * The schema model of every built-in kind, built once from the group declarations (kinds,
+ * required fields, enums, defaults, merge markers) and the wire descriptors of the same groups
+ * (field names and types), so that no field list is written twice.
+ *
+ * @module
+ */
+import { authenticationV1Messages } from "../../codec/protobuf/schema/authentication_v1.ts";
+import { authorizationV1Messages } from "../../codec/protobuf/schema/authorization_v1.ts";
+import { coordinationV1Messages } from "../../codec/protobuf/schema/coordination_v1.ts";
+import { coreV1Messages } from "../../codec/protobuf/schema/core_v1.ts";
+import { eventsV1Messages } from "../../codec/protobuf/schema/events_v1.ts";
+import { metaV1Messages } from "../../codec/protobuf/schema/meta_v1.ts";
+import { runtimeMessages } from "../../codec/protobuf/schema/runtime.ts";
+import type { FieldTuple, MessageTable } from "../../codec/protobuf/message_table.ts";
+import { authenticationV1Schema } from "../authentication/v1/schema.ts";
+import { authorizationV1Schema } from "../authorization/v1/schema.ts";
+import { coordinationV1Schema } from "../coordination/v1/schema.ts";
+import { coreV1Schema } from "../core/v1/schema.ts";
+import { eventsV1Schema } from "../events/v1/schema.ts";
+import { metaV1Schema } from "../meta/v1/schema.ts";
+import type { GroupSchema } from "./group_schema.ts";
+import { type FieldSchema, SchemaModel, type TypeSchema } from "./model.ts";
+
+const INLINE_FLAG = 2;
+
+/** The group declarations of the built-in kinds. */
+export const BUILTIN_GROUP_SCHEMAS: readonly GroupSchema[] = [
+  metaV1Schema,
+  coreV1Schema,
+  coordinationV1Schema,
+  authenticationV1Schema,
+  authorizationV1Schema,
+  eventsV1Schema,
+];
+
+const MESSAGES: MessageTable = {
+  ...metaV1Messages,
+  ...runtimeMessages,
+  ...coreV1Messages,
+  ...coordinationV1Messages,
+  ...authenticationV1Messages,
+  ...authorizationV1Messages,
+  ...eventsV1Messages,
+};
+
+/** Named types whose JSON is not an object of their wire fields. */
+const NAMED_SCALARS: Readonly<Record<string, { openApiName: string; scalar: FieldSchema }>> = {
+  "meta.v1.Time": {
+    openApiName: "io.k8s.apimachinery.pkg.apis.meta.v1.Time",
+    scalar: {
+      type: "string",
+      format: "date-time",
+      description: "A time in RFC 3339 form, with second precision.",
+    },
+  },
+  "meta.v1.MicroTime": {
+    openApiName: "io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime",
+    scalar: {
+      type: "string",
+      format: "date-time",
+      description: "A time in RFC 3339 form, with microsecond precision.",
+    },
+  },
+  "meta.v1.Duration": {
+    openApiName: "io.k8s.apimachinery.pkg.apis.meta.v1.Duration",
+    scalar: { type: "string", description: "A duration such as 1h30m." },
+  },
+  "resource.Quantity": {
+    openApiName: "io.k8s.apimachinery.pkg.api.resource.Quantity",
+    scalar: {
+      type: "quantity",
+      description:
+        "A fixed-point number with an optional suffix: binary (Ki, Mi, Gi, Ti, Pi, Ei), " +
+        "decimal (m, k, M, G, T, P, E) or an exponent (e3, E6).",
+    },
+  },
+  "intstr.IntOrString": {
+    openApiName: "io.k8s.apimachinery.pkg.util.intstr.IntOrString",
+    scalar: { type: "intOrString", description: "An integer or a string." },
+  },
+};
+
+/** Named types kept as free-form JSON. */
+const FREE_FORM: Readonly<Record<string, { openApiName: string; description: string }>> = {
+  "meta.v1.FieldsV1": {
+    openApiName: "io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1",
+    description: "A set of fields, as a trie of `f:`/`k:`/`v:`/`i:` keys.",
+  },
+  "runtime.RawExtension": {
+    openApiName: "io.k8s.apimachinery.pkg.runtime.RawExtension",
+    description: "An embedded object of any kind.",
+  },
+};
+
+/** Messages whose JSON is a list of strings. */
+const STRING_LISTS = new Set([
+  "authentication.v1.ExtraValue",
+  "authorization.v1.ExtraValue",
+  "meta.v1.Verbs",
+]);
+
+function scalarField(type: string): FieldSchema | undefined {
+  switch (type) {
+    case "string":
+      return { type: "string" };
+    case "bool":
+      return { type: "boolean" };
+    case "int32":
+      return { type: "integer", format: "int32" };
+    case "int64":
+      return { type: "integer", format: "int64" };
+    case "bytes":
+      return { type: "string", format: "byte" };
+  }
+  return undefined;
+}
+
+function elementField(type: string): FieldSchema {
+  const scalar = scalarField(type);
+  if (scalar) return scalar;
+  if (STRING_LISTS.has(type)) return { type: "array", items: { type: "string" } };
+  return { type: "ref", ref: type };
+}
+
+function fieldOf(type: string): FieldSchema {
+  if (type.startsWith("[]")) return { type: "array", items: elementField(type.slice(2)) };
+  if (type.startsWith("map:")) return { type: "map", values: elementField(type.slice(4)) };
+  return elementField(type);
+}
+
+function packageOf(name: string): string {
+  return name.slice(0, name.lastIndexOf("."));
+}
+
+/** Builds the model from group declarations and wire descriptors; throws on a declaration typo. */
+export function buildSchemaModel(
+  groups: readonly GroupSchema[],
+  messages: MessageTable,
+): SchemaModel {
+  const byPackage = new Map(groups.map((g) => [g.package, g]));
+  const types: TypeSchema[] = [];
+  const prefixes: Record<string, string> = { runtime: "io.k8s.apimachinery.pkg.runtime" };
+  for (const g of groups) prefixes[g.package] = g.openApiPrefix;
+
+  const propertiesOf = (
+    name: string,
+    seen: Set<string>,
+  ): { props: Record<string, FieldSchema>; required: string[] } => {
+    const tuples: readonly FieldTuple[] = messages[name] ?? [];
+    const props: Record<string, FieldSchema> = {};
+    const required: string[] = [];
+    for (const [, json, type, flags = 0] of tuples) {
+      if (json === "-") continue;
+      if ((flags & INLINE_FLAG) !== 0 && !seen.has(type)) {
+        const inner = propertiesOf(type, new Set([...seen, type]));
+        Object.assign(props, inner.props);
+        required.push(...inner.required);
+        continue;
+      }
+      props[json] = fieldOf(type);
+    }
+    const overlay = byPackage.get(packageOf(name))?.types[name.slice(packageOf(name).length + 1)];
+    for (const r of overlay?.required ?? []) if (!required.includes(r)) required.push(r);
+    return { props, required };
+  };
+
+  for (const name of Object.keys(messages)) {
+    const pkg = packageOf(name);
+    const short = name.slice(pkg.length + 1);
+    const prefix = prefixes[pkg];
+    if (!prefix && !NAMED_SCALARS[name]) continue;
+    if (NAMED_SCALARS[name]) {
+      types.push({ name, ...NAMED_SCALARS[name], properties: {}, required: [] });
+      continue;
+    }
+    if (FREE_FORM[name]) {
+      types.push({
+        name,
+        openApiName: FREE_FORM[name].openApiName,
+        description: FREE_FORM[name].description,
+        properties: {},
+        required: [],
+        preserveUnknownFields: true,
+      });
+      continue;
+    }
+    if (STRING_LISTS.has(name) || pkg === "runtime") continue;
+    const group = byPackage.get(pkg);
+    const overlay = group?.types[short];
+    const { props, required } = propertiesOf(name, new Set([name]));
+    for (const [field, add] of Object.entries(overlay?.fields ?? {})) {
+      if (!props[field]) throw new Error(`schema declaration: ${name} has no field ${field}`);
+      props[field] = { ...props[field], ...add };
+    }
+    for (const r of required) {
+      if (!props[r]) throw new Error(`schema declaration: ${name} has no required field ${r}`);
+    }
+    const t: TypeSchema = {
+      name,
+      openApiName: `${prefix}.${short}`,
+      description: overlay?.description,
+      properties: props,
+      required,
+      structType: overlay?.structType,
+    };
+    if (group?.kinds.includes(short)) {
+      const gvk = { group: group.group, version: group.version, kind: short };
+      t.gvk = [gvk];
+      t.properties = {
+        apiVersion: {
+          type: "string",
+          description: "The versioned schema of this representation of an object.",
+        },
+        kind: { type: "string", description: "The REST resource this object represents." },
+        ...props,
+      };
+    }
+    types.push(t);
+  }
+  for (const g of groups) {
+    for (const short of Object.keys(g.types)) {
+      if (!messages[`${g.package}.${short}`]) {
+        throw new Error(`schema declaration: unknown type ${g.package}.${short}`);
+      }
+    }
+  }
+  return new SchemaModel(types);
+}
+
+let builtin: SchemaModel | undefined;
+
+/** The schema model of the built-in kinds (built on first use). */
+export function builtinSchemaModel(): SchemaModel {
+  builtin ??= buildSchemaModel(BUILTIN_GROUP_SCHEMAS, MESSAGES);
+  return builtin;
+}

@@ -1,0 +1,214 @@
+/**
+ * validateFields: checks a decoded object against its schema, the way decoding into typed Go
+ * structs does. Unknown fields are removed and reported by path; `null` values are removed (they
+ * mean "unset"); numeric quantities become strings; wrong types, unsupported enum values and
+ * missing required fields become field errors.
+ *
+ * @module
+ */
+import type { FieldError } from "../../errors/status_error.ts";
+import type { FieldSchema, SchemaModel, TypeSchema } from "./model.ts";
+
+/** What validateFields found. */
+export interface FieldValidationResult {
+  /** Paths of unknown fields (removed from the object), e.g. `spec.foo`. */
+  unknown: string[];
+  /** Type errors, unsupported values and missing required fields. */
+  errors: FieldError[];
+}
+
+const INT32_MIN = -2147483648;
+const INT32_MAX = 2147483647;
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:[Zz]|[+-]\d{2}:\d{2})$/;
+/** Kubernetes' quantity grammar: a signed decimal number with an optional suffix. */
+export const QUANTITY =
+  /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+|Ki|Mi|Gi|Ti|Pi|Ei|m|k|M|G|T|P|E)?$/;
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function join(path: string, key: string): string {
+  return path === "" ? key : `${path}.${key}`;
+}
+
+function typeName(f: FieldSchema): string {
+  switch (f.type) {
+    case "ref":
+    case "map":
+      return "object";
+    case "intOrString":
+      return "integer or string";
+    case "quantity":
+      return "string";
+    default:
+      return f.type;
+  }
+}
+
+class Walker {
+  readonly unknown: string[] = [];
+  readonly errors: FieldError[] = [];
+  constructor(readonly model: SchemaModel) {}
+
+  typeError(path: string, value: unknown, f: FieldSchema): void {
+    this.errors.push({
+      type: "FieldValueTypeInvalid",
+      field: path,
+      value: typeof value === "object" ? typeof value : value,
+      detail: `must be of type ${typeName(f)}`,
+    });
+  }
+
+  object(t: TypeSchema, obj: Record<string, unknown>, path: string): void {
+    if (t.preserveUnknownFields) return;
+    for (const key of Object.keys(obj)) {
+      const f = t.properties[key];
+      const p = join(path, key);
+      if (!f) {
+        this.unknown.push(p);
+        delete obj[key];
+        continue;
+      }
+      if (obj[key] === null) {
+        delete obj[key];
+        continue;
+      }
+      const v = this.value(f, obj[key], p);
+      if (v !== obj[key]) obj[key] = v;
+    }
+    for (const r of t.required) {
+      if (obj[r] === undefined) {
+        this.errors.push({ type: "FieldValueRequired", field: join(path, r), detail: "" });
+      }
+    }
+  }
+
+  /** Checks one value; returns it (possibly converted). */
+  value(field: FieldSchema, v: unknown, path: string): unknown {
+    const f = this.model.resolve(field);
+    switch (f.type) {
+      case "any":
+        return v;
+      case "string":
+        if (typeof v !== "string") {
+          this.typeError(path, v, f);
+        } else if (f.enum && !f.enum.includes(v)) {
+          this.errors.push({
+            type: "FieldValueNotSupported",
+            field: path,
+            value: v,
+            detail: `supported values: ${f.enum.map((e) => JSON.stringify(e)).join(", ")}`,
+          });
+        } else if (f.format === "byte" && !BASE64.test(v.replace(/\s/g, ""))) {
+          this.errors.push({
+            type: "FieldValueInvalid",
+            field: path,
+            value: "<redacted>",
+            detail: "must be base64 encoded",
+          });
+        } else if (f.format === "date-time" && !RFC3339.test(v)) {
+          this.errors.push({
+            type: "FieldValueInvalid",
+            field: path,
+            value: v,
+            detail: "must be an RFC 3339 time",
+          });
+        }
+        return v;
+      case "boolean":
+        if (typeof v !== "boolean") this.typeError(path, v, f);
+        return v;
+      case "number":
+        if (typeof v !== "number") this.typeError(path, v, f);
+        return v;
+      case "integer":
+        if (typeof v !== "number" || !Number.isInteger(v)) this.typeError(path, v, f);
+        else if (f.format === "int32" && (v < INT32_MIN || v > INT32_MAX)) {
+          this.errors.push({
+            type: "FieldValueInvalid",
+            field: path,
+            value: v,
+            detail: "must fit in a 32-bit integer",
+          });
+        }
+        return v;
+      case "intOrString":
+        if (typeof v !== "string" && !(typeof v === "number" && Number.isInteger(v))) {
+          this.typeError(path, v, f);
+        }
+        return v;
+      case "quantity": {
+        if (typeof v === "number" && Number.isFinite(v)) return String(v);
+        if (typeof v !== "string") this.typeError(path, v, f);
+        else if (!QUANTITY.test(v)) {
+          this.errors.push({
+            type: "FieldValueInvalid",
+            field: path,
+            value: v,
+            detail: "quantities must match the regular expression " +
+              "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
+          });
+        }
+        return v;
+      }
+      case "array":
+        if (!Array.isArray(v)) {
+          this.typeError(path, v, f);
+          return v;
+        }
+        for (let i = 0; i < v.length; i++) {
+          const p = `${path}[${i}]`;
+          if (v[i] === null) continue;
+          const x = this.value(f.items!, v[i], p);
+          if (x !== v[i]) v[i] = x;
+        }
+        return v;
+      case "map":
+        if (!isPlainObject(v)) {
+          this.typeError(path, v, f);
+          return v;
+        }
+        for (const [k, x] of Object.entries(v)) {
+          if (x === null) {
+            v[k] = zeroOf(this.model.resolve(f.values!));
+            continue;
+          }
+          const y = this.value(f.values!, x, `${path}[${k}]`);
+          if (y !== x) v[k] = y;
+        }
+        return v;
+      case "ref": {
+        const t = this.model.type(f.ref!);
+        if (!isPlainObject(v)) {
+          this.typeError(path, v, f);
+          return v;
+        }
+        if (t) this.object(t, v, path);
+        return v;
+      }
+    }
+  }
+}
+
+function zeroOf(f: FieldSchema): unknown {
+  if (f.type === "string") return "";
+  if (f.type === "integer" || f.type === "number") return 0;
+  if (f.type === "boolean") return false;
+  return null;
+}
+
+/**
+ * Validates `obj` (an object of type `type`) in place: removes unknown fields and nulls,
+ * converts numeric quantities, and returns the unknown field paths and the field errors.
+ */
+export function validateFields(
+  model: SchemaModel,
+  type: TypeSchema,
+  obj: Record<string, unknown>,
+): FieldValidationResult {
+  const w = new Walker(model);
+  w.object(type, obj, "");
+  return { unknown: w.unknown, errors: w.errors };
+}

@@ -35,7 +35,9 @@ import { handleResource, registerVerbHandler, servedVerbs } from "./http/resourc
 import { handleWatch } from "./http/handlers/watch.ts";
 import { ChangeFeed } from "./watch/change_feed.ts";
 import { attachWatchCaches } from "./watch/attach_watch_caches.ts";
-import { errorResponse } from "./http/respond.ts";
+import { compressResponse, errorResponse } from "./http/respond.ts";
+import { errorFormat } from "./http/negotiation.ts";
+import { OpenApiV3Handler } from "./openapi/openapi_handler.ts";
 import { handleVersion } from "./http/version.ts";
 import {
   type ApiServerMetrics,
@@ -147,6 +149,8 @@ export async function startServer(
   const metrics = createApiServerMetrics(new MetricsRegistry({ currentVersion: "1.32" }));
   const serveMetrics = metricsHandler(metrics.registry);
   const discovery = new Discovery(registry, servedVerbs);
+  const openapi = new OpenApiV3Handler(() => registry.all().map((s) => s.def), servedVerbs);
+  registry.onChange(() => openapi.invalidate());
 
   // Who is asking, and may they.
   const authz = authorization.chain;
@@ -211,6 +215,8 @@ export async function startServer(
     }
     const disc = await discovery.handle(req, url);
     if (disc) return disc;
+    const oa = await openapi.handle(req, url);
+    if (oa) return oa;
     throw StatusError.pathNotFound();
   }
 
@@ -226,12 +232,18 @@ export async function startServer(
       user = await impersonate(req, user, authz);
       await authorize(user, info);
       res = await route(req, url, info, user, warnings);
+      if (
+        info.isResourceRequest && (info.verb === "get" || info.verb === "list") &&
+        opts.featureGates.enabled("APIResponseCompression")
+      ) {
+        res = await compressResponse(req, res);
+      }
     } catch (err) {
       const status = toStatusError(err);
       if (status.code >= 500) {
         logger.error("request failed", { path: url.pathname, err: String(err) });
       }
-      res = errorResponse(status);
+      res = errorResponse(status, errorFormat(req.headers.get("accept")));
     }
     observe(metrics, logger, req, url, info, res, user, started);
     return res;

@@ -1,0 +1,82 @@
+import assert from "node:assert/strict";
+import {
+  formatReport,
+  parseBenchFlags,
+  runCreateListBench,
+  summarize,
+} from "../../../scripts/bench/create_list.ts";
+
+Deno.test("parseBenchFlags() takes defaults and reports every bad flag", async (t) => {
+  await t.step("defaults", () => {
+    assert.deepEqual(parseBenchFlags([]), {
+      objects: 10000,
+      concurrency: 16,
+      rounds: 3,
+      pageSize: 500,
+      listRepeats: 5,
+      capSeconds: 120,
+      valueBytes: 1024,
+      etcd: true,
+    });
+  });
+  await t.step("smaller run", () => {
+    const opts = parseBenchFlags(["--objects=100", "--concurrency", "4", "--no-etcd"]);
+    assert.ok(!("errors" in opts));
+    assert.equal(opts.objects, 100);
+    assert.equal(opts.concurrency, 4);
+    assert.equal(opts.etcd, false);
+  });
+  const bad: Array<[string, string[], RegExp[]]> = [
+    ["zero and text", ["--objects=0", "--concurrency=x"], [/--objects/, /--concurrency/]],
+    ["fraction", ["--page-size=1.5"], [/--page-size/]],
+    ["more rounds than objects", ["--objects=2", "--rounds=3"], [/--rounds/]],
+    ["unknown flag", ["--nope"], [/nope/]],
+  ];
+  for (const [name, args, patterns] of bad) {
+    await t.step(name, () => {
+      const res = parseBenchFlags(args);
+      assert.ok("errors" in res);
+      assert.equal(res.errors.length, patterns.length);
+      patterns.forEach((p, i) => assert.match(res.errors[i], p));
+    });
+  }
+});
+
+Deno.test("runCreateListBench() creates and lists through the real server", async () => {
+  const report = await runCreateListBench({
+    objects: 30,
+    concurrency: 4,
+    rounds: 2,
+    pageSize: 7,
+    listRepeats: 2,
+    capSeconds: 120,
+    valueBytes: 512,
+    etcd: false,
+  });
+  assert.deepEqual(report.rounds.map((r) => r.created), [15, 15]);
+  assert.ok(report.rounds.every((r) => r.failed === 0), report.firstCreateError);
+  assert.ok(report.rounds.every((r) => r.raw.rowsPerSecond > 0));
+  assert.deepEqual(report.list.itemsPerList, [30, 30]);
+  assert.equal(report.list.pages, 10);
+  assert.match(report.etcdSkipped ?? "", /--no-etcd/);
+  assert.ok(summarize(report).ratioToRaw > 0);
+  const text = formatReport(report);
+  assert.match(text, /creates\/s ÷ raw rows\/s/);
+  assert.match(text, /list page of 7 p50/);
+  assert.match(text, /skipped: disabled with --no-etcd/);
+});
+
+Deno.test("runCreateListBench() rejects bad options before starting anything", async () => {
+  const base = {
+    objects: 10,
+    concurrency: 2,
+    rounds: 1,
+    pageSize: 5,
+    listRepeats: 1,
+    capSeconds: 10,
+    valueBytes: 100,
+    etcd: false,
+  };
+  await assert.rejects(() => runCreateListBench({ ...base, objects: 0 }), /objects/);
+  await assert.rejects(() => runCreateListBench({ ...base, rounds: 11 }), /rounds/);
+});

@@ -165,7 +165,12 @@ export function buildSchemaModel(
     return { props, required };
   };
 
-  for (const name of Object.keys(messages)) {
+  const names = new Set([
+    ...Object.keys(NAMED_SCALARS),
+    ...Object.keys(FREE_FORM),
+    ...Object.keys(messages),
+  ]);
+  for (const name of names) {
     const pkg = packageOf(name);
     const short = name.slice(pkg.length + 1);
     const prefix = prefixes[pkg];

@@ -19,16 +19,22 @@ import { writePrivateFile } from "../../pki/write_private_file.ts";
 /** A JWS algorithm we sign or verify with. */
 export type JwsAlgorithm = "RS256" | "ES256" | "ES384" | "ES512";
 
+/**
+ * A key as jose imports it. (Spelled through jose rather than the global CryptoKey so the
+ * types agree when @types/node, which redefines KeyUsage, is in the same program.)
+ */
+export type JoseKey = Awaited<ReturnType<typeof importSPKI>>;
+
 /** A verification key. */
 export interface VerificationKey {
   kid: string;
   alg: JwsAlgorithm;
-  key: CryptoKey;
+  key: JoseKey;
 }
 
 /** The signing key. */
 export interface SigningKey extends VerificationKey {
-  privateKey: CryptoKey;
+  privateKey: JoseKey;
 }
 
 /** All service account token keys. */

@@ -208,8 +208,8 @@ Deno.test("server serves Table, YAML, pretty JSON, gzip and dry-run", async () =
     assert.equal(one.rows.length, 1);
     assert.equal(one.rows[0].object, undefined);
     const pretty = await (await t.fetch(`${cm}/c0?pretty=true`)).text();
-    assert.match(pretty, /^{\n  "/);
-    assert.match(pretty, /\n  "kind": "ConfigMap",?\n/);
+    assert.match(pretty, /^{\n {2}"/);
+    assert.match(pretty, /\n {2}"kind": "ConfigMap",?\n/);
     const gz = await t.fetch(cm, { headers: { "accept-encoding": "gzip" } });
     assert.equal(gz.headers.get("content-encoding"), "gzip");
     assert.equal((await gz.json()).items.length, 3);

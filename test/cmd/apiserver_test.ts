@@ -1,0 +1,148 @@
+/**
+ * The apiserver executable as a subprocess: flag validation (every problem at once, exit code
+ * 2) and, at -v=2, one JSON log line per request on stderr with no credential in it.
+ */
+import assert from "node:assert/strict";
+import { loadKubeconfig } from "../../shared/client/kubeconfig.ts";
+
+const ENTRY = new URL("../../cmd/apiserver.ts", import.meta.url).pathname;
+
+function run(args: string[]): Promise<Deno.CommandOutput> {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", ENTRY, ...args],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+}
+
+Deno.test("apiserver reports every bad flag at once and exits 2", async (t) => {
+  await t.step("bad values", async () => {
+    const out = await run([
+      "--secure-port=99999",
+      "--history-window=soon",
+      "--storage-url=ftp://example.com",
+      "--feature-gates=NoSuchGate=true",
+      "--tls-cert-file=/nonexistent.pem",
+    ]);
+    assert.equal(out.code, 2);
+    const lines = new TextDecoder().decode(out.stderr).trim().split("\n");
+    for (
+      const flag of [
+        "--secure-port",
+        "--history-window",
+        "--storage-url",
+        "--feature-gates",
+        "--tls-cert-file",
+      ]
+    ) {
+      assert.ok(
+        lines.some((l) => l.startsWith("error: ") && l.includes(flag)),
+        `${flag}: ${lines}`,
+      );
+    }
+  });
+  await t.step("an unknown flag", async () => {
+    const out = await run(["--no-such-flag=1"]);
+    assert.equal(out.code, 2);
+    assert.match(new TextDecoder().decode(out.stderr), /^error: .*no-such-flag/m);
+  });
+  await t.step("--help exits 0 and lists the flags", async () => {
+    const out = await run(["--help"]);
+    assert.equal(out.code, 0);
+    assert.match(new TextDecoder().decode(out.stdout), /--data-dir/);
+  });
+});
+
+Deno.test("apiserver -v=2 logs one JSON line per request without credentials", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "apiserver-cmd-" });
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      ENTRY,
+      `--data-dir=${dir}`,
+      "--secure-port=0",
+      "--bind-address=127.0.0.1",
+      "-v=2",
+    ],
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const lines: string[] = [];
+  const { promise: readyUrl, resolve: ready } = Promise.withResolvers<string>();
+  const reading = (async () => {
+    let buf = "";
+    for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) {
+      buf += chunk;
+      let i;
+      while ((i = buf.indexOf("\n")) >= 0) {
+        const line = buf.slice(0, i);
+        buf = buf.slice(i + 1);
+        lines.push(line);
+        const m = /^apiserver ready at (\S+);/.exec(line);
+        if (m) ready(m[1]);
+      }
+    }
+  })();
+  let client: Deno.HttpClient | undefined;
+  let anonymous: Deno.HttpClient | undefined;
+  try {
+    const url = await Promise.race([
+      readyUrl,
+      child.status.then((s) => {
+        throw new Error(`apiserver exited ${s.code}: ${lines.join("\n")}`);
+      }),
+    ]);
+    const config = await loadKubeconfig(`${dir}/admin.kubeconfig`);
+    client = Deno.createHttpClient({
+      caCerts: config.caPem ? [config.caPem] : [],
+      ...(config.clientCertPem ? { cert: config.clientCertPem, key: config.clientKeyPem } : {}),
+    });
+    // Without a client certificate, so that the bogus token below is what authenticates.
+    anonymous = Deno.createHttpClient({ caCerts: config.caPem ? [config.caPem] : [] });
+    const headers: Record<string, string> = { "user-agent": "cmd-test/1" };
+    if (config.token) headers.authorization = `Bearer ${config.token}`;
+    const secret = "sekrit-token-value-0123456789";
+    const requests: [string, RequestInit, Deno.HttpClient][] = [
+      ["/api/v1/namespaces?limit=1", { headers }, client],
+      ["/api/v1/namespaces/default/configmaps/nope", { headers }, client],
+      ["/api/v1/namespaces", { headers: { authorization: `Bearer ${secret}` } }, anonymous],
+    ];
+    for (const [path, init, c] of requests) {
+      const res = await fetch(url + path, { ...init, client: c });
+      await res.body?.cancel();
+    }
+    const countHttp = () =>
+      lines.filter((l) =>
+        l.startsWith("{") && JSON.parse(l).msg === "HTTP" &&
+        JSON.parse(l).uri?.includes("/api/v1/namespaces")
+      ).length;
+    const deadline = Date.now() + 30_000;
+    while (countHttp() < requests.length && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const http = lines.filter((l) => l.startsWith("{")).map((l) => JSON.parse(l)).filter((e) =>
+      e.msg === "HTTP" && String(e.uri).startsWith("/api/v1/namespaces")
+    );
+    assert.equal(http.length, 3, lines.join("\n"));
+    assert.deepEqual(http.map((e) => [e.verb, e.uri, e.resp]), [
+      ["list", "/api/v1/namespaces?limit=1", 200],
+      ["get", "/api/v1/namespaces/default/configmaps/nope", 404],
+      ["list", "/api/v1/namespaces", 401],
+    ]);
+    assert.equal(http[0].userAgent, "cmd-test/1");
+    assert.ok(http[0].user, "the authenticated user is logged");
+    assert.match(http[0].latency, /ms$/);
+    for (const l of lines) {
+      assert.ok(!l.includes(secret), `a credential leaked into the log: ${l}`);
+      if (config.token) assert.ok(!l.includes(config.token), `the admin token leaked: ${l}`);
+    }
+  } finally {
+    client?.close();
+    anonymous?.close();
+    child.kill("SIGTERM");
+    await child.status;
+    await reading;
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+});

@@ -1,0 +1,69 @@
+import assert from "node:assert/strict";
+import { parseServerOptions } from "../../apiserver/options.ts";
+
+const noEnv = () => undefined;
+
+Deno.test("parseServerOptions() applies defaults", () => {
+  const r = parseServerOptions([], noEnv);
+  assert.ok(r.ok);
+  assert.equal(r.options.securePort, 6443);
+  assert.equal(r.options.bindAddress, "0.0.0.0");
+  assert.equal(r.options.dataDir, "./data");
+  assert.equal(r.options.historyWindowMs, 5 * 60_000);
+  assert.equal(r.options.verbosity, 0);
+});
+
+Deno.test("parseServerOptions() reads every flag", () => {
+  const r = parseServerOptions([
+    "--data-dir=/tmp/x",
+    "--secure-port=0",
+    "--bind-address=127.0.0.1",
+    "--history-window=1s",
+    "--tls-san=a.example,b.example",
+    "--tls-san=10.0.0.1",
+    "-v=2",
+    "--storage-url=ws://127.0.0.1:8080",
+  ], (k) => k === "LIBSQL_AUTH_TOKEN" ? "tok" : undefined);
+  assert.ok(r.ok);
+  assert.equal(r.options.dataDir, "/tmp/x");
+  assert.equal(r.options.securePort, 0);
+  assert.equal(r.options.historyWindowMs, 1000);
+  assert.deepEqual(r.options.tlsSans, ["a.example", "b.example", "10.0.0.1"]);
+  assert.equal(r.options.verbosity, 2);
+  assert.equal(r.options.storageUrl, "ws://127.0.0.1:8080");
+  assert.equal(r.options.storageAuthToken, "tok");
+});
+
+Deno.test("parseServerOptions() reports every problem at once", async (t) => {
+  const r = parseServerOptions([
+    "--secure-port=70000",
+    "--history-window=0s",
+    "--storage-url=ftp://x",
+    "--tls-cert-file=/c.pem",
+    "--feature-gates=Bogus=true",
+    "-v=loud",
+  ], noEnv);
+  assert.ok(!r.ok);
+  for (
+    const flag of [
+      "--secure-port",
+      "--history-window",
+      "--storage-url",
+      "--tls-cert-file",
+      "--feature-gates",
+      "-v",
+    ]
+  ) {
+    await t.step(flag, () => {
+      assert.ok(r.errors.some((e) => e.startsWith(flag)), `${flag} in ${r.errors.join("; ")}`);
+    });
+  }
+});
+
+Deno.test("parseServerOptions() rejects unknown flags and positionals", () => {
+  for (const args of [["--nope"], ["extra"]]) {
+    const r = parseServerOptions(args, noEnv);
+    assert.ok(!r.ok, args.join(" "));
+    assert.equal(r.errors.length, 1);
+  }
+});

@@ -6,6 +6,7 @@ import {
   createTokenRequest,
   type TokenRequestDeps,
 } from "../../authentication/tokenrequests/token_request.ts";
+import { SERVICEACCOUNT_COLUMNS } from "../../../http/table/builtin_columns.ts";
 
 /** The ServiceAccount kind. */
 export const serviceAccountKind: KindDef = {
@@ -17,6 +18,7 @@ export const serviceAccountKind: KindDef = {
   shortNames: ["sa"],
   namespaced: true,
   strategy: {
+    tableColumns: SERVICEACCOUNT_COLUMNS,
     validate(obj) {
       const errs: FieldError[] = [];
       for (const f of ["secrets", "imagePullSecrets"]) {

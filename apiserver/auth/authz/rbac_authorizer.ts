@@ -33,7 +33,7 @@ export class RbacAuthorizer implements Authorizer {
         return true;
       }
       if (rule && ruleAllows(a, rule)) {
-        allowedBy = source;
+        allowedBy = source();
         return false;
       }
       return true;

@@ -28,7 +28,11 @@ export const RBAC_PREFIXES = {
  * Called for every rule that applies to a user; `source` describes the binding and role
  * ("" with an error), `err` a binding whose role could not be resolved. Return false to stop.
  */
-export type RuleVisitor = (source: string, rule: PolicyRule | undefined, err?: string) => boolean;
+export type RuleVisitor = (
+  source: () => string,
+  rule: PolicyRule | undefined,
+  err?: string,
+) => boolean;
 
 /** The service account user name of `namespace`/`name`. */
 export function serviceAccountUsername(namespace: string, name: string): string {
@@ -243,12 +247,14 @@ export class RbacIndex {
     visitor: RuleVisitor,
   ): boolean {
     const rules = this.roleRefRules(b.roleRef, namespace);
-    if ("error" in rules) return visitor("", undefined, rules.error);
-    const subject = (b.subjects ?? []).find((s) => subjectKey(s, namespace) === key);
-    const who = subject ? describeSubject(subject, namespace) : `User "${user.username}"`;
-    const where = namespace ? ` in namespace "${namespace}"` : "";
-    const source = `${bindingKind} "${b.metadata.name}" of ${b.roleRef.kind} "${b.roleRef.name}"` +
-      ` to ${who}${where}`;
+    if ("error" in rules) return visitor(() => "", undefined, rules.error);
+    const source = () => {
+      const subject = (b.subjects ?? []).find((s) => subjectKey(s, namespace) === key);
+      const who = subject ? describeSubject(subject, namespace) : `User "${user.username}"`;
+      const where = namespace ? ` in namespace "${namespace}"` : "";
+      return `${bindingKind} "${b.metadata.name}" of ${b.roleRef.kind} "${b.roleRef.name}"` +
+        ` to ${who}${where}`;
+    };
     for (const rule of rules) if (!visitor(source, rule)) return false;
     return true;
   }

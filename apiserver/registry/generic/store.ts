@@ -19,6 +19,7 @@ import {
 import type { AdmissionAttributes, AdmissionChain, UserInfo } from "./admission.ts";
 import { type Clock, rfc3339, systemClock } from "./clock.ts";
 import { encodeContinue } from "./continue_token.ts";
+import { maintainManagedFields } from "../../fieldmanager/track_write.ts";
 import { apiVersionOf, type KindDef } from "./kind.ts";
 import {
   generateName,
@@ -56,6 +57,12 @@ export interface ListCache {
 export interface WriteOptions {
   dryRun?: boolean;
   user?: UserInfo;
+  /** The field manager of the write (query `fieldManager`). */
+  fieldManager?: string;
+  /** The request's User-Agent: names the manager when fieldManager is absent. */
+  userAgent?: string;
+  /** The body's managedFields were computed by server-side apply (no Update is recorded). */
+  applied?: boolean;
 }
 
 /** Options of the store. */
@@ -231,6 +238,7 @@ export class Store {
     const genName = !obj.metadata.name && !!obj.metadata.generateName;
     if (genName) obj.metadata.name = generateName(obj.metadata.generateName!);
     this.def.strategy.prepareForCreate?.(obj);
+    maintainManagedFields(this.def, undefined, obj, body, opts);
     const attrs = this.#attrs("CREATE", obj, undefined, opts);
     await this.#admission?.admit(attrs);
     this.#validate(obj, this.def.strategy.validate(obj), undefined);
@@ -329,6 +337,7 @@ export class Store {
       }
       obj.metadata.resourceVersion = old.metadata.resourceVersion;
       if (!sub) this.def.strategy.prepareForUpdate?.(obj, old);
+      maintainManagedFields(this.def, old, obj, body, { ...opts, subresource: opts.subresource });
       const attrs = this.#attrs("UPDATE", obj, old, opts, opts.subresource);
       await this.#admission?.admit(attrs);
       const strategy = this.def.strategy;

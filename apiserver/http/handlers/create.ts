@@ -55,6 +55,8 @@ export async function handleCreate(ctx: ResourceContext): Promise<Response> {
   const obj = await ctx.store.create(ctx.info.namespace, body, {
     dryRun: q.dryRun,
     user: ctx.user,
+    fieldManager: q.fieldManager,
+    userAgent: ctx.req.headers.get("user-agent") ?? undefined,
   });
   return objectResponse(201, obj, ctx.format, {
     warnings: ctx.warnings,

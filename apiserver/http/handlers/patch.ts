@@ -19,6 +19,7 @@ import type { ResourceContext } from "../context.ts";
 import { parseMediaType } from "../negotiation.ts";
 import { objectResponse } from "../respond.ts";
 import { parseWriteQuery, type WriteQuery } from "../write_options.ts";
+import { validatePatchedObject } from "../../fieldmanager/validate_patched.ts";
 
 /** What a patch type implementation receives. */
 export interface PatchArgs {
@@ -88,9 +89,26 @@ export async function handlePatch(ctx: ResourceContext): Promise<Response> {
   if (!applier) {
     throw StatusError.unsupportedMediaType(contentType ?? "", patchTypes());
   }
+  const isApply = type === "application/apply-patch+yaml";
+  if (!isApply && ctx.url.searchParams.has("force")) {
+    throw StatusError.invalid({ group: "meta.k8s.io", kind: "PatchOptions" }, "", [{
+      type: "FieldValueForbidden",
+      field: "force",
+      detail: "may not be specified for non-apply patch",
+    }]);
+  }
+  const writer = {
+    fieldManager: query.fieldManager,
+    userAgent: ctx.req.headers.get("user-agent") ?? undefined,
+    applied: isApply,
+  };
+  // If-Match carries the resourceVersion the patch was computed against (a precondition).
+  const ifMatch = ctx.req.headers.get("if-match")?.replace(/^W\//, "").replace(/^"(.*)"$/, "$1");
+  const warningsBefore = ctx.warnings.length;
   const body = await readBody(ctx.req);
   const { namespace, name, subresource } = ctx.info;
   for (let attempt = 0;; attempt++) {
+    ctx.warnings.length = warningsBefore;
     let current: KubeObject | undefined;
     try {
       current = await ctx.store.get(namespace, name);
@@ -101,11 +119,16 @@ export async function handlePatch(ctx: ResourceContext): Promise<Response> {
         throw err;
       }
     }
+    if (current && ifMatch && ifMatch !== "*" && ifMatch !== current.metadata.resourceVersion) {
+      throw StatusError.conflict(ctx.store.groupResource, name);
+    }
     const next = await applier({ current, body, store: ctx.store, ctx, query });
+    if (!isApply) validatePatchedObject(ctx, next);
     if (!current) {
       const created = await ctx.store.create(namespace, next, {
         dryRun: query.dryRun,
         user: ctx.user,
+        ...writer,
       });
       return objectResponse(201, created, ctx.format, { warnings: ctx.warnings });
     }
@@ -120,6 +143,7 @@ export async function handlePatch(ctx: ResourceContext): Promise<Response> {
         dryRun: query.dryRun,
         user: ctx.user,
         subresource: subresource || undefined,
+        ...writer,
       });
       return objectResponse(200, object, ctx.format, { warnings: ctx.warnings });
     } catch (err) {

@@ -13,6 +13,8 @@ export async function handleUpdate(ctx: ResourceContext): Promise<Response> {
     dryRun: q.dryRun,
     user: ctx.user,
     subresource: ctx.info.subresource || undefined,
+    fieldManager: q.fieldManager,
+    userAgent: ctx.req.headers.get("user-agent") ?? undefined,
   });
   return objectResponse(created ? 201 : 200, object, ctx.format, {
     warnings: ctx.warnings,

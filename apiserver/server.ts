@@ -51,6 +51,7 @@ import { serverUrlFor, writeAdminKubeconfig } from "./pki/write_admin_kubeconfig
 import { AdmissionChain, type UserInfo } from "./registry/generic/admission.ts";
 import { builtinKinds } from "./registry/builtin_kinds.ts";
 import { ResourceRegistry } from "./registry/resource_registry.ts";
+import "./fieldmanager/register_patch_types.ts";
 import type { Storage } from "./storage/interface.ts";
 import { LibsqlStorage } from "./storage/libsql/libsql_storage.ts";
 

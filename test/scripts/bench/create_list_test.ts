@@ -54,7 +54,7 @@ Deno.test("runCreateListBench() creates and lists through the real server", asyn
     etcd: false,
   });
   assert.deepEqual(report.rounds.map((r) => r.created), [15, 15]);
-  assert.ok(report.rounds.every((r) => r.failed === 0), report.firstCreateError);
+  assert.ok(report.rounds.every((r) => r.failed === 0), report.firstCreateError ?? "");
   assert.ok(report.rounds.every((r) => r.raw.rowsPerSecond > 0));
   assert.deepEqual(report.list.itemsPerList, [30, 30]);
   assert.equal(report.list.pages, 10);

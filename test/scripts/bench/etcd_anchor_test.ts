@@ -19,7 +19,7 @@ Deno.test({
         capMs: 120_000,
         tag: "test",
       });
-      assert.equal(result.failed, 0, result.firstError);
+      assert.equal(result.failed, 0, result.firstError ?? "");
       assert.equal(result.puts, 40);
       assert.ok(result.putsPerSecond > 0);
       const res = await fetch(`${etcd.url}/v3/kv/range`, {

@@ -31,7 +31,8 @@ interface KindCase {
   body(): Record<string, unknown>;
   /** Changes something outside metadata and status. */
   mutate(o: KubeObject): void;
-  status?: boolean;
+  /** Two valid, different status values (subresource kinds only). */
+  status?: [Record<string, unknown>, Record<string, unknown>];
   createOnUpdate: boolean;
   deleteCollection: boolean;
 }
@@ -72,8 +73,12 @@ const KINDS: KindCase[] = [
     kind: "Namespace",
     collection: "/api/v1/namespaces",
     body: () => ({}),
-    mutate: (o) => o.spec = { ...(o.spec as object), extra: "ignored" },
-    status: true,
+    // spec.finalizers change only through the finalize subresource: change labels instead.
+    mutate: (o) => o.metadata.labels = { mutated: "yes" },
+    status: [{
+      phase: "Active",
+      conditions: [{ type: "NamespaceDeletionContentFailure", status: "False" }],
+    }, { phase: "Active" }],
     createOnUpdate: false,
     deleteCollection: false,
   },
@@ -84,7 +89,7 @@ const KINDS: KindCase[] = [
     collection: "/api/v1/nodes",
     body: () => ({ spec: {} }),
     mutate: (o) => o.spec = { unschedulable: true },
-    status: true,
+    status: [{ addresses: [{ type: "Hostname", address: "node-one" }] }, {}],
     createOnUpdate: false,
     deleteCollection: true,
   },
@@ -109,7 +114,7 @@ const KINDS: KindCase[] = [
       const spec = o.spec as { containers: { image: string }[] };
       spec.containers[0].image = "busybox:2";
     },
-    status: true,
+    status: [{ phase: "Running" }, { phase: "Failed" }],
     createOnUpdate: false,
     deleteCollection: true,
   },
@@ -259,18 +264,19 @@ async function exerciseKind(s: TestServer, k: KindCase, step: Deno.TestContext) 
     await step.step("status subresource: get, and PUT changes only status", async () => {
       const got = assertOk(await call(s, "GET", `${item}/status`), 200);
       assert.equal(got.metadata.uid, created.metadata.uid);
+      const [wanted, ignored] = k.status!;
       const body = structuredClone(got);
-      body.status = { ...(body.status as object), phase: "Custom" };
+      body.status = wanted;
       body.metadata.labels = { via: "status" };
       const r = assertOk(await call(s, "PUT", `${item}/status`, body), 200);
-      assert.equal((r.status as { phase: string }).phase, "Custom");
+      assert.deepEqual(r.status, wanted);
       assert.deepEqual(r.metadata.labels, updated.metadata.labels, "labels unchanged via status");
       // The main resource ignores status.
       const main = structuredClone(r);
-      main.status = { phase: "Ignored" };
+      main.status = ignored;
       main.metadata.labels = { via: "main" };
       const m = assertOk(await call(s, "PUT", item, main), 200);
-      assert.equal((m.status as { phase: string }).phase, "Custom");
+      assert.deepEqual(m.status, wanted);
       assert.deepEqual(m.metadata.labels, { via: "main" });
       // Status on a missing object is 404; POST to status is 405.
       assertStatus(await call(s, "GET", `${k.collection}/missing/status`), 404, "NotFound");

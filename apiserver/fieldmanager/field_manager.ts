@@ -27,6 +27,7 @@ import { toFieldSet } from "./to_field_set.ts";
 import { TypedError } from "./typed_error.ts";
 import { Updater } from "./updater.ts";
 import { goJson, isJsonObject, type JsonObject } from "./value.ts";
+import { UNTYPED_DEDUCED } from "./schema.ts";
 
 /** The annotation client-side apply keeps. */
 export const LAST_APPLIED_ANNOTATION = "kubectl.kubernetes.io/last-applied-configuration";
@@ -273,7 +274,10 @@ export class FieldManager {
         if (remaining.length > 0) throw new ConflictError(remaining);
         result = this.#applyOnce(liveObj, patch, managed, manager, true);
       }
-      const out = result as KubeObject;
+      // Typed (built-in) objects have no null members: decoding drops them.
+      const out = (this.#opts.schema.root.namedType === UNTYPED_DEDUCED
+        ? result
+        : dropNulls(result)) as KubeObject;
       if (manager === "kubectl" && hasLastApplied(out)) {
         setLastApplied(out, buildLastApplied(patch));
       }
@@ -366,4 +370,17 @@ function setLastApplied(obj: KubeObject, value: string): void {
   for (const [k, v] of Object.entries(ann)) total += k.length + v.length;
   if (total > MAX_ANNOTATIONS_BYTES) delete ann[LAST_APPLIED_ANNOTATION];
   obj.metadata.annotations = ann;
+}
+
+function dropNulls(v: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, x] of Object.entries(v)) {
+    if (x === null || x === undefined) continue;
+    out[k] = isJsonObject(x)
+      ? dropNulls(x)
+      : Array.isArray(x)
+      ? x.map((i) => isJsonObject(i) ? dropNulls(i) : i)
+      : x;
+  }
+  return out;
 }

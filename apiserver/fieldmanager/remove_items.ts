@@ -1,6 +1,7 @@
 /**
  * removeItems: a value without the fields of a set (structured-merge-diff's
- * `TypedValue.RemoveItems`). A map or list left empty by the removal is dropped.
+ * `TypedValue.RemoveItems`). A map or list emptied by the removal is left as null (built-in
+ * kinds drop such nulls, as decoding into typed objects does).
  *
  * @module
  */
@@ -28,8 +29,8 @@ export function removeItems(
       if (toRemove.members.has(key)) continue;
       const sub = toRemove.children.get(key)?.set;
       if (sub && !sub.empty()) {
-        const r = removeItems(schema, schema.memberType(atom.map, k), v, sub);
-        if (r !== undefined) out[k] = r;
+        // Emptied members stay as null, as structured-merge-diff leaves them.
+        out[k] = removeItems(schema, schema.memberType(atom.map, k), v, sub) ?? null;
       } else out[k] = v;
     }
     return Object.keys(out).length > 0 ? out : undefined;
@@ -46,8 +47,7 @@ export function removeItems(
       if (toRemove.members.has(key)) return;
       const sub = toRemove.children.get(key)?.set;
       if (sub && !sub.empty()) {
-        const r = removeItems(schema, list.elementType, item, sub);
-        if (r !== undefined) out.push(r);
+        out.push(removeItems(schema, list.elementType, item, sub) ?? null);
       } else out.push(item);
     });
     return out.length > 0 ? out : undefined;

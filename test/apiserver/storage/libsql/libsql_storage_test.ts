@@ -232,3 +232,31 @@ Deno.test("LibsqlStorage keeps every acknowledged write across kill -9", async (
     }
   });
 });
+
+Deno.test("LibsqlStorage commits on a write worker unless writeWorker is false", async (t) => {
+  for (const writeWorker of [true, false]) {
+    await t.step(`writeWorker: ${writeWorker}`, async () => {
+      await inTempDir(async (dir) => {
+        const s = await LibsqlStorage.open({ url: `file:${dir}/state.db`, writeWorker });
+        try {
+          const kvs = await Promise.all(
+            Array.from({ length: 50 }, (_, i) => s.create(`/w/${i}`, `v${i}`)),
+          );
+          assert.deepEqual(kvs.map((kv) => kv.revision).sort((a, b) => a - b), [
+            ...Array.from({ length: 50 }, (_, i) => i + 1),
+          ]);
+          await assert.rejects(s.update("/w/0", "x", 999), RevisionConflictError);
+          const ev = await s.delete("/w/1", 0);
+          assert.equal(ev.prevValue, "v1");
+          const stats = s.stats();
+          assert.equal(stats.writeWorker, writeWorker);
+          assert.equal(stats.lastSynchronous, 2, "FULL");
+          assert.equal(stats.committedWrites, 51);
+          assert.equal((await s.list("/w/")).items.length, 49);
+        } finally {
+          await s.close();
+        }
+      });
+    });
+  }
+});

@@ -1,0 +1,199 @@
+/**
+ * One group-commit write transaction, as a handful of statements whatever the batch size: one
+ * read of the revision counter and of every key the batch touches, then one multi-row insert
+ * into the log, one multi-row upsert into `kv`, one multi-row delete and one counter update.
+ * `@libsql/client` prepares every statement anew, so statements per transaction, not rows,
+ * set the fixed cost. Runs on the storage's thread (libSQL server) or in the write worker
+ * (embedded file); everything it takes and returns survives structured clone.
+ *
+ * @module
+ */
+import type { Client, InStatement, Value } from "@libsql/client";
+import { LOG_ADDED, LOG_DELETED, LOG_MODIFIED } from "./schema.ts";
+
+/** A write requested by a caller. */
+export type WriteOp =
+  | { kind: "create"; key: string; value: string }
+  | { kind: "update"; key: string; value: string; expected: number }
+  | { kind: "delete"; key: string; expected: number };
+
+/** What happened to one write of a batch. */
+export type WriteOutcome =
+  | {
+    /** The write's revision. */
+    revision: number;
+    /** Revision of the key's previous change (0 for a create). */
+    prevRevision: number;
+    /** The key's value before the write (absent for a create). */
+    prevValue?: string;
+  }
+  | {
+    /** Why the write was refused; the batch's other writes are unaffected. */
+    refused: "exists" | "notFound" | "conflict";
+    /** The key's current revision (for "conflict"). */
+    currentRevision?: number;
+  };
+
+/** Result of {@link writeBatch}. */
+export interface BatchResult {
+  /** One outcome per op, in order. */
+  outcomes: WriteOutcome[];
+  /** Writes committed (0: nothing was written and the transaction rolled back). */
+  committed: number;
+  /** `PRAGMA synchronous` read inside the transaction, when it was checked. */
+  synchronous?: number;
+}
+
+/** `PRAGMA synchronous` FULL. */
+export const SYNCHRONOUS_FULL = 2;
+
+/** SQLite's variable limit is 32766; stay well below it in one statement. */
+const MAX_VARS = 30_000;
+const LOG_COLUMNS = 7;
+
+/**
+ * Applies `ops` in order in one `BEGIN IMMEDIATE` transaction: each gets the next revision or
+ * is refused on its own (create of an existing key, update/delete of a missing key or at
+ * another revision). With `checkSynchronous`, reads `PRAGMA synchronous` inside the
+ * transaction and refuses to commit below FULL. Throws if the transaction fails (nothing of it
+ * was committed).
+ */
+export async function writeBatch(
+  client: Client,
+  ops: readonly WriteOp[],
+  timeMs: number,
+  checkSynchronous: boolean,
+): Promise<BatchResult> {
+  const keys = [...new Set(ops.map((op) => op.key))];
+  const tx = await client.transaction("write");
+  try {
+    const reads: InStatement[] = ["SELECT revision FROM meta WHERE id = 1"];
+    for (const chunk of chunks(keys, MAX_VARS)) {
+      reads.push({
+        sql: `SELECT key, value, revision FROM kv WHERE key IN (${placeholders(chunk.length)})`,
+        args: chunk,
+      });
+    }
+    if (checkSynchronous) reads.push("PRAGMA synchronous");
+    const rs = await tx.batch(reads);
+    let synchronous: number | undefined;
+    if (checkSynchronous) {
+      synchronous = num(rs[rs.length - 1].rows[0][0]);
+      if (synchronous < SYNCHRONOUS_FULL) {
+        throw new Error(`refusing to commit with PRAGMA synchronous=${synchronous} (below FULL)`);
+      }
+    }
+    const state = new Map<string, { value: string; revision: number } | undefined>();
+    for (let i = 1; i < rs.length - (checkSynchronous ? 1 : 0); i++) {
+      for (const row of rs[i].rows) {
+        state.set(str(row[0]), { value: str(row[1]), revision: num(row[2]) });
+      }
+    }
+    let revision = num(rs[0].rows[0][0]);
+    const logArgs: Value[] = [];
+    const changed = new Set<string>();
+    const outcomes = ops.map((op): WriteOutcome => {
+      const prev = state.get(op.key);
+      if (op.kind === "create" && prev) return { refused: "exists" };
+      if (op.kind !== "create") {
+        if (!prev) return { refused: "notFound" };
+        if ((op.kind === "update" || op.expected !== 0) && op.expected !== prev.revision) {
+          return { refused: "conflict", currentRevision: prev.revision };
+        }
+      }
+      revision++;
+      const type = op.kind === "create"
+        ? LOG_ADDED
+        : op.kind === "update"
+        ? LOG_MODIFIED
+        : LOG_DELETED;
+      const value = op.kind === "delete" ? null : op.value;
+      logArgs.push(
+        revision,
+        type,
+        op.key,
+        value,
+        prev?.revision ?? 0,
+        prev?.value ?? null,
+        timeMs,
+      );
+      state.set(op.key, value === null ? undefined : { value, revision });
+      changed.add(op.key);
+      const outcome: WriteOutcome = { revision, prevRevision: prev?.revision ?? 0 };
+      if (prev) outcome.prevValue = prev.value;
+      return outcome;
+    });
+    const committed = logArgs.length / LOG_COLUMNS;
+    if (committed === 0) {
+      await tx.rollback();
+      return { outcomes, committed, synchronous };
+    }
+    const writes: InStatement[] = [];
+    // The final state of every key the batch changed: one upsert row or one delete per key.
+    // kv first: pages its deletes and replaced values free are reused by the log rows.
+    const live: Value[] = [];
+    const gone: string[] = [];
+    for (const key of changed) {
+      const s = state.get(key);
+      if (s) live.push(key, s.value, s.revision);
+      else gone.push(key);
+    }
+    for (const chunk of chunks(gone, MAX_VARS)) {
+      writes.push({
+        sql: `DELETE FROM kv WHERE key IN (${placeholders(chunk.length)})`,
+        args: chunk,
+      });
+    }
+    for (const chunk of chunks(live, MAX_VARS - MAX_VARS % 3)) {
+      writes.push({
+        sql: `INSERT INTO kv (key, value, revision) VALUES ${rowPlaceholders(chunk.length / 3, 3)}
+          ON CONFLICT (key) DO UPDATE SET value = excluded.value, revision = excluded.revision`,
+        args: chunk,
+      });
+    }
+    const rowsPerLogInsert = Math.floor(MAX_VARS / LOG_COLUMNS);
+    for (let row = 0; row < committed; row += rowsPerLogInsert) {
+      const n = Math.min(rowsPerLogInsert, committed - row);
+      writes.push({
+        sql: `INSERT INTO log (revision, type, key, value, prev_revision, prev_value, time_ms)
+          VALUES ${rowPlaceholders(n, LOG_COLUMNS)}`,
+        args: logArgs.slice(row * LOG_COLUMNS, (row + n) * LOG_COLUMNS),
+      });
+    }
+    writes.push({ sql: "UPDATE meta SET revision = ? WHERE id = 1", args: [revision] });
+    await tx.batch(writes);
+    await tx.commit();
+    return { outcomes, committed, synchronous };
+  } finally {
+    tx.close();
+  }
+}
+
+function chunks<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+function placeholders(n: number): string {
+  return new Array(n).fill("?").join(",");
+}
+
+function rowPlaceholders(rows: number, columns: number): string {
+  const row = `(${placeholders(columns)})`;
+  return new Array(rows).fill(row).join(",");
+}
+
+function num(v: Value | undefined): number {
+  if (typeof v === "number") return v;
+  if (typeof v === "bigint") return Number(v);
+  if (typeof v === "string") return Number(v);
+  return 0;
+}
+
+function str(v: Value | undefined): string {
+  if (typeof v === "string") return v;
+  if (v === null || v === undefined) return "";
+  if (v instanceof ArrayBuffer) return new TextDecoder().decode(v);
+  return String(v);
+}

@@ -8,6 +8,7 @@
 import type { DeleteOptions, KubeList, KubeObject } from "../../../shared/api/meta/v1/types.ts";
 import { type FieldError, StatusError } from "../../../shared/errors/status_error.ts";
 import {
+  type ChangeEvent,
   CompactedError,
   FutureRevisionError,
   KeyExistsError,
@@ -111,6 +112,18 @@ export class Store {
     this.#admission = opts.admission;
     this.#waitMs = opts.resourceVersionWaitMs ?? 3000;
     this.prefix = `/registry/${def.group || "core"}/${def.plural}/`;
+  }
+
+  /**
+   * Subscribes to this process's committed changes of this kind (storage `onCommit` limited to
+   * the kind's prefix), delivered after commit and before the writer's call returns. Returns
+   * an unsubscribe function.
+   */
+  onCommit(listener: (events: ChangeEvent[]) => void): () => void {
+    return this.#storage.onCommit((events) => {
+      const mine = events.filter((e) => e.key.startsWith(this.prefix));
+      if (mine.length > 0) listener(mine);
+    });
   }
 
   /** The group and resource, as error constructors take them. */

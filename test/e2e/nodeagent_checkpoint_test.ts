@@ -8,8 +8,6 @@ const PODS = { version: "v1", resource: "pods", namespace: "default" };
 Deno.test({
   name:
     "node agent checkpoint endpoint: 200 with a 0600 archive holding the container's memory, 401, 404",
-  sanitizeResources: false,
-  sanitizeOps: false,
   async fn(t) {
     const dir = await Deno.makeTempDir({ prefix: "nodeagent-ckpt-" });
     const ts = await startTestServer([], { dir: `${dir}/api`, keepDir: true });

@@ -5,8 +5,13 @@
  * (air-gapped), point `DENORT_BIN` at a local copy: Deno itself honours that variable.
  */
 const targets = [
-  { entry: "cmd/apiserver.ts", output: "dist/apiserver" },
-  { entry: "cmd/nodeagent.ts", output: "dist/nodeagent" },
+  {
+    entry: "cmd/apiserver.ts",
+    output: "dist/apiserver",
+    // Worker modules are not followed by deno compile; list them here.
+    include: ["apiserver/storage/libsql/write_worker.ts"],
+  },
+  { entry: "cmd/nodeagent.ts", output: "dist/nodeagent", include: [] as string[] },
 ];
 if (!Deno.env.get("DENORT_BIN")) {
   console.error(
@@ -24,7 +29,14 @@ for (const t of targets) {
     continue;
   }
   const { code } = await new Deno.Command(Deno.execPath(), {
-    args: ["compile", "-A", "--output", t.output, t.entry],
+    args: [
+      "compile",
+      "-A",
+      ...t.include.flatMap((f) => ["--include", f]),
+      "--output",
+      t.output,
+      t.entry,
+    ],
     stdout: "inherit",
     stderr: "inherit",
   }).output();

@@ -17,6 +17,13 @@ import { coordinationV1Messages } from "./schema/coordination_v1.ts";
 import { authenticationV1Messages } from "./schema/authentication_v1.ts";
 import { authorizationV1Messages } from "./schema/authorization_v1.ts";
 import { eventsV1Messages } from "./schema/events_v1.ts";
+import { rbacV1Messages } from "./schema/rbac_v1.ts";
+import { appsV1Messages } from "./schema/apps_v1.ts";
+import { batchV1Messages } from "./schema/batch_v1.ts";
+import { policyV1Messages } from "./schema/policy_v1.ts";
+import { networkingV1Messages } from "./schema/networking_v1.ts";
+import { discoveryV1Messages } from "./schema/discovery_v1.ts";
+import { storageV1Messages } from "./schema/storage_v1.ts";
 
 /**
  * Flag: a scalar whose zero value is kept when decoded. Set for Go pointer fields (`*string`,
@@ -84,6 +91,13 @@ const tables: MessageTable[] = [
   authenticationV1Messages,
   authorizationV1Messages,
   eventsV1Messages,
+  rbacV1Messages,
+  appsV1Messages,
+  batchV1Messages,
+  policyV1Messages,
+  networkingV1Messages,
+  discoveryV1Messages,
+  storageV1Messages,
 ];
 
 function compileField(t: FieldTuple): FieldInfo {

@@ -78,9 +78,17 @@ export function decodeRequestBody(
   bytes: Uint8Array,
   opts: DecodeOptions = {},
 ): DecodedBody {
-  const mt = parseMediaType(contentType ?? "application/json") ??
-    { type: "application", subtype: "json", params: {}, q: 1 };
   const protobufOk = opts.protobuf ?? true;
+  // An absent or empty Content-Type means JSON; one that does not parse is 415, as in Kubernetes.
+  const mt = (contentType ?? "").trim() === ""
+    ? { type: "application", subtype: "json", params: {}, q: 1 }
+    : parseMediaType(contentType!);
+  if (!mt) {
+    throw StatusError.unsupportedMediaType(
+      contentType ?? "",
+      protobufOk ? SUPPORTED_INPUT : SUPPORTED_INPUT_NO_PROTOBUF,
+    );
+  }
   if (mt.type === "application" && mt.subtype === "json") {
     const text = new TextDecoder().decode(bytes);
     const value = parseJson(text);

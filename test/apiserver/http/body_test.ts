@@ -1,0 +1,138 @@
+import assert from "node:assert/strict";
+import {
+  decodeBody,
+  decodeRequestBody,
+  MAX_BODY_BYTES,
+  readBody,
+} from "../../../apiserver/http/body.ts";
+import { encodeObject } from "../../../shared/codec/protobuf/mod.ts";
+import { StatusError } from "../../../shared/errors/status_error.ts";
+
+const enc = (s: string) => new TextEncoder().encode(s);
+
+function assertStatus(fn: () => unknown, code: number, message?: RegExp): void {
+  assert.throws(fn, (e: unknown) => {
+    assert.ok(e instanceof StatusError, String(e));
+    assert.equal(e.code, code, e.message);
+    if (message) assert.match(e.message, message);
+    return true;
+  });
+}
+
+Deno.test("readBody() reads a request body", async (t) => {
+  await t.step("no body is empty", async () => {
+    assert.equal((await readBody(new Request("http://x/", { method: "POST" }))).byteLength, 0);
+  });
+  await t.step("chunks are joined", async () => {
+    const stream = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(enc("ab"));
+        c.enqueue(enc("cd"));
+        c.close();
+      },
+    });
+    const req = new Request("http://x/", { method: "POST", body: stream });
+    assert.equal(new TextDecoder().decode(await readBody(req)), "abcd");
+  });
+  await t.step("exactly the limit is accepted", async () => {
+    const req = new Request("http://x/", { method: "POST", body: new Uint8Array(MAX_BODY_BYTES) });
+    assert.equal((await readBody(req)).byteLength, MAX_BODY_BYTES);
+  });
+  await t.step("beyond the limit is 413", async () => {
+    const req = new Request("http://x/", {
+      method: "POST",
+      body: new Uint8Array(MAX_BODY_BYTES + 1),
+    });
+    await assert.rejects(readBody(req), (e: unknown) => {
+      assert.ok(e instanceof StatusError);
+      assert.equal(e.code, 413);
+      assert.equal(e.reason, "RequestEntityTooLarge");
+      return true;
+    });
+  });
+});
+
+Deno.test("decodeRequestBody() decodes JSON, YAML and Protobuf bodies", async (t) => {
+  const cm = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "a" }, data: { k: "v" } };
+  const cases: [string, string | null, Uint8Array, unknown, string][] = [
+    ["no Content-Type is JSON", null, enc(JSON.stringify(cm)), cm, "json"],
+    ["JSON", "application/json", enc(JSON.stringify(cm)), cm, "json"],
+    ["JSON with charset", "application/json; charset=utf-8", enc('{"a":1}'), { a: 1 }, "json"],
+    ["YAML", "application/yaml", enc("a: 1\nb: [x, y]\n"), { a: 1, b: ["x", "y"] }, "yaml"],
+    ["x-yaml", "application/x-yaml", enc("a: b\n"), { a: "b" }, "yaml"],
+    ["YAML with a document marker", "application/yaml", enc("---\na: 1\n"), { a: 1 }, "yaml"],
+    [
+      "Protobuf",
+      "application/vnd.kubernetes.protobuf",
+      encodeObject(cm),
+      cm,
+      "protobuf",
+    ],
+  ];
+  for (const [name, ct, bytes, want, format] of cases) {
+    await t.step(name, () => {
+      const got = decodeRequestBody(ct, bytes);
+      assert.deepEqual(got.value, want);
+      assert.equal(got.format, format);
+      assert.deepEqual(got.duplicates, []);
+    });
+  }
+});
+
+Deno.test("decodeRequestBody() reports duplicated fields only when asked", async (t) => {
+  const cases: [string, string, string, string[]][] = [
+    ["JSON", "application/json", '{"a":1,"a":2,"b":{"c":1,"c":2}}', [
+      'duplicate field "a"',
+      'duplicate field "b.c"',
+    ]],
+    ["YAML", "application/yaml", "a: 1\nb: 2\na: 3\n", ['line 3: key "a" already set in map']],
+    ["none", "application/json", '{"a":1}', []],
+  ];
+  for (const [name, ct, text, want] of cases) {
+    await t.step(name, () => {
+      assert.deepEqual(decodeRequestBody(ct, enc(text), { findDuplicates: true }).duplicates, want);
+      assert.deepEqual(decodeRequestBody(ct, enc(text)).duplicates, []);
+    });
+  }
+});
+
+Deno.test("decodeRequestBody() answers 4xx for malformed or unsupported bodies", async (t) => {
+  const cases: [string, string | null, Uint8Array, number, RegExp][] = [
+    ["empty JSON", "application/json", enc(""), 400, /empty/],
+    ["whitespace JSON", null, enc("  \n"), 400, /empty/],
+    ["broken JSON", "application/json", enc("{"), 400, /json parse error/],
+    ["empty YAML", "application/yaml", enc(""), 400, /empty/],
+    ["two YAML documents", "application/yaml", enc("a: 1\n---\nb: 2\n"), 400, /one YAML/],
+    ["broken YAML", "application/yaml", enc("a: [1\n"), 400, /YAML to JSON/],
+    ["alias bomb", "application/yaml", enc(aliasBomb()), 400, /YAML to JSON/],
+    ["text/plain", "text/plain", enc("x"), 415, /unknown format/],
+    ["unparseable Content-Type", "garbage", enc("{}"), 415, /unknown format/],
+    ["broken Protobuf", "application/vnd.kubernetes.protobuf", enc("k8s\0\xff"), 400, /protobuf/],
+    ["Protobuf without the magic", "application/vnd.kubernetes.protobuf", enc("{}"), 400, /./],
+  ];
+  for (const [name, ct, bytes, code, msg] of cases) {
+    await t.step(name, () => assertStatus(() => decodeRequestBody(ct, bytes), code, msg));
+  }
+  await t.step("Protobuf for a kind without it is 415", () => {
+    const bytes = encodeObject({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "a" } });
+    assertStatus(
+      () => decodeRequestBody("application/vnd.kubernetes.protobuf", bytes, { protobuf: false }),
+      415,
+      /application\/json, application\/yaml$/,
+    );
+  });
+});
+
+Deno.test("decodeBody() returns the decoded value", () => {
+  assert.deepEqual(decodeBody("application/yaml", enc("a: 1")), { a: 1 });
+});
+
+function aliasBomb(): string {
+  const lines = ['a: &a ["x","x","x","x","x","x","x","x","x","x"]'];
+  for (let i = 0; i < 8; i++) {
+    const prev = String.fromCharCode(97 + i);
+    const next = String.fromCharCode(98 + i);
+    lines.push(`${next}: &${next} [${Array(10).fill(`*${prev}`).join(",")}]`);
+  }
+  return lines.join("\n") + "\n";
+}

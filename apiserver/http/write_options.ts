@@ -61,7 +61,7 @@ export function parseDeleteOptions(body: unknown, q: URLSearchParams): DeleteOpt
   const policy = q.get("propagationPolicy");
   if (policy !== null) opts.propagationPolicy = policy as DeleteOptions["propagationPolicy"];
   if (q.has("orphanDependents")) opts.orphanDependents = parseBool(q.get("orphanDependents"));
-  if (opts.gracePeriodSeconds !== undefined && typeof opts.gracePeriodSeconds !== "number") {
+  if (opts.gracePeriodSeconds !== undefined && !Number.isSafeInteger(opts.gracePeriodSeconds)) {
     throw StatusError.badRequest("gracePeriodSeconds must be an integer");
   }
   return opts;

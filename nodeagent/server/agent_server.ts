@@ -49,12 +49,18 @@ export function startAgentServer(o: AgentServerOptions): Promise<HttpsServer> {
     const user = await o.authenticator.authenticate(req, conn);
     if (!user) return json(401, StatusError.unauthorized().status);
     const nodeName = o.checkpoint.nodeName;
-    const allowed = await o.authorizer.authorize(user, {
-      verb: req.method === "GET" || req.method === "HEAD" ? "get" : req.method.toLowerCase(),
-      resource: "nodes",
-      subresource: "proxy",
-      name: nodeName,
-    });
+    let allowed: boolean;
+    try {
+      allowed = await o.authorizer.authorize(user, {
+        verb: req.method === "GET" || req.method === "HEAD" ? "get" : req.method.toLowerCase(),
+        resource: "nodes",
+        subresource: "proxy",
+        name: nodeName,
+      });
+    } catch (err) {
+      const e = err instanceof StatusError ? err : StatusError.internal(String(err));
+      return json(e.code, e.status);
+    }
     if (!allowed) {
       const e = StatusError.forbidden(
         { group: "", resource: "nodes" },

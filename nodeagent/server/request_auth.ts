@@ -2,24 +2,27 @@
  * Authentication and authorization of requests to the agent's HTTPS port, as the kubelet does
  * them with `authentication.webhook`, `authentication.x509` and `authorization.mode: Webhook`:
  *
- * - a client certificate signed by the client CA gives the user (CN) and groups (O);
+ * - a client certificate chain verified against the client CA (`authentication.x509.clientCAFile`,
+ *   else the kubeconfig's cluster CA) gives the user (CN) and groups (O);
  * - a bearer token is checked with a TokenReview sent to the API server;
  * - otherwise the request is anonymous when `authentication.anonymous.enabled`, else rejected;
  * - the user is authorized with a SubjectAccessReview (`AlwaysAllow` skips it).
  *
- * Until the API server serves the review APIs (it answers 404), the agent falls back to asking
- * the API server whether the token is valid (a request made with that token) and to allowing
- * every authenticated caller; it logs a warning when it does. Answers are cached for the
- * configured TTLs.
+ * A review the API server cannot answer (unreachable, an error status) fails closed: the caller
+ * is unauthenticated (401) or denied (403). Answers are cached for the configured TTLs.
  *
  * @module
  */
-import { Buffer } from "node:buffer";
-import { X509Certificate } from "node:crypto";
+import type { Certificate } from "../../apiserver/pki/parse_certificate.ts";
+import {
+  parseCertificateBundle,
+  verifyClientCertificate,
+} from "../../apiserver/pki/verify_client_certificate.ts";
 import type { RestClient } from "../../shared/client/rest_client.ts";
+import { StatusError } from "../../shared/errors/status_error.ts";
 import type { ConnInfo } from "../../shared/http/https_server.ts";
 import type { Logger } from "../../shared/log/mod.ts";
-import { apiCall, isStatus } from "../client/api_call.ts";
+import { apiCall } from "../client/api_call.ts";
 import type { NodeRequestAttributes, UserInfo } from "../checkpoint/handle_checkpoint.ts";
 
 /** Finds who is calling. */
@@ -51,24 +54,6 @@ export interface ApiAuthenticatorOptions {
 
 const ANONYMOUS: UserInfo = { username: "system:anonymous", groups: ["system:unauthenticated"] };
 
-function pemBlocks(pem: string): string[] {
-  return pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
-}
-
-/** Reads `CN` and `O` values out of a certificate subject (`CN=a\nO=b\nO=c`). */
-export function subjectNames(subject: string): { cn: string; o: string[] } {
-  let cn = "";
-  const o: string[] = [];
-  for (const line of subject.split("\n")) {
-    const eq = line.indexOf("=");
-    if (eq < 0) continue;
-    const k = line.slice(0, eq).trim(), v = line.slice(eq + 1).trim();
-    if (k === "CN") cn = v;
-    else if (k === "O") o.push(...v.split("+").map((x) => x.trim()));
-  }
-  return { cn, o };
-}
-
 async function sha256(text: string): Promise<string> {
   const d = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
   return Array.from(new Uint8Array(d), (b) => b.toString(16).padStart(2, "0")).join("");
@@ -77,21 +62,27 @@ async function sha256(text: string): Promise<string> {
 /** Authenticates with client certificates and TokenReviews. */
 export class ApiRequestAuthenticator implements RequestAuthenticator {
   readonly #o: ApiAuthenticatorOptions;
-  readonly #cas: X509Certificate[];
+  readonly #cas: Certificate[];
   readonly #cache = new Map<string, { user?: UserInfo; until: number }>();
-  #warned = false;
 
-  /** Creates the authenticator. */
+  /**
+   * Creates the authenticator.
+   *
+   * @throws {Error} when `clientCaPem` is given but holds no valid certificate.
+   */
   constructor(opts: ApiAuthenticatorOptions) {
     this.#o = opts;
-    this.#cas = pemBlocks(opts.clientCaPem ?? "").map((p) => new X509Certificate(p));
+    this.#cas = opts.clientCaPem?.trim() ? parseCertificateBundle(opts.clientCaPem) : [];
   }
 
   /** The caller, or undefined. */
   async authenticate(req: Request, conn: ConnInfo): Promise<UserInfo | undefined> {
     if (conn.peerCertificates.length && this.#cas.length) {
-      const user = this.#x509(conn.peerCertificates[0]);
-      if (user) return user;
+      const v = verifyClientCertificate(conn.peerCertificates, this.#cas);
+      if (v.ok && v.commonName) {
+        return { username: v.commonName, groups: [...v.organizations, "system:authenticated"] };
+      }
+      if (!v.ok) this.#o.logger?.v(2).info("client certificate rejected", { reason: v.reason });
     }
     const auth = req.headers.get("authorization") ?? "";
     const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
@@ -100,93 +91,44 @@ export class ApiRequestAuthenticator implements RequestAuthenticator {
     return this.#o.anonymous ? ANONYMOUS : undefined;
   }
 
-  #x509(der: Uint8Array): UserInfo | undefined {
-    let leaf: X509Certificate;
-    try {
-      leaf = new X509Certificate(Buffer.from(der));
-    } catch {
-      return undefined;
-    }
-    const now = Date.now();
-    if (now < Date.parse(leaf.validFrom) || now > Date.parse(leaf.validTo)) return undefined;
-    const signed = this.#cas.some((ca) => {
-      try {
-        return leaf.checkIssued(ca) && leaf.verify(ca.publicKey);
-      } catch {
-        return false;
-      }
-    });
-    if (!signed) return undefined;
-    const { cn, o } = subjectNames(leaf.subject);
-    if (!cn) return undefined;
-    return { username: cn, groups: [...o, "system:authenticated"] };
-  }
-
   async #token(token: string): Promise<UserInfo | undefined> {
     const key = await sha256(token);
     const hit = this.#cache.get(key);
     if (hit && hit.until > Date.now()) return hit.user;
-    const user = await this.#review(token);
+    let user: UserInfo | undefined;
+    try {
+      user = await this.#review(token);
+    } catch (err) {
+      // Not cached: the next request asks again.
+      this.#o.logger?.warn("TokenReview failed", { err: String(err) });
+      return undefined;
+    }
     if (this.#cache.size > 1000) this.#cache.clear();
-    this.#cache.set(key, { user, until: Date.now() + (user ? this.#o.cacheTtlMs : 10_000) });
+    this.#cache.set(key, { user, until: Date.now() + this.#o.cacheTtlMs });
     return user;
   }
 
   async #review(token: string): Promise<UserInfo | undefined> {
-    try {
-      const review = await apiCall<{ status?: { authenticated?: boolean; user?: UserInfo } }>(
-        this.#o.client,
-        "POST",
-        { group: "authentication.k8s.io", version: "v1", resource: "tokenreviews" },
-        {
-          body: {
-            apiVersion: "authentication.k8s.io/v1",
-            kind: "TokenReview",
-            spec: { token },
-          },
+    const review = await apiCall<{ status?: { authenticated?: boolean; user?: UserInfo } }>(
+      this.#o.client,
+      "POST",
+      { group: "authentication.k8s.io", version: "v1", resource: "tokenreviews" },
+      {
+        body: {
+          apiVersion: "authentication.k8s.io/v1",
+          kind: "TokenReview",
+          spec: { token },
         },
-      );
-      const s = review.status;
-      return s?.authenticated && s.user?.username ? s.user : undefined;
-    } catch (err) {
-      if (!isStatus(err, 404)) {
-        this.#o.logger?.warn("TokenReview failed", { err: String(err) });
-        return undefined;
-      }
-    }
-    if (!this.#warned) {
-      this.#warned = true;
-      this.#o.logger?.warn(
-        "the API server does not serve TokenReview; checking tokens by calling it with them",
-      );
-    }
-    return await this.#probe(token);
-  }
-
-  /** Fallback: a token the API server accepts is valid; its user is unknown to us. */
-  async #probe(token: string): Promise<UserInfo | undefined> {
-    const config = this.#o.client.config;
-    const http = Deno.createHttpClient(config.caPem ? { caCerts: [config.caPem] } : {});
-    try {
-      const res = await fetch(`${config.server.replace(/\/+$/, "")}/api`, {
-        headers: { authorization: `Bearer ${token}` },
-        client: http,
-        signal: AbortSignal.timeout(10_000),
-      });
-      await res.body?.cancel();
-      if (res.status === 401) return undefined;
-      if (res.status >= 500) throw new Error(`API server answered ${res.status}`);
-      return {
-        username: "system:unverified-token-user",
-        groups: ["system:authenticated"],
-        extra: { "nodeagent.io/identity-unverified": ["true"] },
-      };
-    } catch (err) {
-      this.#o.logger?.warn("cannot check a token with the API server", { err: String(err) });
-      return undefined;
-    } finally {
-      http.close();
-    }
+      },
+    );
+    const s = review.status;
+    if (!s?.authenticated || !s.user?.username) return undefined;
+    return {
+      username: s.user.username,
+      ...(s.user.uid ? { uid: s.user.uid } : {}),
+      groups: s.user.groups ?? [],
+      ...(s.user.extra ? { extra: s.user.extra } : {}),
+    };
   }
 }
 
@@ -200,24 +142,38 @@ export interface SarAuthorizerOptions {
   logger?: Logger;
 }
 
-/** Authorizes with SubjectAccessReviews. */
+/**
+ * Authorizes with SubjectAccessReviews. A review that fails (server unreachable, an error
+ * status) throws a 500 StatusError, as the kubelet answers "Authorization error"; it is not
+ * cached.
+ */
 export class SubjectAccessReviewAuthorizer implements RequestAuthorizer {
   readonly #o: SarAuthorizerOptions;
   readonly #cache = new Map<string, { allowed: boolean; until: number }>();
-  #warned = false;
 
   /** Creates the authorizer. */
   constructor(opts: SarAuthorizerOptions) {
     this.#o = opts;
   }
 
-  /** Whether the caller may. */
+  /**
+   * Whether the caller may.
+   *
+   * @throws {StatusError} 500 when the API server cannot answer the review.
+   */
   async authorize(user: UserInfo, attrs: NodeRequestAttributes): Promise<boolean> {
     const key = JSON.stringify([user, attrs]);
     const hit = this.#cache.get(key);
     if (hit && hit.until > Date.now()) return hit.allowed;
-    const allowed = await this.#review(user, attrs);
-    if (allowed === undefined) return false;
+    let allowed: boolean;
+    try {
+      allowed = await this.#review(user, attrs);
+    } catch (err) {
+      this.#o.logger?.warn("SubjectAccessReview failed", { err: String(err) });
+      throw StatusError.internal(
+        `Authorization error (user=${user.username}, verb=${attrs.verb}, resource=${attrs.resource}, subresource=${attrs.subresource})`,
+      );
+    }
     if (this.#cache.size > 1000) this.#cache.clear();
     this.#cache.set(key, {
       allowed,
@@ -226,47 +182,33 @@ export class SubjectAccessReviewAuthorizer implements RequestAuthorizer {
     return allowed;
   }
 
-  async #review(user: UserInfo, attrs: NodeRequestAttributes): Promise<boolean | undefined> {
-    try {
-      const review = await apiCall<{ status?: { allowed?: boolean } }>(
-        this.#o.client,
-        "POST",
-        { group: "authorization.k8s.io", version: "v1", resource: "subjectaccessreviews" },
-        {
-          body: {
-            apiVersion: "authorization.k8s.io/v1",
-            kind: "SubjectAccessReview",
-            spec: {
-              user: user.username,
-              uid: user.uid,
-              groups: user.groups,
-              extra: user.extra,
-              resourceAttributes: {
-                verb: attrs.verb,
-                group: "",
-                version: "v1",
-                resource: attrs.resource,
-                subresource: attrs.subresource,
-                name: attrs.name,
-              },
+  async #review(user: UserInfo, attrs: NodeRequestAttributes): Promise<boolean> {
+    const review = await apiCall<{ status?: { allowed?: boolean } }>(
+      this.#o.client,
+      "POST",
+      { group: "authorization.k8s.io", version: "v1", resource: "subjectaccessreviews" },
+      {
+        body: {
+          apiVersion: "authorization.k8s.io/v1",
+          kind: "SubjectAccessReview",
+          spec: {
+            user: user.username,
+            ...(user.uid ? { uid: user.uid } : {}),
+            groups: user.groups ?? [],
+            ...(user.extra ? { extra: user.extra } : {}),
+            resourceAttributes: {
+              verb: attrs.verb,
+              group: "",
+              version: "v1",
+              resource: attrs.resource,
+              subresource: attrs.subresource,
+              name: attrs.name,
             },
           },
         },
-      );
-      return review.status?.allowed === true;
-    } catch (err) {
-      if (!isStatus(err, 404)) {
-        this.#o.logger?.warn("SubjectAccessReview failed", { err: String(err) });
-        return undefined;
-      }
-    }
-    if (!this.#warned) {
-      this.#warned = true;
-      this.#o.logger?.warn(
-        "the API server does not serve SubjectAccessReview; allowing authenticated callers",
-      );
-    }
-    return true;
+      },
+    );
+    return review.status?.allowed === true;
   }
 }
 

@@ -1,35 +1,64 @@
 import assert from "node:assert/strict";
+import { issueCertificate } from "../../apiserver/pki/issue_certificate.ts";
+import { RestClient } from "../../shared/client/rest_client.ts";
 import { startTestServer } from "../support/test_server.ts";
 import { eventually, startAgentProcess } from "../nodeagent/_agent_process.ts";
+import { writeNodeKubeconfig } from "../nodeagent/_node_kubeconfig.ts";
 import type { KubeObject } from "../../shared/api/meta/v1/types.ts";
 
 const PODS = { version: "v1", resource: "pods", namespace: "default" };
+const RBAC = { group: "rbac.authorization.k8s.io", version: "v1" };
+
+interface Credential {
+  token?: string;
+  cert?: { certPem: string; keyPem: string };
+}
 
 Deno.test({
   name:
-    "node agent checkpoint endpoint: 200 with a 0600 archive holding the container's memory, 401, 404",
+    "node agent checkpoint endpoint: 200 with a 0600 archive holding the container's memory, 401, 403 until granted, 404",
   async fn(t) {
     const dir = await Deno.makeTempDir({ prefix: "nodeagent-ckpt-" });
-    const ts = await startTestServer([], { dir: `${dir}/api`, keepDir: true });
-    const kubeconfig = ts.server.kubeconfigPath;
-    const agent = await startAgentProcess({ kubeconfig, rootDir: `${dir}/root`, nodeName: "ckpt" });
+    const userToken = crypto.randomUUID().replaceAll("-", "");
+    await Deno.writeTextFile(`${dir}/tokens.csv`, `${userToken},checkpointer,uid-ckpt\n`, {
+      mode: 0o600,
+    });
+    const ts = await startTestServer([`--token-auth-file=${dir}/tokens.csv`], {
+      dir: `${dir}/api`,
+      keepDir: true,
+    });
+    // Each agent runs as its node (system:node:<name> in system:nodes), as a kubelet does; it
+    // verifies client certificates against the cluster's client CA and does not keep denials.
+    const extraConfig =
+      `authentication:\n  x509:\n    clientCAFile: ${dir}/api/pki/client-ca.crt\n` +
+      `authorization:\n  webhook:\n    cacheUnauthorizedTTL: 0s\n`;
+    const agent = await startAgentProcess({
+      kubeconfig: await writeNodeKubeconfig(ts.server, "ckpt", `${dir}/ckpt.kubeconfig`),
+      rootDir: `${dir}/root`,
+      nodeName: "ckpt",
+      extraConfig,
+    });
     const gateOff = await startAgentProcess({
-      kubeconfig,
+      kubeconfig: await writeNodeKubeconfig(ts.server, "ckpt-off", `${dir}/off.kubeconfig`),
       rootDir: `${dir}/root-off`,
       nodeName: "ckpt-off",
       args: ["--feature-gates=ContainerCheckpoint=false"],
+      extraConfig,
     });
     const secret = `SECRET-${crypto.randomUUID()}`;
     // The agents' certificates are self-signed: trust each one's own.
-    const insecure = async (port: number, path: string, token?: string) => {
+    const post = async (port: number, path: string, cred: Credential = {}) => {
       const certPem = await Deno.readTextFile(
         `${port === agent.port ? `${dir}/root` : `${dir}/root-off`}/pki/nodeagent.crt`,
       );
-      const client = Deno.createHttpClient({ caCerts: [certPem] });
+      const client = Deno.createHttpClient({
+        caCerts: [certPem],
+        ...(cred.cert ? { cert: cred.cert.certPem, key: cred.cert.keyPem } : {}),
+      });
       try {
         const res = await fetch(`https://localhost:${port}${path}`, {
           method: "POST",
-          headers: token ? { authorization: `Bearer ${token}` } : {},
+          headers: cred.token ? { authorization: `Bearer ${cred.token}` } : {},
           client,
         });
         return { status: res.status, body: await res.text() };
@@ -63,30 +92,89 @@ Deno.test({
           ? pod
           : undefined;
       });
-      const token = ts.server.adminToken;
+      const admin: Credential = { token: ts.server.adminToken };
+      const path = "/checkpoint/default/holder-ckpt/main";
+
+      await t.step(
+        "the agent runs as system:node:ckpt in system:nodes, without denials",
+        async () => {
+          const client = await RestClient.fromKubeconfig(`${dir}/ckpt.kubeconfig`);
+          try {
+            const review = await client.create<KubeObject>({
+              group: "authentication.k8s.io",
+              version: "v1",
+              resource: "selfsubjectreviews",
+            }, { apiVersion: "authentication.k8s.io/v1", kind: "SelfSubjectReview" } as KubeObject);
+            const user = (review.status as { userInfo: { username: string; groups: string[] } })
+              .userInfo;
+            assert.equal(user.username, "system:node:ckpt");
+            assert.ok(user.groups.includes("system:nodes"));
+          } finally {
+            client.close();
+          }
+          assert.doesNotMatch(agent.logs(), /forbidden|Forbidden|403/);
+        },
+      );
 
       await t.step("an allowed caller gets 200 and a 0600 archive with the memory", async () => {
-        const res = await insecure(agent.port, "/checkpoint/default/holder-ckpt/main", token);
+        const res = await post(agent.port, path, admin);
         assert.equal(res.status, 200, res.body);
-        const path = JSON.parse(res.body).items[0] as string;
-        assert.ok(path.startsWith(`${dir}/root/checkpoints/checkpoint-holder-ckpt_default-main-`));
-        const st = await Deno.stat(path);
+        const archive = JSON.parse(res.body).items[0] as string;
+        assert.ok(
+          archive.startsWith(`${dir}/root/checkpoints/checkpoint-holder-ckpt_default-main-`),
+        );
+        const st = await Deno.stat(archive);
         assert.equal(st.mode! & 0o777, 0o600);
-        const bytes = await Deno.readFile(path);
+        const bytes = await Deno.readFile(archive);
         const needle = new TextEncoder().encode(secret + "!");
         assert.ok(indexOf(bytes, needle) >= 0, "the archive holds the string from memory");
+        await Deno.remove(archive);
       });
 
-      await t.step("without credentials: 401", async () => {
-        const res = await insecure(agent.port, "/checkpoint/default/holder-ckpt/main");
-        assert.equal(res.status, 401);
+      await t.step("a client certificate signed by the cluster's client CA: 200", async () => {
+        const res = await post(agent.port, path, { cert: ts.server.pki.adminClient });
+        assert.equal(res.status, 200, res.body);
+        await Deno.remove(JSON.parse(res.body).items[0]);
+      });
+
+      await t.step("a client certificate from another CA, a bad token, none: 401", async () => {
+        const stranger = await issueCertificate({
+          commonName: "kubernetes-admin",
+          organizations: ["system:masters"],
+          usages: "client",
+        });
+        assert.equal((await post(agent.port, path, { cert: stranger })).status, 401);
+        assert.equal((await post(agent.port, path, { token: "not-a-token" })).status, 401);
+        assert.equal((await post(agent.port, path)).status, 401);
+      });
+
+      await t.step("a user without nodes/checkpoint: 403, then 200 once granted", async () => {
+        const denied = await post(agent.port, path, { token: userToken });
+        assert.equal(denied.status, 403, denied.body);
+        assert.match(denied.body, /checkpointer/);
+        await ts.client.create({ ...RBAC, resource: "clusterroles" }, {
+          metadata: { name: "node-checkpointer" },
+          rules: [{ apiGroups: [""], resources: ["nodes/checkpoint"], verbs: ["create"] }],
+        } as KubeObject);
+        await ts.client.create({ ...RBAC, resource: "clusterrolebindings" }, {
+          metadata: { name: "checkpointer" },
+          roleRef: { apiGroup: RBAC.group, kind: "ClusterRole", name: "node-checkpointer" },
+          subjects: [{ apiGroup: RBAC.group, kind: "User", name: "checkpointer" }],
+        } as KubeObject);
+        const granted = await eventually("the binding to take effect", async () => {
+          const res = await post(agent.port, path, { token: userToken });
+          return res.status === 200 ? res : undefined;
+        });
+        const archive = JSON.parse(granted.body).items[0] as string;
+        assert.equal((await Deno.stat(archive)).mode! & 0o777, 0o600);
+        await Deno.remove(archive);
       });
 
       await t.step("unknown container, pod or namespace: 404", async () => {
         for (
           const p of ["default/holder-ckpt/nope", "default/nope/main", "nope/holder-ckpt/main"]
         ) {
-          assert.equal((await insecure(agent.port, `/checkpoint/${p}`, token)).status, 404, p);
+          assert.equal((await post(agent.port, `/checkpoint/${p}`, admin)).status, 404, p);
         }
       });
 
@@ -95,7 +183,7 @@ Deno.test({
           const pod = await ts.client.get<KubeObject>({ ...PODS, name: "holder-ckpt-off" });
           return (pod.status as { phase?: string }).phase === "Running" ? pod : undefined;
         });
-        const res = await insecure(gateOff.port, "/checkpoint/default/holder-ckpt-off/main", token);
+        const res = await post(gateOff.port, "/checkpoint/default/holder-ckpt-off/main", admin);
         assert.equal(res.status, 404);
       });
 

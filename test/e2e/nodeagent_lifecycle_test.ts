@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import type { KubeObject } from "../../shared/api/meta/v1/types.ts";
 import { startTestServer, type TestServer } from "../support/test_server.ts";
 import { eventually, startAgentProcess } from "../nodeagent/_agent_process.ts";
+import { writeNodeKubeconfig } from "../nodeagent/_node_kubeconfig.ts";
 
 const NODE = { version: "v1", resource: "nodes", name: "agent-e2e" };
 const LEASE = {
@@ -56,8 +57,14 @@ Deno.test({
     let ts = await startTestServer(GRACE, { dir: `${dir}/api`, keepDir: true });
     const port = ts.server.port;
     const kubeconfig = ts.server.kubeconfigPath;
+    // The agent runs as its node, system:node:agent-e2e in system:nodes, like a kubelet.
+    const nodeKubeconfig = await writeNodeKubeconfig(
+      ts.server,
+      "agent-e2e",
+      `${dir}/node.kubeconfig`,
+    );
     let agent = await startAgentProcess({
-      kubeconfig,
+      kubeconfig: nodeKubeconfig,
       rootDir: `${dir}/root`,
       nodeName: "agent-e2e",
       args: ["--node-labels=topology.kubernetes.io/zone=zone-a"],
@@ -124,6 +131,10 @@ Deno.test({
         assert.equal(conds(await ts.client.get<KubeObject>(NODE)).Ready, "True");
       });
 
+      await t.step("the agent, as its node, was never denied", () => {
+        assert.doesNotMatch(agent.logs(), /forbidden|Forbidden|403/);
+      });
+
       await t.step("killing the agent makes the node Unknown and unreachable", async () => {
         await agent.stop("SIGKILL");
         const node = await eventually("Ready=Unknown and the taints", async () => {
@@ -139,7 +150,7 @@ Deno.test({
 
       await t.step("restarting the agent clears the taints", async () => {
         agent = await startAgentProcess({
-          kubeconfig,
+          kubeconfig: nodeKubeconfig,
           rootDir: `${dir}/root`,
           nodeName: "agent-e2e",
         });

@@ -22,6 +22,8 @@ export interface AgentProcessOptions {
   nodeName: string;
   /** YAML of the --config file (written under rootDir's parent). */
   config?: string;
+  /** YAML lines appended to the default (fast) configuration. */
+  extraConfig?: string;
   /** Extra flags. */
   args?: string[];
 }
@@ -32,7 +34,7 @@ const FAST_CONFIG = "apiVersion: kubelet.config.k8s.io/v1beta1\n" +
 /** Starts the agent and resolves once it serves (rejects if it exits first). */
 export async function startAgentProcess(o: AgentProcessOptions): Promise<AgentProcess> {
   const configFile = `${o.rootDir}.conf.yaml`;
-  await Deno.writeTextFile(configFile, o.config ?? FAST_CONFIG);
+  await Deno.writeTextFile(configFile, o.config ?? FAST_CONFIG + (o.extraConfig ?? ""));
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",

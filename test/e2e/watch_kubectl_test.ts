@@ -1,0 +1,92 @@
+/**
+ * kubectl 1.32 against the watch verb: `get -w` prints changes as they happen,
+ * `wait --for=delete` returns once the object is gone, `delete ns` waits for the namespace.
+ */
+import assert from "node:assert/strict";
+import { startTestServer, type TestServer } from "../support/test_server.ts";
+import { eventually } from "../apiserver/watch/watch_stream.ts";
+
+const KUBECTL = "/usr/bin/kubectl";
+
+async function hasKubectl(): Promise<boolean> {
+  try {
+    return (await Deno.stat(KUBECTL)).isFile;
+  } catch {
+    return false;
+  }
+}
+
+async function write(t: TestServer, method: string, path: string, body?: unknown) {
+  const res = await t.fetch(path, {
+    method,
+    headers: { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  await res.body?.cancel();
+  assert.ok(res.status < 300, `${method} ${path}: ${res.status}`);
+}
+
+function kubectl(t: TestServer, args: string[]) {
+  return new Deno.Command(KUBECTL, {
+    args,
+    env: { KUBECONFIG: t.server.kubeconfigPath },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+}
+
+Deno.test("kubectl get -w, wait --for=delete and delete ns follow the watch", async (t) => {
+  if (!await hasKubectl()) {
+    console.warn(`skipping: ${KUBECTL} not found`);
+    return;
+  }
+  const s = await startTestServer();
+  try {
+    await t.step("get cm -w prints changes as they happen", async () => {
+      await write(s, "POST", "/api/v1/namespaces/default/configmaps", {
+        metadata: { name: "before" },
+      });
+      const child = kubectl(s, ["get", "cm", "-n", "default", "-w", "--request-timeout=60s"]);
+      let out = "";
+      const reading = (async () => {
+        for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) out += chunk;
+      })();
+      await eventually(() => out.includes("before"), 30_000, "kubectl listing");
+      await write(s, "POST", "/api/v1/namespaces/default/configmaps", {
+        metadata: { name: "watched" },
+      });
+      await eventually(() => /watched/.test(out), 30_000, "kubectl printing the new ConfigMap");
+      await write(s, "DELETE", "/api/v1/namespaces/default/configmaps/watched");
+      await eventually(() => (out.match(/watched/g) ?? []).length >= 2, 30_000, "the deletion");
+      child.kill("SIGTERM");
+      await child.status;
+      await reading;
+      await child.stderr.cancel();
+    });
+
+    await t.step("wait --for=delete returns when the object is deleted", async () => {
+      await write(s, "POST", "/api/v1/namespaces/default/configmaps", {
+        metadata: { name: "x" },
+      });
+      const child = kubectl(s, ["wait", "--for=delete", "cm/x", "-n", "default", "--timeout=60s"]);
+      await write(s, "DELETE", "/api/v1/namespaces/default/configmaps/x");
+      const out = await child.output();
+      assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+    });
+
+    await t.step("delete ns waits until the namespace is gone", async () => {
+      await write(s, "POST", "/api/v1/namespaces", { metadata: { name: "doomed" } });
+      await write(s, "POST", "/api/v1/namespaces/doomed/configmaps", {
+        metadata: { name: "inside" },
+      });
+      const out = await kubectl(s, ["delete", "ns", "doomed", "--timeout=60s"]).output();
+      assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+      const res = await s.fetch("/api/v1/namespaces/doomed");
+      await res.body?.cancel();
+      assert.equal(res.status, 404);
+    });
+  } finally {
+    await s.close();
+  }
+});

@@ -160,7 +160,7 @@ export class Store {
     if (resourceVersion && resourceVersion !== "0") {
       await this.#waitForRevision(parseResourceVersion(resourceVersion));
     }
-    const kv = await this.#storage.get(this.key(namespace, name));
+    const kv = await this.#storage.get(this.#existingKey(namespace, name));
     if (!kv) throw StatusError.notFound(this.groupResource, name);
     return this.decode(kv);
   }
@@ -306,7 +306,7 @@ export class Store {
       ? parseResourceVersion(body.metadata.resourceVersion)
       : undefined;
     for (;;) {
-      const key = this.key(namespace, name);
+      const key = this.#existingKey(namespace, name);
       const current = await this.#storage.get(key);
       if (!current) {
         if (this.def.allowCreateOnUpdate && !sub && wanted === undefined) {
@@ -396,7 +396,7 @@ export class Store {
   ): Promise<{ object: KubeObject; deleted: boolean }> {
     validateDeleteOptions(options);
     for (;;) {
-      const key = this.key(namespace, name);
+      const key = this.#existingKey(namespace, name);
       const current = await this.#storage.get(key);
       if (!current) throw StatusError.notFound(this.groupResource, name);
       const obj = this.decode(current);
@@ -509,6 +509,15 @@ export class Store {
       }
       throw err;
     }
+  }
+
+  /** The key of an object that may exist; a name storage cannot hold names nothing (404). */
+  #existingKey(namespace: string, name: string): string {
+    const storable = (s: string) => s.isWellFormed() && !s.includes("\0");
+    if (!storable(name) || !storable(namespace)) {
+      throw StatusError.notFound(this.groupResource, name);
+    }
+    return this.key(namespace, name);
   }
 
   #hasFinalizers(obj: KubeObject): boolean {

@@ -14,6 +14,7 @@ import { parseEvictionThreshold } from "./config/eviction_threshold.ts";
 import { LeaseController } from "./lease/lease_controller.ts";
 import { PollingPodSource } from "./pods/pod_source.ts";
 import { PodWorker } from "./pods/pod_worker.ts";
+import { WatchPodSource } from "./pods/watch_pod_source.ts";
 import { automaticLabels, buildNode, hostAddress } from "./register/node_object.ts";
 import { registerNode } from "./register/register_node.ts";
 import { ProcessRuntime } from "./runtime/process/process_runtime.ts";
@@ -142,7 +143,14 @@ export async function startNodeAgent(
   const worker = new PodWorker({
     client,
     runtime,
-    source: new PollingPodSource({ client, nodeName: o.nodeName, clock, logger }),
+    // Pods by watch; the polling source when the server serves no watch.
+    source: new WatchPodSource({
+      client,
+      nodeName: o.nodeName,
+      clock,
+      logger,
+      fallback: () => new PollingPodSource({ client, nodeName: o.nodeName, clock, logger }),
+    }),
     nodeName: o.nodeName,
     hostIP: ip,
     clock,

@@ -47,14 +47,22 @@ export function stringMap(field: string, v: unknown): FieldError[] {
   return errs;
 }
 
-/** Config map and secret keys: `[-._a-zA-Z0-9]+`, at most 253 characters. */
+/**
+ * Config map and secret keys (Kubernetes' IsConfigMapKey): `[-._a-zA-Z0-9]+`, at most 253
+ * characters, and not `.`, `..` or starting with `..`; one error per problem.
+ */
 export function validateConfigKey(field: string, key: string): FieldError[] {
-  if (key.length > 253 || !/^[-._a-zA-Z0-9]+$/.test(key)) {
-    return [invalid(
+  const errs: FieldError[] = [];
+  if (key.length > 253) errs.push(invalid(field, key, "must be no more than 253 characters"));
+  if (!/^[-._a-zA-Z0-9]+$/.test(key)) {
+    errs.push(invalid(
       field,
       key,
       "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')",
-    )];
+    ));
   }
-  return [];
+  if (key === ".") errs.push(invalid(field, key, "must not be '.'"));
+  else if (key === "..") errs.push(invalid(field, key, "must not be '..'"));
+  else if (key.startsWith("..")) errs.push(invalid(field, key, "must not start with '..'"));
+  return errs;
 }

@@ -13,6 +13,23 @@ import { CONFIGMAP_COLUMNS } from "../../../http/table/builtin_columns.ts";
 
 const MAX_SIZE = 1024 * 1024;
 
+function utf8Length(s: string): number {
+  return new TextEncoder().encode(s).byteLength;
+}
+
+/** The decoded length of base64 text. */
+function base64Length(s: string): number {
+  const padding = s.endsWith("==") ? 2 : s.endsWith("=") ? 1 : 0;
+  return Math.floor(s.length * 3 / 4) - padding;
+}
+
+/** Whether two string maps hold the same entries, in any key order. */
+function sameMap(a: unknown, b: unknown): boolean {
+  const entries = (m: unknown) =>
+    JSON.stringify(Object.entries(isObject(m) ? m : {}).sort(([x], [y]) => x < y ? -1 : 1));
+  return entries(a) === entries(b);
+}
+
 function validate(obj: KubeObject): FieldError[] {
   const errs: FieldError[] = [
     ...stringMap("data", obj.data),
@@ -29,7 +46,8 @@ function validate(obj: KubeObject): FieldError[] {
         errs.push(invalid(`data[${k}]`, k, "duplicate of key present in binaryData"));
       }
       seen.add(k);
-      size += k.length + String(v).length;
+      // As in Kubernetes, the limit counts the bytes of the values (binaryData decoded).
+      size += field === "data" ? utf8Length(String(v)) : base64Length(String(v));
     }
   }
   if (size > MAX_SIZE) {
@@ -63,10 +81,7 @@ export const configMapKind: KindDef = {
         if (obj.immutable !== true) {
           errs.push(forbidden("immutable", "field is immutable when `immutable` is set"));
         }
-        if (
-          JSON.stringify(obj.data ?? {}) !== JSON.stringify(old.data ?? {}) ||
-          JSON.stringify(obj.binaryData ?? {}) !== JSON.stringify(old.binaryData ?? {})
-        ) {
+        if (!sameMap(obj.data, old.data) || !sameMap(obj.binaryData, old.binaryData)) {
           errs.push(forbidden("data", "field is immutable when `immutable` is set"));
         }
       }

@@ -7,6 +7,9 @@ import { NAMESPACE_COLUMNS } from "../../../http/table/builtin_columns.ts";
 /** The finalizer the namespace controller removes when the namespace is empty. */
 export const NAMESPACE_FINALIZER = "kubernetes";
 
+/** The label the server keeps on every namespace, holding its name. */
+export const NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name";
+
 function specFinalizers(obj: KubeObject): string[] {
   const spec = isObject(obj.spec) ? obj.spec : {};
   return Array.isArray(spec.finalizers) ? spec.finalizers as string[] : [];
@@ -45,9 +48,10 @@ export const namespaceKind: KindDef = {
     tableColumns: NAMESPACE_COLUMNS,
     prepareForCreate(obj) {
       const spec = isObject(obj.spec) ? obj.spec : {};
-      if (!Array.isArray(spec.finalizers) || spec.finalizers.length === 0) {
-        spec.finalizers = [NAMESPACE_FINALIZER];
-      }
+      // As in Kubernetes, every new namespace gets the kubernetes finalizer (added to any others).
+      if (!Array.isArray(spec.finalizers)) spec.finalizers = [];
+      const fins = spec.finalizers as unknown[];
+      if (!fins.includes(NAMESPACE_FINALIZER)) fins.push(NAMESPACE_FINALIZER);
       obj.spec = spec;
       obj.status = { phase: "Active" };
     },
@@ -69,11 +73,16 @@ export const namespaceKind: KindDef = {
       }
       return errs;
     },
+    canonicalize(obj) {
+      // The label always names the namespace (also for generated names), as in Kubernetes.
+      obj.metadata.labels = { ...obj.metadata.labels, [NAMESPACE_NAME_LABEL]: obj.metadata.name! };
+    },
     selectableFields(obj) {
       const status = isObject(obj.status) ? obj.status : {};
-      return { "status.phase": String(status.phase ?? "") };
+      // Kubernetes also keeps the bare `name` field for backward compatibility.
+      return { "status.phase": String(status.phase ?? ""), name: obj.metadata.name ?? "" };
     },
-    selectableFieldNames: ["status.phase"],
+    selectableFieldNames: ["status.phase", "name"],
     hasPendingFinalizers: (obj) => specFinalizers(obj).length > 0,
     prepareForDeletion(obj) {
       obj.status = { ...(isObject(obj.status) ? obj.status : {}), phase: "Terminating" };

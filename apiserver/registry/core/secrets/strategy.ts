@@ -66,6 +66,25 @@ function canonicalize(obj: KubeObject): void {
   delete obj.stringData;
 }
 
+/**
+ * Validates the secret as it will be stored: `stringData` merged into `data` (as Kubernetes'
+ * conversion does), so its keys and sizes are checked like those of `data`.
+ */
+function validateWithStringData(obj: KubeObject): FieldError[] {
+  const errs = stringMap("stringData", obj.stringData);
+  if (errs.length > 0 || !isObject(obj.stringData)) return [...errs, ...validate(obj)];
+  const merged = structuredClone(obj);
+  canonicalize(merged);
+  return validate(merged);
+}
+
+/** Whether two string maps hold the same entries, in any key order. */
+function sameMap(a: unknown, b: unknown): boolean {
+  const entries = (m: unknown) =>
+    JSON.stringify(Object.entries(isObject(m) ? m : {}).sort(([x], [y]) => x < y ? -1 : 1));
+  return entries(a) === entries(b);
+}
+
 /** The Secret kind. */
 export const secretKind: KindDef = {
   group: "",
@@ -82,11 +101,9 @@ export const secretKind: KindDef = {
     prepareForUpdate(obj, old) {
       if (!obj.type) obj.type = old.type;
     },
-    validate(obj) {
-      return [...stringMap("stringData", obj.stringData), ...validate(obj)];
-    },
+    validate: validateWithStringData,
     validateUpdate(obj, old) {
-      const errs = [...stringMap("stringData", obj.stringData), ...validate(obj)];
+      const errs = validateWithStringData(obj);
       if (obj.type !== old.type) errs.push(invalid("type", obj.type, "field is immutable"));
       if (old.immutable === true) {
         const next = structuredClone(obj);
@@ -94,7 +111,7 @@ export const secretKind: KindDef = {
         if (obj.immutable !== true) {
           errs.push(forbidden("immutable", "field is immutable when `immutable` is set"));
         }
-        if (JSON.stringify(next.data ?? {}) !== JSON.stringify(old.data ?? {})) {
+        if (!sameMap(next.data, old.data)) {
           errs.push(forbidden("data", "field is immutable when `immutable` is set"));
         }
       }

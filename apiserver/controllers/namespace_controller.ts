@@ -31,6 +31,7 @@ export class NamespaceController {
   #unsubscribe?: () => void;
   #timer?: ReturnType<typeof setInterval>;
   #idle: Promise<void> = Promise.resolve();
+  readonly #resyncs = new Set<Promise<void>>();
 
   constructor(opts: NamespaceControllerOptions) {
     this.#opts = opts;
@@ -59,16 +60,21 @@ export class NamespaceController {
     this.#stopped = true;
     this.#unsubscribe?.();
     clearInterval(this.#timer);
+    await Promise.all(this.#resyncs);
     await this.#idle;
   }
 
   /** Queues every terminating namespace. */
   resync(): void {
-    this.#namespaces().list("", { plan: { mode: "latest" } }).then((list) => {
+    if (this.#stopped) return;
+    const done = this.#namespaces().list("", { plan: { mode: "latest" } }).then((list) => {
       for (const ns of list.items) {
         if (ns.metadata.deletionTimestamp) this.#enqueue(ns.metadata.name!);
       }
-    }).catch((err) => this.#opts.logger?.error("namespace resync failed", { err: String(err) }));
+    }).catch((err) => this.#opts.logger?.error("namespace resync failed", { err: String(err) }))
+      .finally(() => this.#resyncs.delete(done));
+    // stop() waits for lists in flight, so nothing reads storage after it returns.
+    this.#resyncs.add(done);
   }
 
   #namespaces() {

@@ -1,0 +1,161 @@
+import assert from "node:assert/strict";
+import type { KubeObject } from "../../../shared/api/meta/v1/types.ts";
+import { StatusError } from "../../../shared/errors/status_error.ts";
+import { NamespaceController } from "../../../apiserver/controllers/namespace_controller.ts";
+import { BUILTIN_KINDS } from "../../../apiserver/registry/builtin_kinds.ts";
+import type { Store } from "../../../apiserver/registry/generic/store.ts";
+import { ResourceRegistry } from "../../../apiserver/registry/resource_registry.ts";
+import { LibsqlStorage } from "../../../apiserver/storage/libsql/libsql_storage.ts";
+
+interface Env {
+  url: string;
+  storage: LibsqlStorage;
+  registry: ResourceRegistry;
+  controller: NamespaceController;
+  namespaces: Store;
+  configMaps: Store;
+  pods: Store;
+}
+
+async function withController(fn: (env: Env) => Promise<void>): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "namespace_controller_" });
+  const url = `file:${dir}/state.db`;
+  const storage = await LibsqlStorage.open({ url, maintenanceIntervalMs: 0 });
+  const registry = new ResourceRegistry({ storage });
+  for (const k of BUILTIN_KINDS) registry.add(k);
+  // A long resync: reactions must come from commits unless a test calls resync().
+  const controller = new NamespaceController({ registry, storage, resyncMs: 3_600_000 });
+  try {
+    await fn({
+      url,
+      storage,
+      registry,
+      controller,
+      namespaces: registry.lookup("", "v1", "namespaces")!,
+      configMaps: registry.lookup("", "v1", "configmaps")!,
+      pods: registry.lookup("", "v1", "pods")!,
+    });
+  } finally {
+    await controller.stop();
+    await storage.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** Polls `check` until it returns true; fails after a generous deadline. */
+async function eventually(what: string, check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) assert.fail(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function gone(store: Store, namespace: string, name: string): Promise<boolean> {
+  try {
+    await store.get(namespace, name);
+    return false;
+  } catch (err) {
+    if (err instanceof StatusError && err.code === 404) return true;
+    throw err;
+  }
+}
+
+const pod = (name: string, nodeName?: string): KubeObject => ({
+  metadata: { name },
+  spec: { containers: [{ name: "c", image: "img:1" }], ...(nodeName ? { nodeName } : {}) },
+});
+
+Deno.test("NamespaceController removes a terminating namespace once it is empty", async (t) => {
+  await withController(async ({ controller, namespaces, configMaps, pods }) => {
+    controller.start();
+    await t.step("an empty namespace goes at once", async () => {
+      await namespaces.create("", { metadata: { name: "empty" } });
+      const { deleted } = await namespaces.delete("", "empty");
+      assert.equal(deleted, false, "the kubernetes finalizer holds it first");
+      await eventually("the namespace is gone", () => gone(namespaces, "", "empty"));
+    });
+    await t.step("content is deleted first, other namespaces untouched", async () => {
+      await namespaces.create("", { metadata: { name: "full" } });
+      await namespaces.create("", { metadata: { name: "keep" } });
+      for (const n of ["a", "b"]) await configMaps.create("full", { metadata: { name: n } });
+      await pods.create("full", pod("p"));
+      await configMaps.create("keep", { metadata: { name: "a" } });
+      await namespaces.delete("", "full");
+      await eventually("the namespace is gone", () => gone(namespaces, "", "full"));
+      assert.equal((await configMaps.list("full", { plan: { mode: "latest" } })).items.length, 0);
+      assert.equal((await pods.list("full", { plan: { mode: "latest" } })).items.length, 0);
+      assert.equal((await configMaps.list("keep", { plan: { mode: "latest" } })).items.length, 1);
+      assert.ok(!(await gone(namespaces, "", "keep")));
+    });
+    await t.step("an object with a finalizer holds the namespace until it goes", async () => {
+      await namespaces.create("", { metadata: { name: "held" } });
+      await configMaps.create("held", { metadata: { name: "f", finalizers: ["example.com/f"] } });
+      await configMaps.create("held", { metadata: { name: "plain" } });
+      await namespaces.delete("", "held");
+      await eventually("the plain object is gone", () => gone(configMaps, "held", "plain"));
+      const f = await configMaps.get("held", "f");
+      assert.ok(f.metadata.deletionTimestamp, "the finalized object is marked");
+      const ns = await namespaces.get("", "held");
+      assert.equal((ns.status as { phase: string }).phase, "Terminating");
+      // Removing the finalizer lets both go, driven by the deletion's commit.
+      await configMaps.update("held", "f", { ...f, metadata: { ...f.metadata, finalizers: [] } });
+      await eventually("the namespace is gone", () => gone(namespaces, "", "held"));
+    });
+    await t.step("a pod bound to a node keeps its namespace during its grace period", async () => {
+      await namespaces.create("", { metadata: { name: "graceful" } });
+      await pods.create("graceful", pod("bound", "node-1"));
+      await namespaces.delete("", "graceful");
+      await eventually(
+        "the pod is marked",
+        async () => !!(await pods.get("graceful", "bound")).metadata.deletionTimestamp,
+      );
+      assert.ok(!(await gone(namespaces, "", "graceful")));
+      // The node agent would now stop it and delete it with grace period 0.
+      await pods.delete("graceful", "bound", { gracePeriodSeconds: 0 });
+      await eventually("the namespace is gone", () => gone(namespaces, "", "graceful"));
+    });
+    await t.step("other spec finalizers stay after the kubernetes one goes", async () => {
+      await namespaces.create("", {
+        metadata: { name: "other-fin" },
+        spec: { finalizers: ["example.com/x"] },
+      });
+      await namespaces.delete("", "other-fin");
+      await eventually("only the other finalizer is left", async () => {
+        const ns = await namespaces.get("", "other-fin");
+        return JSON.stringify((ns.spec as { finalizers: string[] }).finalizers) ===
+          '["example.com/x"]';
+      });
+    });
+  });
+});
+
+Deno.test("NamespaceController.resync() finds namespaces terminated by another process", async () => {
+  await withController(async ({ url, controller, namespaces }) => {
+    await namespaces.create("", { metadata: { name: "elsewhere" } });
+    controller.start();
+    const other = await LibsqlStorage.open({ url, maintenanceIntervalMs: 0 });
+    try {
+      const otherRegistry = new ResourceRegistry({ storage: other });
+      for (const k of BUILTIN_KINDS) otherRegistry.add(k);
+      await otherRegistry.lookup("", "v1", "namespaces")!.delete("", "elsewhere");
+    } finally {
+      await other.close();
+    }
+    controller.resync();
+    await eventually("the namespace is gone", () => gone(namespaces, "", "elsewhere"));
+  });
+});
+
+Deno.test("NamespaceController.stop() stops reacting", async () => {
+  await withController(async ({ controller, namespaces }) => {
+    controller.start();
+    await controller.stop();
+    await namespaces.create("", { metadata: { name: "after-stop" } });
+    await namespaces.delete("", "after-stop");
+    controller.resync();
+    await controller.stop();
+    const ns = await namespaces.get("", "after-stop");
+    assert.ok(ns.metadata.deletionTimestamp, "still terminating: nobody finalized it");
+  });
+});

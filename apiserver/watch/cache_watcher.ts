@@ -10,7 +10,6 @@
 import { type CachedObject, type CacheEvent, withRevision } from "./cached_object.ts";
 
 const encoder = new TextEncoder();
-const BLANK_LINE = new Uint8Array([0x0a]);
 
 /** Why a watcher ended. */
 export type CloseReason = "timeout" | "evicted" | "client" | "shutdown" | "reset" | "error";
@@ -71,7 +70,6 @@ export class CacheWatcher {
   #ending = false;
   #wake: (() => void) | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
-  #opened = false;
 
   constructor(opts: CacheWatcherOptions) {
     this.prefix = opts.prefix;
@@ -184,15 +182,7 @@ export class CacheWatcher {
     for (;;) {
       const chunk = this.#take();
       if (chunk) {
-        this.#opened = true;
         controller.enqueue(chunk);
-        return;
-      }
-      if (!this.#opened && !this.closedBy) {
-        // Nothing to send yet: a blank line (skipped by JSON stream decoders) makes the
-        // listener send the response headers now, so the client's watch call returns.
-        this.#opened = true;
-        controller.enqueue(BLANK_LINE);
         return;
       }
       if (this.closedBy) {

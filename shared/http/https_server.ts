@@ -413,6 +413,8 @@ async function send(
       headers["content-length"] = String(first.reduce((n, c) => n + c.length, 0));
     }
     writeHead(res, response, headers);
+    // A body still streaming (a watch) gets its headers now, before its first chunk.
+    if (pending && first.length === 0) res.flushHeaders();
     for (const chunk of first) await write(res, chunk, signal);
     if (pending) {
       let result = await pending;

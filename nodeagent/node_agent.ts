@@ -1,6 +1,7 @@
 /**
  * The node agent assembled: the HTTPS server, registration, the lease controller, the status
- * reporter and the pod worker, on the `process` runtime.
+ * reporter and the pod worker, on the `process` runtime or, with `containerRuntimeEndpoint`,
+ * the `cri` one.
  *
  * @module
  */
@@ -17,6 +18,7 @@ import { PodWorker } from "./pods/pod_worker.ts";
 import { WatchPodSource } from "./pods/watch_pod_source.ts";
 import { automaticLabels, buildNode, hostAddress } from "./register/node_object.ts";
 import { registerNode } from "./register/register_node.ts";
+import { CriRuntime } from "./runtime/cri/cri_runtime.ts";
 import { ProcessRuntime } from "./runtime/process/process_runtime.ts";
 import type { ContainerRuntime } from "./runtime/runtime.ts";
 import { startAgentServer } from "./server/agent_server.ts";
@@ -54,15 +56,13 @@ export async function startNodeAgent(
   const clock = deps.clock ?? systemClock;
   const c = o.config;
   for (const w of o.warnings) logger.warn(w);
-  if (c.containerRuntimeEndpoint) {
-    throw new Error(
-      `containerRuntimeEndpoint ${c.containerRuntimeEndpoint}: the CRI runtime is not available yet; leave it empty for the process runtime`,
-    );
-  }
   await Deno.mkdir(c.rootDir, { recursive: true, mode: 0o700 });
-  const client = await RestClient.fromKubeconfig(o.kubeconfig);
+  // containerRuntimeEndpoint selects the CRI adapter; empty means the process runtime.
   const runtime = deps.runtime ??
-    new ProcessRuntime({ rootDir: c.rootDir, seccompDefault: c.seccompDefault });
+    (c.containerRuntimeEndpoint
+      ? new CriRuntime(c.containerRuntimeEndpoint)
+      : new ProcessRuntime({ rootDir: c.rootDir, seccompDefault: c.seccompDefault }));
+  const client = await RestClient.fromKubeconfig(o.kubeconfig);
   const hostname = o.nodeName;
   const ip = hostAddress();
   const nodeInfo = await readNodeInfo({

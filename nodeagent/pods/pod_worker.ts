@@ -88,6 +88,8 @@ export class PodWorker {
   #syncing?: Promise<void>;
   #again = false;
   #stopped = false;
+  /** Whether the source delivered the pods once (before that, no container is an orphan). */
+  #sourceReady = false;
 
   /** Creates a stopped worker. */
   constructor(opts: PodWorkerOptions) {
@@ -98,6 +100,7 @@ export class PodWorker {
   start(): void {
     this.#o.source.start((pods) => {
       this.#pods = new Map(pods.map((p) => [p.metadata.uid!, p]));
+      this.#sourceReady = true;
       this.#kick();
     });
     this.#timer = setInterval(() => this.#kick(), this.#o.resyncMs ?? 1_000);
@@ -143,7 +146,8 @@ export class PodWorker {
         });
       }
     }
-    // Containers of pods that are gone.
+    // Containers of pods that are gone (known only once the source has answered).
+    if (!this.#sourceReady) return;
     for (const c of running) {
       if (this.#pods.has(c.pod.uid)) continue;
       await this.#o.runtime.stopContainer(c.id, 0).catch(() => {});

@@ -51,6 +51,8 @@ export class GarbageCollector {
   #idle: Promise<void> = Promise.resolve();
   #unsubscribe?: () => void;
   #timer?: ReturnType<typeof setInterval>;
+  /** The periodic resync in flight (stop() waits for it). */
+  #resyncing?: Promise<void>;
 
   constructor(opts: GarbageCollectorOptions) {
     this.#opts = opts;
@@ -61,9 +63,10 @@ export class GarbageCollector {
     this.#unsubscribe = this.#opts.storage.onCommit((events) => this.#onCommit(events));
     await this.resync();
     this.#timer = setInterval(() => {
-      this.resync().catch((err) =>
+      if (this.#resyncing) return;
+      this.#resyncing = this.resync().catch((err) =>
         this.#opts.logger?.error("gc resync failed", { err: String(err) })
-      );
+      ).finally(() => this.#resyncing = undefined);
     }, this.#opts.resyncMs ?? 30_000);
   }
 
@@ -72,6 +75,7 @@ export class GarbageCollector {
     this.#stopped = true;
     this.#unsubscribe?.();
     clearInterval(this.#timer);
+    await this.#resyncing;
     await this.#idle;
   }
 
@@ -138,8 +142,13 @@ export class GarbageCollector {
         }
         continue;
       }
-      this.#index(ev.key, entryOf(obj));
-      if (needsFinalizing(obj)) this.#enqueue(ev.key);
+      const entry = entryOf(obj);
+      this.#index(ev.key, entry);
+      // Also an object whose owners are all unknown here (gone, or never seen): #process
+      // confirms their absence in storage before collecting it.
+      const ownersUnknown = entry.owners.length > 0 &&
+        entry.owners.every((u) => !this.#byUid.has(u));
+      if (needsFinalizing(obj) || ownersUnknown) this.#enqueue(ev.key);
     }
   }
 
@@ -225,6 +234,9 @@ export class GarbageCollector {
     const group = ref.apiVersion.includes("/") ? ref.apiVersion.split("/")[0] : "";
     const store = this.#opts.registry.byKind(group, ref.kind);
     if (!store) return true;
+    // A cluster-scoped dependent cannot name a namespaced owner: as in Kubernetes, such a
+    // reference is unresolvable and never makes the dependent garbage.
+    if (store.def.namespaced && namespace === "") return true;
     try {
       const owner = await store.get(store.def.namespaced ? namespace : "", ref.name);
       return owner.metadata.uid === ref.uid;

@@ -1,0 +1,206 @@
+import assert from "node:assert/strict";
+import type { KubeObject, OwnerReference } from "../../../shared/api/meta/v1/types.ts";
+import { StatusError } from "../../../shared/errors/status_error.ts";
+import {
+  FOREGROUND_FINALIZER,
+  GarbageCollector,
+  ORPHAN_FINALIZER,
+} from "../../../apiserver/controllers/garbage_collector.ts";
+import { BUILTIN_KINDS } from "../../../apiserver/registry/builtin_kinds.ts";
+import type { Store } from "../../../apiserver/registry/generic/store.ts";
+import { ResourceRegistry } from "../../../apiserver/registry/resource_registry.ts";
+import { LibsqlStorage } from "../../../apiserver/storage/libsql/libsql_storage.ts";
+
+interface Env {
+  storage: LibsqlStorage;
+  gc: GarbageCollector;
+  configMaps: Store;
+  secrets: Store;
+  nodes: Store;
+}
+
+async function withCollector(fn: (env: Env) => Promise<void>): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "garbage_collector_" });
+  const storage = await LibsqlStorage.open({
+    url: `file:${dir}/state.db`,
+    maintenanceIntervalMs: 0,
+  });
+  const registry = new ResourceRegistry({ storage });
+  for (const k of BUILTIN_KINDS) registry.add(k);
+  // A long resync: reactions must come from commits unless a test calls resync().
+  const gc = new GarbageCollector({ registry, storage, resyncMs: 3_600_000 });
+  try {
+    await fn({
+      storage,
+      gc,
+      configMaps: registry.lookup("", "v1", "configmaps")!,
+      secrets: registry.lookup("", "v1", "secrets")!,
+      nodes: registry.lookup("", "v1", "nodes")!,
+    });
+  } finally {
+    await gc.stop();
+    await storage.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** Polls `check` until it returns true; fails after a generous deadline. */
+async function eventually(what: string, check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) assert.fail(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function gone(store: Store, namespace: string, name: string): Promise<boolean> {
+  try {
+    await store.get(namespace, name);
+    return false;
+  } catch (err) {
+    if (err instanceof StatusError && err.code === 404) return true;
+    throw err;
+  }
+}
+
+function ref(owner: KubeObject, extra: Partial<OwnerReference> = {}): OwnerReference {
+  return {
+    apiVersion: owner.apiVersion!,
+    kind: owner.kind!,
+    name: owner.metadata.name!,
+    uid: owner.metadata.uid!,
+    ...extra,
+  };
+}
+
+function owned(name: string, owners: OwnerReference[]): KubeObject {
+  return { metadata: { name, ownerReferences: owners } };
+}
+
+Deno.test("GarbageCollector deletes dependents whose owners are gone", async (t) => {
+  await withCollector(async ({ gc, configMaps, secrets, nodes }) => {
+    await gc.start();
+    await t.step("background deletion of the owner", async () => {
+      const owner = await configMaps.create("default", { metadata: { name: "owner" } });
+      await secrets.create("default", owned("dep", [ref(owner)]));
+      await configMaps.delete("default", "owner");
+      await eventually("the dependent is gone", () => gone(secrets, "default", "dep"));
+    });
+    await t.step("a dependent with another owner left stays", async () => {
+      const a = await configMaps.create("default", { metadata: { name: "a" } });
+      const b = await configMaps.create("default", { metadata: { name: "b" } });
+      await secrets.create("default", owned("two-owners", [ref(a), ref(b)]));
+      await configMaps.delete("default", "a");
+      // A marker dependent of `a` created after `two-owners` shows the collector got there.
+      await configMaps.create("default", owned("marker", [ref(a)]));
+      await eventually("the marker is gone", () => gone(configMaps, "default", "marker"));
+      assert.ok(!(await gone(secrets, "default", "two-owners")));
+      await configMaps.delete("default", "b");
+      await eventually("the dependent is gone", () => gone(secrets, "default", "two-owners"));
+    });
+    await t.step("a chain is collected link by link", async () => {
+      const top = await nodes.create("", { metadata: { name: "top" } });
+      const mid = await configMaps.create("default", owned("mid", [ref(top)]));
+      await secrets.create("default", owned("leaf", [ref(mid)]));
+      await nodes.delete("", "top");
+      await eventually("the leaf is gone", () => gone(secrets, "default", "leaf"));
+      assert.ok(await gone(configMaps, "default", "mid"));
+    });
+    await t.step("a dependent created after its owner vanished is collected", async () => {
+      const owner = await configMaps.create("default", { metadata: { name: "late-owner" } });
+      await configMaps.delete("default", "late-owner");
+      await secrets.create("default", owned("late", [ref(owner)]));
+      await eventually("the dependent is gone", () => gone(secrets, "default", "late"));
+    });
+  });
+});
+
+Deno.test("GarbageCollector serves propagationPolicy Orphan", async () => {
+  await withCollector(async ({ gc, configMaps, secrets }) => {
+    await gc.start();
+    const owner = await configMaps.create("default", { metadata: { name: "owner" } });
+    const other = await configMaps.create("default", { metadata: { name: "other" } });
+    await secrets.create("default", owned("only", [ref(owner)]));
+    await secrets.create("default", owned("shared", [ref(owner), ref(other)]));
+    const res = await configMaps.delete("default", "owner", { propagationPolicy: "Orphan" });
+    assert.deepEqual(res.object.metadata.finalizers, [ORPHAN_FINALIZER]);
+    await eventually("the owner is gone", () => gone(configMaps, "default", "owner"));
+    const only = await secrets.get("default", "only");
+    assert.equal(only.metadata.ownerReferences, undefined);
+    const shared = await secrets.get("default", "shared");
+    assert.deepEqual(shared.metadata.ownerReferences?.map((r) => r.name), ["other"]);
+  });
+});
+
+Deno.test("GarbageCollector serves propagationPolicy Foreground", async () => {
+  await withCollector(async ({ gc, configMaps, secrets }) => {
+    await gc.start();
+    const owner = await configMaps.create("default", { metadata: { name: "owner" } });
+    await secrets.create("default", owned("plain", [ref(owner, { blockOwnerDeletion: true })]));
+    await secrets.create("default", {
+      metadata: { name: "held", finalizers: ["example.com/hold"], ownerReferences: [ref(owner)] },
+    });
+    const res = await configMaps.delete("default", "owner", { propagationPolicy: "Foreground" });
+    assert.deepEqual(res.object.metadata.finalizers, [FOREGROUND_FINALIZER]);
+    await eventually("the plain dependent is gone", () => gone(secrets, "default", "plain"));
+    await eventually(
+      "the held dependent is marked",
+      async () => !!(await secrets.get("default", "held")).metadata.deletionTimestamp,
+    );
+    assert.ok(!(await gone(configMaps, "default", "owner")), "the owner waits for its dependents");
+    const held = await secrets.get("default", "held");
+    await secrets.update("default", "held", {
+      ...held,
+      metadata: { ...held.metadata, finalizers: [] },
+    });
+    await eventually("the owner is gone", () => gone(configMaps, "default", "owner"));
+  });
+});
+
+Deno.test("GarbageCollector.resync() checks owners against storage", async (t) => {
+  await withCollector(async ({ gc, storage, configMaps, secrets, nodes }) => {
+    const owner = await configMaps.create("default", { metadata: { name: "owner" } });
+    await secrets.create("default", owned("kept", [ref(owner)]));
+    await secrets.create("default", owned("stale-uid", [ref(owner, { uid: "recreated-uid" })]));
+    await secrets.create(
+      "default",
+      owned("unknown-kind", [{
+        apiVersion: "example.com/v1",
+        kind: "Widget",
+        name: "w",
+        uid: "u",
+      }]),
+    );
+    const node = await nodes.create("", { metadata: { name: "n1" } });
+    // Removed behind the store's back, as another process's deletion would be.
+    await secrets.create("default", owned("orphaned", [ref(node)]));
+    await storage.delete(nodes.key("", "n1"), 0);
+    await gc.start();
+
+    await t.step("an owner with another UID does not count", async () => {
+      await eventually("the dependent is gone", () => gone(secrets, "default", "stale-uid"));
+    });
+    await t.step("an owner removed elsewhere is seen at start", async () => {
+      await eventually("the dependent is gone", () => gone(secrets, "default", "orphaned"));
+    });
+    await t.step("live owners and unknown kinds keep their dependents", async () => {
+      await gc.resync();
+      await configMaps.create("default", owned("marker", [ref(owner, { uid: "nobody" })]));
+      await eventually("the marker is gone", () => gone(configMaps, "default", "marker"));
+      assert.ok(!(await gone(secrets, "default", "kept")));
+      assert.ok(!(await gone(secrets, "default", "unknown-kind")));
+    });
+  });
+});
+
+Deno.test("GarbageCollector never collects a cluster-scoped dependent of a namespaced owner", async () => {
+  await withCollector(async ({ gc, nodes }) => {
+    await gc.start();
+    const missing = { apiVersion: "v1", kind: "ConfigMap", name: "missing", uid: "missing-uid" };
+    await nodes.create("", owned("invalid-ref", [missing]));
+    const missingNode = { apiVersion: "v1", kind: "Node", name: "missing", uid: "missing-uid-2" };
+    await nodes.create("", owned("marker", [missingNode]));
+    await eventually("the marker is gone", () => gone(nodes, "", "marker"));
+    assert.ok(!(await gone(nodes, "", "invalid-ref")));
+  });
+});

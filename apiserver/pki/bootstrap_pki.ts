@@ -9,13 +9,17 @@
  */
 import { createPrivateKey, createPublicKey } from "node:crypto";
 import { join } from "node:path";
-import { type CertificateAndKey, createCA, issueCertificate } from "./issue_certificate.ts";
-import { type Certificate, parseCertificate } from "./parse_certificate.ts";
-import { formatIpAddress, parseIpAddress } from "./ip_address.ts";
-import { pemCertificates, pemEncode } from "./pem.ts";
-import { bytesEqual, verifyCertificateSignature } from "./signature.ts";
+import {
+  type CertificateAndKey,
+  createCA,
+  issueCertificate,
+} from "../../shared/pki/issue_certificate.ts";
+import { type Certificate, parseCertificate } from "../../shared/pki/parse_certificate.ts";
+import { formatIpAddress, parseIpAddress } from "../../shared/pki/ip_address.ts";
+import { pemCertificates, pemEncode } from "../../shared/pki/pem.ts";
+import { bytesEqual, verifyCertificateSignature } from "../../shared/pki/signature.ts";
 import { serverUrlFor, writeAdminKubeconfig } from "./write_admin_kubeconfig.ts";
-import { writePrivateFile } from "./write_private_file.ts";
+import { writePrivateFile } from "../../shared/pki/write_private_file.ts";
 
 /** Options of bootstrapPki(). */
 export interface PkiOptions {

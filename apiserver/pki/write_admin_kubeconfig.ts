@@ -5,7 +5,7 @@
  * @module
  */
 import { stringify } from "yaml";
-import { writePrivateFile } from "./write_private_file.ts";
+import { writePrivateFile } from "../../shared/pki/write_private_file.ts";
 
 /** What the admin kubeconfig holds. */
 export interface AdminKubeconfigOptions {

@@ -13,11 +13,11 @@
  *
  * @module
  */
-import type { Certificate } from "../../apiserver/pki/parse_certificate.ts";
+import type { Certificate } from "../../shared/pki/parse_certificate.ts";
 import {
   parseCertificateBundle,
   verifyClientCertificate,
-} from "../../apiserver/pki/verify_client_certificate.ts";
+} from "../../shared/pki/verify_client_certificate.ts";
 import type { RestClient } from "../../shared/client/rest_client.ts";
 import { StatusError } from "../../shared/errors/status_error.ts";
 import type { ConnInfo } from "../../shared/http/https_server.ts";

@@ -14,7 +14,7 @@
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { parseServerOptions } from "../../apiserver/options.ts";
-import { issueCertificate } from "../../apiserver/pki/issue_certificate.ts";
+import { issueCertificate } from "../../shared/pki/issue_certificate.ts";
 import { startServer } from "../../apiserver/server.ts";
 import { Logger } from "../../shared/log/mod.ts";
 

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { AuthenticationV1Api, CoreV1Api, KubeConfig } from "@kubernetes/client-node";
-import { issueCertificate } from "../../apiserver/pki/issue_certificate.ts";
+import { issueCertificate } from "../../shared/pki/issue_certificate.ts";
 import { startTestServer, type TestServer } from "../support/test_server.ts";
 
 function kubeConfig(

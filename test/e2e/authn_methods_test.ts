@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { loadServiceAccountKeys } from "../../apiserver/auth/authn/service_account_keys.ts";
 import { ServiceAccountTokenIssuer } from "../../apiserver/auth/authn/service_account_token.ts";
-import { createCA, issueCertificate } from "../../apiserver/pki/issue_certificate.ts";
+import { createCA, issueCertificate } from "../../shared/pki/issue_certificate.ts";
 import { startTestServer, type TestServer } from "../support/test_server.ts";
 
 const DAY = 24 * 60 * 60 * 1000;

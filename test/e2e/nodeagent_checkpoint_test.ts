@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { issueCertificate } from "../../apiserver/pki/issue_certificate.ts";
+import { issueCertificate } from "../../shared/pki/issue_certificate.ts";
 import { RestClient } from "../../shared/client/rest_client.ts";
 import { startTestServer } from "../support/test_server.ts";
 import { eventually, startAgentProcess } from "../nodeagent/_agent_process.ts";

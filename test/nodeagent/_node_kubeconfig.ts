@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { issueCertificate } from "../../apiserver/pki/issue_certificate.ts";
+import { issueCertificate } from "../../shared/pki/issue_certificate.ts";
 import { writeAdminKubeconfig } from "../../apiserver/pki/write_admin_kubeconfig.ts";
 import type { RunningServer } from "../../apiserver/server.ts";
 

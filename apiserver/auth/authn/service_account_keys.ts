@@ -12,9 +12,9 @@ import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync } fr
 import type { KeyObject } from "node:crypto";
 import { join } from "node:path";
 import { importPKCS8, importSPKI } from "jose";
-import { parseCertificate } from "../../pki/parse_certificate.ts";
-import { pemDecodeAll } from "../../pki/pem.ts";
-import { writePrivateFile } from "../../pki/write_private_file.ts";
+import { parseCertificate } from "../../../shared/pki/parse_certificate.ts";
+import { pemDecodeAll } from "../../../shared/pki/pem.ts";
+import { writePrivateFile } from "../../../shared/pki/write_private_file.ts";
 
 /** A JWS algorithm we sign or verify with. */
 export type JwsAlgorithm = "RS256" | "ES256" | "ES384" | "ES512";

@@ -7,12 +7,12 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import type { Certificate } from "../../pki/parse_certificate.ts";
+import type { Certificate } from "../../../shared/pki/parse_certificate.ts";
 import {
   parseCertificateBundle,
   type VerifiedClient,
   verifyClientCertificate,
-} from "../../pki/verify_client_certificate.ts";
+} from "../../../shared/pki/verify_client_certificate.ts";
 
 /** Verifies client certificate chains against a CA bundle, remembering successes. */
 export class VerifiedChainCache {

@@ -7,8 +7,8 @@ import {
   serveHttps,
   splitHeaderList,
 } from "../../../apiserver/http/https_server.ts";
-import { createCA, issueCertificate } from "../../../apiserver/pki/issue_certificate.ts";
-import { pemCertificates } from "../../../apiserver/pki/pem.ts";
+import { createCA, issueCertificate } from "../../../shared/pki/issue_certificate.ts";
+import { pemCertificates } from "../../../shared/pki/pem.ts";
 import { StatusError } from "../../../shared/errors/status_error.ts";
 
 const ca = await createCA("test-ca");

@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { bootstrapPki } from "../../../apiserver/pki/bootstrap_pki.ts";
-import { createCA, issueCertificate } from "../../../apiserver/pki/issue_certificate.ts";
-import { parseCertificate } from "../../../apiserver/pki/parse_certificate.ts";
-import { pemCertificates } from "../../../apiserver/pki/pem.ts";
-import { verifyClientCertificate } from "../../../apiserver/pki/verify_client_certificate.ts";
+import { createCA, issueCertificate } from "../../../shared/pki/issue_certificate.ts";
+import { parseCertificate } from "../../../shared/pki/parse_certificate.ts";
+import { pemCertificates } from "../../../shared/pki/pem.ts";
+import { verifyClientCertificate } from "../../../shared/pki/verify_client_certificate.ts";
 
 async function mode(path: string): Promise<number> {
   return (await Deno.stat(path)).mode! & 0o777;

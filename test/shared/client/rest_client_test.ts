@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type HttpsServer, serveHttps } from "../../../apiserver/http/https_server.ts";
 import { bootstrapPki } from "../../../apiserver/pki/bootstrap_pki.ts";
-import { verifyClientCertificate } from "../../../apiserver/pki/verify_client_certificate.ts";
+import { verifyClientCertificate } from "../../../shared/pki/verify_client_certificate.ts";
 import { writeAdminKubeconfig } from "../../../apiserver/pki/write_admin_kubeconfig.ts";
 import type { KubeObject } from "../../../shared/api/meta/v1/types.ts";
 import { RestClient, type WatchEvent } from "../../../shared/client/rest_client.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { ClientCertificateAuthenticator } from "../../../../apiserver/auth/authn/client_certificate.ts";
-import { createCA, issueCertificate } from "../../../../apiserver/pki/issue_certificate.ts";
-import { pemCertificates } from "../../../../apiserver/pki/pem.ts";
+import { createCA, issueCertificate } from "../../../../shared/pki/issue_certificate.ts";
+import { pemCertificates } from "../../../../shared/pki/pem.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 const ca = await createCA("kubernetes-client-ca");

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { RequestHeaderAuthenticator } from "../../../../apiserver/auth/authn/request_header.ts";
-import { createCA, issueCertificate } from "../../../../apiserver/pki/issue_certificate.ts";
-import { pemCertificates } from "../../../../apiserver/pki/pem.ts";
+import { createCA, issueCertificate } from "../../../../shared/pki/issue_certificate.ts";
+import { pemCertificates } from "../../../../shared/pki/pem.ts";
 
 const proxyCa = await createCA("front-proxy-ca");
 const clientCa = await createCA("client-ca");

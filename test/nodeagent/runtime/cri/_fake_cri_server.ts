@@ -55,7 +55,7 @@ export async function startFakeCriServer(dir: string): Promise<FakeCriServer> {
     open.add(s);
     s.on("close", () => open.delete(s));
   });
-  server.on("stream", (stream, headers) => {
+  server.on("stream", (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) => {
     const path = String(headers[":path"] ?? "");
     const method = path.startsWith(RUNTIME_SERVICE) ? path.slice(RUNTIME_SERVICE.length) : "";
     const chunks: Uint8Array[] = [];

@@ -4,12 +4,12 @@ import {
   type CertificateAndKey,
   createCA,
   issueCertificate,
-} from "../../../apiserver/pki/issue_certificate.ts";
-import { pemCertificates, pemEncode } from "../../../apiserver/pki/pem.ts";
+} from "../../../shared/pki/issue_certificate.ts";
+import { pemCertificates, pemEncode } from "../../../shared/pki/pem.ts";
 import {
   parseCertificateBundle,
   verifyClientCertificate,
-} from "../../../apiserver/pki/verify_client_certificate.ts";
+} from "../../../shared/pki/verify_client_certificate.ts";
 import {
   derBitString,
   derBoolean,
@@ -21,9 +21,9 @@ import {
   derSet,
   derTime,
   derUtf8String,
-} from "../../../apiserver/pki/der.ts";
-import { parseCertificate } from "../../../apiserver/pki/parse_certificate.ts";
-import { signBytes, signingAlgorithm } from "../../../apiserver/pki/signature.ts";
+} from "../../../shared/pki/der.ts";
+import { parseCertificate } from "../../../shared/pki/parse_certificate.ts";
+import { signBytes, signingAlgorithm } from "../../../shared/pki/signature.ts";
 
 const der = (pem: string) => pemCertificates(pem)[0];
 const DAY = 24 * 60 * 60 * 1000;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { derInteger, derNamedBits, derOid, derTime } from "../../../apiserver/pki/der.ts";
-import { decodeOid, decodeTime, readDer, readDerAt } from "../../../apiserver/pki/der_reader.ts";
+import { derInteger, derNamedBits, derOid, derTime } from "../../../shared/pki/der.ts";
+import { decodeOid, decodeTime, readDer, readDerAt } from "../../../shared/pki/der_reader.ts";
 
 const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { formatIpAddress, parseIpAddress } from "../../../apiserver/pki/ip_address.ts";
+import { formatIpAddress, parseIpAddress } from "../../../shared/pki/ip_address.ts";
 
 Deno.test("parseIpAddress() parses IPv4 and IPv6 and refuses the rest", async (t) => {
   const cases: [string, string | null][] = [

@@ -218,3 +218,59 @@ export function respondWithRepresentation(
   }
   return objectResponse(200, value, neg.format, common);
 }
+
+/** How a watch response is written: its Content-Type and, unless plain JSON, a re-encoder. */
+export interface WatchWire {
+  contentType: string;
+  /** Re-encodes the JSON-lines event stream (Protobuf frames, Table objects); absent for JSON. */
+  transform?: TransformStream<Uint8Array, Uint8Array>;
+}
+
+/**
+ * Negotiates a watch response (JSON lines, Protobuf `;stream=watch` frames, or Table objects
+ * in each event) for `ctx`; 406 when nothing fits. The watch handler pipes its JSON-lines
+ * stream through `transform` when there is one.
+ */
+export function watchWire(ctx: ResourceContext): WatchWire {
+  const def = ctx.store.def;
+  const neg = negotiate(ctx.req.headers.get("accept"), {
+    protobuf: hasProtobuf(apiVersionOf(def), def.kind),
+    representations: ["Table"],
+    watch: true,
+  });
+  if (neg.format === "json" && !neg.as) return { contentType: "application/json" };
+  let transform:
+    | ((type: string, o: Record<string, unknown>) => Record<string, unknown>)
+    | undefined;
+  if (neg.as === "Table") {
+    const version = neg.asVersion ?? "v1";
+    const includeObject = parseIncludeObject(ctx.url.searchParams);
+    transform = (type, o) => {
+      if (type === "BOOKMARK") {
+        const t = toTable({ metadata: {}, items: [] }, def, { version });
+        t.metadata.resourceVersion = (o as KubeObject).metadata?.resourceVersion;
+        return t as unknown as Record<string, unknown>;
+      }
+      return toTable(o, def, { version, includeObject }) as unknown as Record<string, unknown>;
+    };
+  }
+  const enc = watchEventEncoder(neg.format === "protobuf" ? "protobuf" : "json", transform);
+  const decoder = new TextDecoder();
+  let pending = "";
+  return {
+    contentType: neg.as === "Table" ? "application/json" : enc.contentType,
+    transform: new TransformStream({
+      transform(chunk, controller) {
+        pending += decoder.decode(chunk, { stream: true });
+        let nl: number;
+        while ((nl = pending.indexOf("\n")) >= 0) {
+          const line = pending.slice(0, nl);
+          pending = pending.slice(nl + 1);
+          if (line.trim() === "") continue;
+          const e = JSON.parse(line) as { type: string; object: Record<string, unknown> };
+          controller.enqueue(enc.encode(e.type, e.object));
+        }
+      },
+    }),
+  };
+}

@@ -368,3 +368,30 @@ Deno.test({
     });
   },
 });
+
+Deno.test("server encodes watch events as Tables and Protobuf frames", async () => {
+  await withServer(async (t) => {
+    const cm = "/api/v1/namespaces/default/configmaps";
+    const c = await t.fetch(cm, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: `{"metadata":{"name":"w1"},"data":{"a":"b"}}`,
+    });
+    await c.body?.cancel();
+    const table = await t.fetch(`${cm}?watch=1&timeoutSeconds=1`, { headers: { accept: TABLE } });
+    assert.equal(table.status, 200);
+    const events = (await table.text()).trim().split("\n").map((l) => JSON.parse(l));
+    assert.equal(events[0].type, "ADDED");
+    assert.equal(events[0].object.kind, "Table");
+    assert.deepEqual(events[0].object.rows[0].cells.slice(0, 2), ["w1", 1]);
+    const pb = await t.fetch(`${cm}?watch=1&timeoutSeconds=1`, {
+      headers: { accept: `${PB};stream=watch, application/json` },
+    });
+    assert.equal(pb.headers.get("content-type"), `${PB};stream=watch`);
+    const { WatchFrameDecoder } = await import("../../shared/codec/protobuf/mod.ts");
+    const dec = new WatchFrameDecoder();
+    const got = dec.push(await bytes(pb));
+    assert.equal(got[0].type, "ADDED");
+    assert.equal((got[0].object.metadata as { name: string }).name, "w1");
+  });
+});

@@ -13,6 +13,7 @@ import { startWatch } from "../../watch/start_watch.ts";
 import type { ResourceContext } from "../context.ts";
 import { parseResourceVersion } from "../list_plan.ts";
 import { parseAccept } from "../negotiation.ts";
+import { watchWire } from "../respond.ts";
 import { listOptionsOf } from "./list.ts";
 
 const WATCH_HEADERS = {
@@ -37,9 +38,7 @@ export function acceptsJsonWatch(accept: string | null): boolean {
 /** Handles watch. */
 export async function handleWatch(ctx: ResourceContext): Promise<Response> {
   const opts = listOptionsOf(ctx, true);
-  if (!acceptsJsonWatch(ctx.req.headers.get("accept"))) {
-    throw StatusError.notAcceptable(["application/json", "application/json;stream=watch"]);
-  }
+  const wire = watchWire(ctx);
   const attached = watchCacheOf(ctx.store);
   if (!attached) throw StatusError.methodNotSupported(ctx.store.groupResource, "watch");
   const { feed, cache } = attached;
@@ -59,6 +58,9 @@ export async function handleWatch(ctx: ResourceContext): Promise<Response> {
     kind: def.kind,
   });
   const headers = new Headers(WATCH_HEADERS);
+  headers.set("content-type", wire.contentType);
+  const encoded = (s: ReadableStream<Uint8Array>) =>
+    wire.transform ? s.pipeThrough(wire.transform) : s;
   for (const w of ctx.warnings) headers.append("Warning", w);
   if ("error" in started) {
     // As Kubernetes: the stream opens, carries one ERROR event with the Status, and ends.
@@ -69,12 +71,12 @@ export async function handleWatch(ctx: ResourceContext): Promise<Response> {
         controller.close();
       },
     });
-    return new Response(body, { status: 200, headers });
+    return new Response(encoded(body), { status: 200, headers });
   }
   const watcher = started.watcher;
   const signal = ctx.req.signal;
   const onAbort = () => watcher.close("client");
   if (signal.aborted) watcher.close("client");
   else signal.addEventListener("abort", onAbort, { once: true });
-  return new Response(watcher.stream, { status: 200, headers });
+  return new Response(encoded(watcher.stream), { status: 200, headers });
 }

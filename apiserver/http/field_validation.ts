@@ -25,6 +25,11 @@ export interface FieldValidationInput {
   directive: FieldValidationDirective;
   /** The kind, for 422 errors. */
   kind: { group: string; kind: string };
+  /**
+   * Check the schema's required fields (default true). Requests to virtual kinds (reviews,
+   * TokenRequest) skip it: Kubernetes defaults what they omit.
+   */
+  required?: boolean;
 }
 
 /**
@@ -33,7 +38,9 @@ export interface FieldValidationInput {
  */
 export function applyFieldValidation(input: FieldValidationInput): string[] {
   const { model, type, value, directive } = input;
-  const result = type ? validateFields(model, type, value) : { unknown: [], errors: [] };
+  const result = type
+    ? validateFields(model, type, value, { required: input.required ?? true })
+    : { unknown: [], errors: [] };
   if (result.errors.length > 0) {
     const meta = value.metadata as { name?: string; generateName?: string } | undefined;
     throw StatusError.invalid(input.kind, meta?.name ?? meta?.generateName ?? "", result.errors);

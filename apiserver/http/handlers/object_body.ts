@@ -70,6 +70,9 @@ export async function readObjectBody(
     duplicates: decoded.duplicates,
     directive,
     kind: { group, kind: expectedKind },
+    // Bodies of virtual kinds and subresource requests (reviews, TokenRequest) are requests,
+    // not objects: what they omit is defaulted.
+    required: !(ctx.store.def.virtual || expected),
   });
   for (const w of warnings) ctx.warnings.push(warningHeader(w));
   return value as KubeObject;

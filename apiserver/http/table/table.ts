@@ -7,7 +7,14 @@
  */
 import type { KubeObject, ListMeta } from "../../../shared/api/meta/v1/types.ts";
 import { StatusError } from "../../../shared/errors/status_error.ts";
-import type { KindDef, TableColumnDefinition, TableColumns } from "../../registry/generic/kind.ts";
+import type { KindDef, TableColumnDefinition } from "../../registry/generic/kind.ts";
+import { DEFAULT_TABLE_COLUMNS } from "../../registry/generic/table_columns.ts";
+
+export {
+  AGE_COLUMN,
+  DEFAULT_TABLE_COLUMNS,
+  NAME_COLUMN,
+} from "../../registry/generic/table_columns.ts";
 
 /** What a row carries of its object. */
 export type IncludeObject = "None" | "Metadata" | "Object";
@@ -37,38 +44,6 @@ export interface TableOptions {
   /** The current time in ms (ages); defaults to Date.now(). */
   now?: number;
 }
-
-const NAME_DESCRIPTION =
-  "Name must be unique within a namespace. Clients may request a name to be generated.";
-const CREATED_DESCRIPTION =
-  "CreationTimestamp is the time the object was created, set by the server.";
-
-/** The columns of a kind without its own: Name and Created At. */
-export const DEFAULT_TABLE_COLUMNS: TableColumns = {
-  columns: [
-    { name: "Name", type: "string", format: "name", description: NAME_DESCRIPTION, priority: 0 },
-    {
-      name: "Created At",
-      type: "date",
-      format: "",
-      description: CREATED_DESCRIPTION,
-      priority: 0,
-    },
-  ],
-  cells: (obj) => [obj.metadata?.name ?? "", obj.metadata?.creationTimestamp ?? null],
-};
-
-/** The Name column definition, for kinds declaring their own columns. */
-export const NAME_COLUMN: TableColumnDefinition = DEFAULT_TABLE_COLUMNS.columns[0];
-
-/** An Age column definition. */
-export const AGE_COLUMN: TableColumnDefinition = {
-  name: "Age",
-  type: "string",
-  format: "",
-  description: CREATED_DESCRIPTION,
-  priority: 0,
-};
 
 /** Parses `includeObject` (default Metadata); 400 for anything else. */
 export function parseIncludeObject(q: URLSearchParams): IncludeObject {

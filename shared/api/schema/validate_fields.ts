@@ -47,10 +47,20 @@ function typeName(f: FieldSchema): string {
   }
 }
 
+/** Options of validateFields. */
+export interface ValidateFieldsOptions {
+  /**
+   * Check the schema's required fields (default true). Required fields under the top-level
+   * `status` are never checked: status is written by the server, and clients send it empty
+   * (kubectl's review requests do).
+   */
+  required?: boolean;
+}
+
 class Walker {
   readonly unknown: string[] = [];
   readonly errors: FieldError[] = [];
-  constructor(readonly model: SchemaModel) {}
+  constructor(readonly model: SchemaModel, readonly checkRequired = true) {}
 
   typeError(path: string, value: unknown, f: FieldSchema): void {
     this.errors.push({
@@ -78,7 +88,8 @@ class Walker {
       const v = this.value(f, obj[key], p);
       if (v !== obj[key]) obj[key] = v;
     }
-    for (const r of t.required) {
+    const serverOwned = path === "status" || path.startsWith("status.");
+    for (const r of this.checkRequired && !serverOwned ? t.required : []) {
       if (obj[r] === undefined) {
         this.errors.push({ type: "FieldValueRequired", field: join(path, r), detail: "" });
       }
@@ -207,8 +218,9 @@ export function validateFields(
   model: SchemaModel,
   type: TypeSchema,
   obj: Record<string, unknown>,
+  options: ValidateFieldsOptions = {},
 ): FieldValidationResult {
-  const w = new Walker(model);
+  const w = new Walker(model, options.required ?? true);
   w.object(type, obj, "");
   return { unknown: w.unknown, errors: w.errors };
 }

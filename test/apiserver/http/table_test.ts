@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { toTable } from "../../../apiserver/http/table/table.ts";
-import { humanDuration } from "../../../apiserver/http/table/human_duration.ts";
+import { humanDuration } from "../../../apiserver/registry/generic/table_columns.ts";
 import { BUILTIN_KINDS } from "../../../apiserver/registry/builtin_kinds.ts";
 import type { KindDef } from "../../../apiserver/registry/generic/kind.ts";
 

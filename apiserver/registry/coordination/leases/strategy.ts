@@ -2,7 +2,28 @@
 import type { FieldError } from "../../../../shared/errors/status_error.ts";
 import { invalid, isObject } from "../../generic/field_errors.ts";
 import type { KindDef } from "../../generic/kind.ts";
-import { LEASE_COLUMNS } from "../../../http/table/builtin_columns.ts";
+import {
+  AGE_COLUMN,
+  ageOf as age,
+  column as col,
+  NAME_COLUMN,
+  objectOf as obj,
+} from "../../generic/table_columns.ts";
+import type { TableColumns } from "../../generic/kind.ts";
+
+/** Lease: Name, Holder, Age. */
+const LEASE_COLUMNS: TableColumns = {
+  columns: [
+    NAME_COLUMN,
+    col("Holder", "string", "The holder of the lease."),
+    AGE_COLUMN,
+  ],
+  cells: (o, now) => [
+    o.metadata?.name ?? "",
+    String(obj(o.spec).holderIdentity ?? ""),
+    age(o, now),
+  ],
+};
 
 /** The Lease kind. */
 export const leaseKind: KindDef = {

@@ -9,7 +9,14 @@ import {
   validateConfigKey,
 } from "../../generic/field_errors.ts";
 import type { KindDef } from "../../generic/kind.ts";
-import { CONFIGMAP_COLUMNS } from "../../../http/table/builtin_columns.ts";
+import {
+  AGE_COLUMN,
+  ageOf as age,
+  column as col,
+  NAME_COLUMN,
+  objectOf as obj,
+} from "../../generic/table_columns.ts";
+import type { TableColumns } from "../../generic/kind.ts";
 
 const MAX_SIZE = 1024 * 1024;
 
@@ -62,6 +69,20 @@ function validate(obj: KubeObject): FieldError[] {
   }
   return errs;
 }
+
+/** ConfigMap: Name, Data, Age. */
+const CONFIGMAP_COLUMNS: TableColumns = {
+  columns: [
+    NAME_COLUMN,
+    col("Data", "integer", "Data contains the configuration data."),
+    AGE_COLUMN,
+  ],
+  cells: (o, now) => [
+    o.metadata?.name ?? "",
+    Object.keys(obj(o.data)).length + Object.keys(obj(o.binaryData)).length,
+    age(o, now),
+  ],
+};
 
 /** The ConfigMap kind. */
 export const configMapKind: KindDef = {

@@ -2,9 +2,65 @@
 import type { FieldError } from "../../../../shared/errors/status_error.ts";
 import { invalid, isObject, notSupported } from "../../generic/field_errors.ts";
 import type { KindDef } from "../../generic/kind.ts";
-import { EVENT_COLUMNS } from "../../../http/table/builtin_columns.ts";
+import {
+  ageCell,
+  column as col,
+  NAME_COLUMN,
+  objectOf as obj,
+} from "../../generic/table_columns.ts";
+import type { TableColumns } from "../../generic/kind.ts";
 
 const INVOLVED = ["kind", "namespace", "name", "uid", "apiVersion", "resourceVersion", "fieldPath"];
+
+/** core/v1 Event: Last Seen, Type, Reason, Object, Message; wide: more. */
+const EVENT_COLUMNS: TableColumns = {
+  columns: [
+    col("Last Seen", "string", "Time when last this event was observed."),
+    col(
+      "Type",
+      "string",
+      "Type of this event (Normal, Warning), new types could be added in the future.",
+    ),
+    col(
+      "Reason",
+      "string",
+      "The reason this event was generated. 'Reason' should be short and unique; it should be in UpperCamelCase format (starting with a capital letter).",
+    ),
+    col("Object", "string", "The object that this event is about."),
+    col("Subobject", "string", "The subobject this event is about.", 1),
+    col(
+      "Source",
+      "string",
+      "The component reporting this event. Should be a short machine understandable string.",
+      1,
+    ),
+    col("Message", "string", "A human-readable description of the status of this operation."),
+    col("First Seen", "string", "The first time at which the event was observed.", 1),
+    col("Count", "string", "The number of times this event has occurred.", 1),
+    { ...NAME_COLUMN, priority: 1 },
+  ],
+  cells(o, now) {
+    const inv = obj(o.involvedObject), src = obj(o.source), series = obj(o.series);
+    const last = series.lastObservedTime ?? o.lastTimestamp ?? o.eventTime ??
+      o.metadata?.creationTimestamp;
+    const first = o.firstTimestamp ?? o.eventTime ?? o.metadata?.creationTimestamp;
+    const kind = String(inv.kind ?? "").toLowerCase();
+    const source = [src.component ?? o.reportingComponent, src.host ?? o.reportingInstance]
+      .filter((x) => x).join(", ");
+    return [
+      ageCell(last, now),
+      String(o.type ?? ""),
+      String(o.reason ?? ""),
+      `${kind}/${inv.name ?? ""}`,
+      String(inv.fieldPath ?? ""),
+      source,
+      String(o.message ?? "").trim(),
+      ageCell(first, now),
+      Number(series.count ?? o.count ?? 1),
+      o.metadata?.name ?? "",
+    ];
+  },
+};
 
 /** The core/v1 Event kind. */
 export const eventKind: KindDef = {

@@ -2,7 +2,14 @@
 import type { KubeObject } from "../../../../shared/api/meta/v1/types.ts";
 import { isObject } from "../../generic/field_errors.ts";
 import { type KindDef, STATUS_SUBRESOURCE } from "../../generic/kind.ts";
-import { NAMESPACE_COLUMNS } from "../../../http/table/builtin_columns.ts";
+import {
+  AGE_COLUMN,
+  ageOf as age,
+  column as col,
+  NAME_COLUMN,
+  objectOf as obj,
+} from "../../generic/table_columns.ts";
+import type { TableColumns } from "../../generic/kind.ts";
 
 /** The finalizer the namespace controller removes when the namespace is empty. */
 export const NAMESPACE_FINALIZER = "kubernetes";
@@ -14,6 +21,16 @@ function specFinalizers(obj: KubeObject): string[] {
   const spec = isObject(obj.spec) ? obj.spec : {};
   return Array.isArray(spec.finalizers) ? spec.finalizers as string[] : [];
 }
+
+/** Namespace: Name, Status, Age. */
+const NAMESPACE_COLUMNS: TableColumns = {
+  columns: [
+    NAME_COLUMN,
+    col("Status", "string", "The status of the namespace"),
+    AGE_COLUMN,
+  ],
+  cells: (o, now) => [o.metadata?.name ?? "", String(obj(o.status).phase ?? ""), age(o, now)],
+};
 
 /** The Namespace kind. */
 export const namespaceKind: KindDef = {

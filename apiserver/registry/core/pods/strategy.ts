@@ -9,7 +9,16 @@ import {
   required,
 } from "../../generic/field_errors.ts";
 import { type KindDef, STATUS_SUBRESOURCE } from "../../generic/kind.ts";
-import { POD_COLUMNS } from "../../../http/table/builtin_columns.ts";
+import {
+  AGE_COLUMN,
+  ageOf as age,
+  column as col,
+  humanDuration,
+  listOf as list,
+  NAME_COLUMN,
+  objectOf as obj,
+} from "../../generic/table_columns.ts";
+import type { TableColumns } from "../../generic/kind.ts";
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const RESTART_POLICIES = ["Always", "OnFailure", "Never"];
@@ -105,6 +114,98 @@ function validate(obj: KubeObject): FieldError[] {
   }
   return errs;
 }
+
+/** Pod: Name, Ready, Status, Restarts, Age; wide: IP, Node, Nominated Node, Readiness Gates. */
+const POD_COLUMNS: TableColumns = {
+  columns: [
+    NAME_COLUMN,
+    col("Ready", "string", "The aggregate readiness state of this pod for accepting traffic."),
+    col("Status", "string", "The aggregate status of the containers in this pod."),
+    col(
+      "Restarts",
+      "string",
+      "The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.",
+    ),
+    AGE_COLUMN,
+    col("IP", "string", "IP address allocated to the pod.", 1),
+    col("Node", "string", "Name of the node the pod is bound to.", 1),
+    col("Nominated Node", "string", "Name of the node the pod is nominated to.", 1),
+    col("Readiness Gates", "string", "Pod readiness gates.", 1),
+  ],
+  cells(o, now) {
+    const spec = obj(o.spec), status = obj(o.status);
+    const containers = list(spec.containers);
+    let total = containers.length;
+    for (const c of list(spec.initContainers)) if (c.restartPolicy === "Always") total++;
+    let reason = String(status.reason || status.phase || "");
+    let ready = 0, restarts = 0, lastRestart = 0;
+    const note = (cs: Record<string, unknown>) => {
+      restarts += Number(cs.restartCount ?? 0);
+      const fin = obj(obj(cs.lastState).terminated).finishedAt;
+      if (typeof fin === "string") lastRestart = Math.max(lastRestart, Date.parse(fin) || 0);
+    };
+    let initializing = false;
+    const inits = list(status.initContainerStatuses);
+    for (const [i, cs] of inits.entries()) {
+      note(cs);
+      const st = obj(cs.state);
+      const term = obj(st.terminated), wait = obj(st.waiting);
+      if (st.terminated && term.exitCode === 0) continue;
+      if (st.running && cs.started === true) continue;
+      initializing = true;
+      if (st.terminated) {
+        reason = "Init:" +
+          String(
+            term.reason || (term.signal ? `Signal:${term.signal}` : `ExitCode:${term.exitCode}`),
+          );
+      } else if (wait.reason && wait.reason !== "PodInitializing") reason = `Init:${wait.reason}`;
+      else reason = `Init:${i}/${list(spec.initContainers).length}`;
+      break;
+    }
+    if (!initializing) {
+      let hasRunning = false;
+      for (const cs of [...list(status.containerStatuses)].reverse()) {
+        note(cs);
+        const st = obj(cs.state);
+        const term = obj(st.terminated), wait = obj(st.waiting);
+        if (wait.reason) reason = String(wait.reason);
+        else if (term.reason) reason = String(term.reason);
+        else if (st.terminated) {
+          reason = term.signal ? `Signal:${term.signal}` : `ExitCode:${term.exitCode}`;
+        } else if (st.running && cs.ready === true) {
+          hasRunning = true;
+          ready++;
+        }
+      }
+      if (reason === "Completed" && hasRunning) reason = "Running";
+    }
+    if (o.metadata?.deletionTimestamp) {
+      reason = status.reason === "NodeLost" ? "Unknown" : "Terminating";
+    }
+    const restartsCell = lastRestart > 0
+      ? `${restarts} (${humanDuration(now - lastRestart)} ago)`
+      : String(restarts);
+    const gates = list(spec.readinessGates);
+    const conds = list(status.conditions);
+    const gatesCell = gates.length === 0
+      ? "<none>"
+      : `${
+        gates.filter((g) => conds.some((c) => c.type === g.conditionType && c.status === "True"))
+          .length
+      }/${gates.length}`;
+    return [
+      o.metadata?.name ?? "",
+      `${ready}/${total}`,
+      reason,
+      restartsCell,
+      age(o, now),
+      String(status.podIP || "<none>"),
+      String(spec.nodeName || "<none>"),
+      String(status.nominatedNodeName || "<none>"),
+      gatesCell,
+    ];
+  },
+};
 
 /** The Pod kind. */
 export const podKind: KindDef = {

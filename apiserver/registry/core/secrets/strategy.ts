@@ -9,7 +9,14 @@ import {
   validateConfigKey,
 } from "../../generic/field_errors.ts";
 import type { KindDef } from "../../generic/kind.ts";
-import { SECRET_COLUMNS } from "../../../http/table/builtin_columns.ts";
+import {
+  AGE_COLUMN,
+  ageOf as age,
+  column as col,
+  NAME_COLUMN,
+  objectOf as obj,
+} from "../../generic/table_columns.ts";
+import type { TableColumns } from "../../generic/kind.ts";
 
 const MAX_SIZE = 1024 * 1024;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
@@ -84,6 +91,22 @@ function sameMap(a: unknown, b: unknown): boolean {
     JSON.stringify(Object.entries(isObject(m) ? m : {}).sort(([x], [y]) => x < y ? -1 : 1));
   return entries(a) === entries(b);
 }
+
+/** Secret: Name, Type, Data, Age. */
+const SECRET_COLUMNS: TableColumns = {
+  columns: [
+    NAME_COLUMN,
+    col("Type", "string", "Used to facilitate programmatic handling of secret data."),
+    col("Data", "integer", "Data contains the secret data."),
+    AGE_COLUMN,
+  ],
+  cells: (o, now) => [
+    o.metadata?.name ?? "",
+    String(o.type ?? ""),
+    Object.keys(obj(o.data)).length,
+    age(o, now),
+  ],
+};
 
 /** The Secret kind. */
 export const secretKind: KindDef = {

@@ -6,7 +6,28 @@ import {
   createTokenRequest,
   type TokenRequestDeps,
 } from "../../authentication/tokenrequests/token_request.ts";
-import { SERVICEACCOUNT_COLUMNS } from "../../../http/table/builtin_columns.ts";
+import {
+  AGE_COLUMN,
+  ageOf as age,
+  column as col,
+  listOf as list,
+  NAME_COLUMN,
+} from "../../generic/table_columns.ts";
+import type { TableColumns } from "../../generic/kind.ts";
+
+/** ServiceAccount: Name, Secrets, Age. */
+const SERVICEACCOUNT_COLUMNS: TableColumns = {
+  columns: [
+    NAME_COLUMN,
+    col(
+      "Secrets",
+      "string",
+      "Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use.",
+    ),
+    AGE_COLUMN,
+  ],
+  cells: (o, now) => [o.metadata?.name ?? "", list(o.secrets).length, age(o, now)],
+};
 
 /** The ServiceAccount kind. */
 export const serviceAccountKind: KindDef = {

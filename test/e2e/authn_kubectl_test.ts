@@ -75,27 +75,8 @@ Deno.test({
         async () => {
           assert.equal((await kubectl(kc, "create", "sa", "robot")).code, 0);
           const tok = await kubectl(kc, "create", "token", "robot");
-          let token = tok.stdout.trim();
-          if (tok.code !== 0 && /spec\.audiences: Required value/.test(tok.stderr)) {
-            // Known issue outside authentication: request-body field validation enforces the
-            // OpenAPI `required` list (kubectl's Protobuf TokenRequest has no audiences), which
-            // Kubernetes does not. Until that is fixed, ask for the token through the API.
-            console.warn("kubectl create token rejected by field validation; using the API");
-            const r = await s.client.request(
-              "POST",
-              "/api/v1/namespaces/default/serviceaccounts/robot/token",
-              {
-                body: {
-                  apiVersion: "authentication.k8s.io/v1",
-                  kind: "TokenRequest",
-                  spec: { audiences: ["https://kubernetes.default.svc.cluster.local"] },
-                },
-              },
-            );
-            token = JSON.parse(r.body).status.token;
-          } else {
-            assert.equal(tok.code, 0, tok.stderr);
-          }
+          assert.equal(tok.code, 0, tok.stderr);
+          const token = tok.stdout.trim();
           assert.equal(token.split(".").length, 3);
           // A kubeconfig without the admin certificate: with both, the certificate decides (as in
           // Kubernetes, client certificates are tried before bearer tokens).

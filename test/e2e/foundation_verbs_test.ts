@@ -278,7 +278,8 @@ async function exerciseKind(s: TestServer, k: KindCase, step: Deno.TestContext) 
       const m = assertOk(await call(s, "PUT", item, main), 200);
       assert.deepEqual(m.status, wanted);
       // Namespaces also always carry kubernetes.io/metadata.name, as in Kubernetes.
-      const { "kubernetes.io/metadata.name": _name, ...own } = m.metadata.labels;
+      const own: Record<string, string> = { ...(m.metadata.labels ?? {}) };
+      delete own["kubernetes.io/metadata.name"];
       assert.deepEqual(own, { via: "main" });
       // Status on a missing object is 404; POST to status is 405.
       assertStatus(await call(s, "GET", `${k.collection}/missing/status`), 404, "NotFound");

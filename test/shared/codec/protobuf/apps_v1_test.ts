@@ -1,38 +1,12 @@
-import assert from "node:assert/strict";
-import {
-  decodeObject,
-  encodeObject,
-  hasProtobuf,
-  protobufMessageName,
-} from "../../../../shared/codec/protobuf/mod.ts";
-import { messageInfo } from "../../../../shared/codec/protobuf/message_table.ts";
-import { SPECIAL_MESSAGES } from "../../../../shared/codec/protobuf/well_known.ts";
 import { appsV1Messages } from "../../../../shared/codec/protobuf/schema/apps_v1.ts";
+import { groupTableChecks } from "./_group_table_checks.ts";
 
-const testdata = new URL("../../../testdata/protobuf/", import.meta.url);
-const GV = "apps/v1";
-
-function readJson(name: string): Record<string, unknown>[] {
-  return JSON.parse(Deno.readTextFileSync(new URL(name, testdata)));
-}
-
-Deno.test("appsV1Messages resolves every referenced message, with unique field numbers", () => {
-  for (const name of Object.keys(appsV1Messages)) {
-    const info = messageInfo(name);
-    assert.ok(info, name);
-    assert.equal(new Set(info.fields.map((f) => f.no)).size, info.fields.length, name);
-    assert.equal(new Set(info.fields.map((f) => f.json)).size, info.fields.length, name);
-    for (const f of info.fields) {
-      if (f.kind !== "message") continue;
-      const ref = f.message ?? "";
-      assert.ok(SPECIAL_MESSAGES.has(ref) || messageInfo(ref), `${name}.${f.json} -> ${ref}`);
-    }
-  }
-});
-
-Deno.test("appsV1Messages carries the field numbers and JSON rules of kubernetes/api", async (t) => {
+groupTableChecks({
+  messagesName: "appsV1Messages",
+  messages: appsV1Messages,
+  gv: "apps/v1",
   // [message, json, number, keepZero], read from apps/v1 generated.proto and types.go (v0.32).
-  const cases: [string, string, number, boolean][] = [
+  fields: [
     ["apps.v1.DeploymentSpec", "progressDeadlineSeconds", 9, true],
     ["apps.v1.DeploymentSpec", "paused", 7, false],
     ["apps.v1.DeploymentStatus", "readyReplicas", 7, false],
@@ -45,18 +19,8 @@ Deno.test("appsV1Messages carries the field numbers and JSON rules of kubernetes
     ["apps.v1.DaemonSetStatus", "numberMisscheduled", 2, true],
     ["apps.v1.ReplicaSetSpec", "minReadySeconds", 4, false],
     ["apps.v1.ControllerRevision", "revision", 3, true],
-  ];
-  for (const [message, json, no, keepZero] of cases) {
-    await t.step(`${message}.${json}`, () => {
-      const f = messageInfo(message)?.fields.find((x) => x.json === json);
-      assert.equal(f?.no, no);
-      assert.equal(f?.keepZero, keepZero);
-    });
-  }
-});
-
-Deno.test("hasProtobuf() accepts every kind apps/v1 registers", () => {
-  const kinds = [
+  ],
+  kinds: [
     "Deployment",
     "DeploymentList",
     "StatefulSet",
@@ -69,24 +33,10 @@ Deno.test("hasProtobuf() accepts every kind apps/v1 registers", () => {
     "ControllerRevisionList",
     "Status",
     "DeleteOptions",
-  ];
-  for (const kind of kinds) {
-    assert.ok(hasProtobuf(GV, kind), kind);
-    assert.ok(messageInfo(protobufMessageName(GV, kind) ?? ""), kind);
-  }
-});
-
-Deno.test("encodeObject() round trips apps/v1 objects losslessly", async (t) => {
-  for (const [i, obj] of readJson("apps_v1.json").entries()) {
-    await t.step(`${i}: ${obj.kind} ${(obj.metadata as { name?: string }).name ?? ""}`, () => {
-      assert.deepStrictEqual(decodeObject(encodeObject(obj)), obj);
-    });
-  }
-});
-
-Deno.test("decodeObject() decodes what kubectl 1.32 sends for apps/v1 create commands", async (t) => {
+  ],
+  fixture: "apps_v1.json",
   // Expected: kubectl's own JSON of the same object (`--dry-run=client -o json`).
-  const cases: [string, string, Record<string, unknown>][] = [
+  kubectl: [
     [
       "create deployment web --image=nginx:1.27 --replicas=3 --port=80",
       "create_deployment.bin",
@@ -113,12 +63,5 @@ Deno.test("decodeObject() decodes what kubectl 1.32 sends for apps/v1 create com
         "status": {},
       },
     ],
-  ];
-  for (const [command, file, expected] of cases) {
-    await t.step(command, () => {
-      const obj = decodeObject(Deno.readFileSync(new URL(`kubectl/${file}`, testdata)));
-      assert.deepStrictEqual(obj, expected);
-      assert.deepStrictEqual(decodeObject(encodeObject(obj)), expected);
-    });
-  }
+  ],
 });

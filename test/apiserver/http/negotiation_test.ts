@@ -147,7 +147,7 @@ Deno.test("negotiateOutput() answers 406 listing what it serves", async (t) => {
         assert.ok(e instanceof StatusError);
         assert.equal(e.code, 406);
         assert.equal(e.reason, "NotAcceptable");
-        assert.ok(e.status.message?.includes(listed), e.status.message);
+        assert.ok(e.status.message?.includes(listed), e.status.message ?? "");
         return true;
       });
     });

@@ -11,6 +11,7 @@ import { coordinationV1Messages } from "../../codec/protobuf/schema/coordination
 import { coreV1Messages } from "../../codec/protobuf/schema/core_v1.ts";
 import { eventsV1Messages } from "../../codec/protobuf/schema/events_v1.ts";
 import { metaV1Messages } from "../../codec/protobuf/schema/meta_v1.ts";
+import { rbacV1Messages } from "../../codec/protobuf/schema/rbac_v1.ts";
 import { runtimeMessages } from "../../codec/protobuf/schema/runtime.ts";
 import type { FieldTuple, MessageTable } from "../../codec/protobuf/message_table.ts";
 import { authenticationV1Schema } from "../authentication/v1/schema.ts";
@@ -19,6 +20,7 @@ import { coordinationV1Schema } from "../coordination/v1/schema.ts";
 import { coreV1Schema } from "../core/v1/schema.ts";
 import { eventsV1Schema } from "../events/v1/schema.ts";
 import { metaV1Schema } from "../meta/v1/schema.ts";
+import { rbacV1Schema } from "../rbac/v1/schema.ts";
 import type { GroupSchema } from "./group_schema.ts";
 import { type FieldSchema, SchemaModel, type TypeSchema } from "./model.ts";
 
@@ -32,6 +34,7 @@ export const BUILTIN_GROUP_SCHEMAS: readonly GroupSchema[] = [
   authenticationV1Schema,
   authorizationV1Schema,
   eventsV1Schema,
+  rbacV1Schema,
 ];
 
 const MESSAGES: MessageTable = {
@@ -42,6 +45,7 @@ const MESSAGES: MessageTable = {
   ...authenticationV1Messages,
   ...authorizationV1Messages,
   ...eventsV1Messages,
+  ...rbacV1Messages,
 };
 
 /** Named types whose JSON is not an object of their wire fields. */

@@ -46,3 +46,38 @@ Deno.test("builtinSchemaModel() carries merge markers, enums, defaults and speci
   assert.equal(model.type("core.v1.ObjectReference")!.structType, "atomic");
   assert.equal(model.type("core.v1.Secret")!.properties.data.values!.format, "byte");
 });
+
+Deno.test("builtinSchemaModel() declares rbac.authorization.k8s.io/v1 as Kubernetes' OpenAPI does", () => {
+  const model = builtinSchemaModel();
+  const g = "rbac.authorization.k8s.io";
+  for (const k of ["Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding"]) {
+    const t = model.kind(g, "v1", k);
+    assert.ok(t, k);
+    assert.ok(t.properties.apiVersion && t.properties.kind && t.properties.metadata, k);
+    assert.deepEqual(model.kind(g, "v1", `${k}List`)?.required, ["items"], `${k}List`);
+  }
+  assert.deepEqual(model.kind(g, "v1", "RoleBinding")!.required, ["roleRef"]);
+  assert.deepEqual(model.kind(g, "v1", "ClusterRoleBinding")!.required, ["roleRef"]);
+  assert.ok(model.kind(g, "v1", "ClusterRole")!.properties.aggregationRule);
+  const ref = model.type("rbac.v1.RoleRef")!;
+  assert.deepEqual(ref.required, ["apiGroup", "kind", "name"]);
+  assert.equal(ref.structType, "atomic");
+  const subject = model.type("rbac.v1.Subject")!;
+  assert.deepEqual(subject.required, ["kind", "name"]);
+  assert.equal(subject.structType, "atomic");
+  const rule = model.type("rbac.v1.PolicyRule")!;
+  assert.deepEqual(rule.required, ["verbs"]);
+  // No list type or patch strategy upstream: rules and subjects are replaced whole.
+  const rules = model.kind(g, "v1", "Role")!.properties.rules;
+  assert.equal(rules.patchStrategy, undefined);
+  assert.equal(rules.listType, undefined);
+});
+
+Deno.test("builtinSchemaModel() declares events.k8s.io/v1 Event", () => {
+  const model = builtinSchemaModel();
+  const ev = model.kind("events.k8s.io", "v1", "Event")!;
+  assert.deepEqual(ev.required, ["eventTime"]);
+  assert.equal(model.resolve(ev.properties.eventTime).format, "date-time");
+  assert.equal(model.type("core.v1.ObjectReference")!.structType, "atomic");
+  assert.deepEqual(model.type("events.v1.EventSeries")!.required, ["count", "lastObservedTime"]);
+});

@@ -1,12 +1,14 @@
 /**
  * validateFields: checks a decoded object against its schema, the way decoding into typed Go
  * structs does. Unknown fields are removed and reported by path; `null` values are removed (they
- * mean "unset"); numeric quantities become strings; wrong types, unsupported enum values and
- * missing required fields become field errors.
+ * mean "unset"); quantities are stored in canonical form (`1000m` → `1`, numbers become
+ * strings); wrong types, unsupported enum values and missing required fields become field
+ * errors.
  *
  * @module
  */
 import type { FieldError } from "../../errors/status_error.ts";
+import { canonicalQuantity, QuantityParseError } from "../quantity.ts";
 import type { FieldSchema, SchemaModel, TypeSchema } from "./model.ts";
 
 /** What validateFields found. */
@@ -151,18 +153,24 @@ class Walker {
         }
         return v;
       case "quantity": {
-        if (typeof v === "number" && Number.isFinite(v)) return String(v);
-        if (typeof v !== "string") this.typeError(path, v, f);
-        else if (!QUANTITY.test(v)) {
+        if (typeof v !== "string" && !(typeof v === "number" && Number.isFinite(v))) {
+          this.typeError(path, v, f);
+          return v;
+        }
+        // Stored in canonical form, as decoding into resource.Quantity and encoding again does.
+        const text = typeof v === "number" ? String(v) : v.trim();
+        try {
+          return canonicalQuantity(text);
+        } catch (err) {
+          if (!(err instanceof QuantityParseError)) throw err;
           this.errors.push({
             type: "FieldValueInvalid",
             field: path,
             value: v,
-            detail: "quantities must match the regular expression " +
-              "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
+            detail: err.message,
           });
+          return v;
         }
-        return v;
       }
       case "array":
         if (!Array.isArray(v)) {
@@ -212,7 +220,7 @@ function zeroOf(f: FieldSchema): unknown {
 
 /**
  * Validates `obj` (an object of type `type`) in place: removes unknown fields and nulls,
- * converts numeric quantities, and returns the unknown field paths and the field errors.
+ * canonicalises quantities, and returns the unknown field paths and the field errors.
  */
 export function validateFields(
   model: SchemaModel,

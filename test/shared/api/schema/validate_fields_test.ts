@@ -100,6 +100,28 @@ Deno.test("validateFields() finds unknown fields, type errors, enums and missing
         assert.equal(c.resources.limits.cpu, "2");
       },
     },
+    {
+      name: "quantities are stored in canonical form",
+      obj: {
+        metadata: {},
+        spec: {
+          containers: [{
+            name: "c",
+            resources: {
+              limits: { cpu: "1000m", memory: "1024Ki", "example.com/gpu": 0.5 },
+              requests: { cpu: " 250m ", memory: "1.5Gi", "ephemeral-storage": "1e3" },
+            },
+          }],
+        },
+      },
+      after: (o) => {
+        const c = (o.spec as { containers: { resources: unknown }[] }).containers[0];
+        assert.deepEqual(c.resources, {
+          limits: { cpu: "1", memory: "1Mi", "example.com/gpu": "500m" },
+          requests: { cpu: "250m", memory: "1536Mi", "ephemeral-storage": "1e3" },
+        });
+      },
+    },
   ];
   for (const c of cases) {
     await t.step(c.name, () => {

@@ -60,7 +60,10 @@ export async function startNodeAgent(
   // containerRuntimeEndpoint selects the CRI adapter; empty means the process runtime.
   const runtime = deps.runtime ??
     (c.containerRuntimeEndpoint
-      ? new CriRuntime(c.containerRuntimeEndpoint)
+      ? new CriRuntime(c.containerRuntimeEndpoint, {
+        rootDir: c.rootDir,
+        seccompDefault: c.seccompDefault,
+      })
       : new ProcessRuntime({ rootDir: c.rootDir, seccompDefault: c.seccompDefault }));
   const client = await RestClient.fromKubeconfig(o.kubeconfig);
   const hostname = o.nodeName;

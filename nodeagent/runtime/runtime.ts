@@ -28,8 +28,54 @@ export interface ContainerSpec {
   env?: { name: string; value?: string }[];
   /** Working directory; the process runtime gives each container its own by default. */
   workingDir?: string;
+  /** `Always`, `IfNotPresent` or `Never` (CRI runtimes; defaulted by the API server). */
+  imagePullPolicy?: string;
+  /** Host paths bound into the container (CRI runtimes; the process runtime ignores them). */
+  mounts?: ContainerMount[];
   /** Security settings. */
-  securityContext?: { privileged?: boolean; seccompProfile?: SeccompProfile };
+  securityContext?: ContainerSecurityContext;
+}
+
+/** A host path bound into a container. */
+export interface ContainerMount {
+  /** Where it appears in the container. */
+  containerPath: string;
+  /** The path on the host. */
+  hostPath: string;
+  /** Read-only bind. */
+  readOnly?: boolean;
+}
+
+/** The container security settings runtimes apply (a subset of the pod API's). */
+export interface ContainerSecurityContext {
+  /** Runs with every capability and device, always Unconfined. */
+  privileged?: boolean;
+  /** The seccomp profile (overrides the pod's). */
+  seccompProfile?: SeccompProfile;
+  /** The user id the process runs as. */
+  runAsUser?: number;
+  /** The group id the process runs as. */
+  runAsGroup?: number;
+  /** Mounts the root file system read-only. */
+  readOnlyRootFilesystem?: boolean;
+  /** Whether a process may gain more privileges than its parent (`no_new_privs` when false). */
+  allowPrivilegeEscalation?: boolean;
+  /** Capabilities added to and dropped from the runtime's default set. */
+  capabilities?: { add?: string[]; drop?: string[] };
+}
+
+/** The pod-level security settings runtimes apply. */
+export interface PodSecurityContext {
+  /** The default seccomp profile of the pod's containers. */
+  seccompProfile?: SeccompProfile;
+  /** The default user id. */
+  runAsUser?: number;
+  /** The default group id. */
+  runAsGroup?: number;
+  /** Extra groups of every container process. */
+  supplementalGroups?: number[];
+  /** Namespaced sysctls set in the pod. */
+  sysctls?: { name: string; value: string }[];
 }
 
 /** The pod a container belongs to. */
@@ -41,7 +87,23 @@ export interface PodInfo {
   /** metadata.uid. */
   uid: string;
   /** Pod-level security context. */
-  securityContext?: { seccompProfile?: SeccompProfile };
+  securityContext?: PodSecurityContext;
+  /** metadata.labels (CRI runtimes put them on the sandbox). */
+  labels?: Record<string, string>;
+  /** metadata.annotations (CRI runtimes put them on the sandbox). */
+  annotations?: Record<string, string>;
+  /** spec.hostname, else the pod name. */
+  hostname?: string;
+  /** Use the node's network namespace. */
+  hostNetwork?: boolean;
+  /** Use the node's PID namespace. */
+  hostPID?: boolean;
+  /** Use the node's IPC namespace. */
+  hostIPC?: boolean;
+  /** One PID namespace for all containers of the pod. */
+  shareProcessNamespace?: boolean;
+  /** Whether any container of the pod is privileged (the sandbox then is too). */
+  privileged?: boolean;
 }
 
 /** A container's state, shaped like the pod status' `ContainerState`. */
@@ -113,6 +175,38 @@ export class CreateContainerError extends Error {
   }
 }
 
+/**
+ * Thrown when a container's image cannot be pulled; reported as waiting `ErrImagePull` (or
+ * `ErrImageNeverPull` with `imagePullPolicy: Never`), then `ImagePullBackOff` while the agent
+ * waits to retry.
+ */
+export class ImagePullError extends Error {
+  /** The waiting reason the pod status shows. */
+  readonly reason: "ErrImagePull" | "ErrImageNeverPull";
+
+  /** Wraps the message shown in the container's waiting state. */
+  constructor(message: string, reason: "ErrImagePull" | "ErrImageNeverPull" = "ErrImagePull") {
+    super(message);
+    this.name = "ImagePullError";
+    this.reason = reason;
+  }
+}
+
+/**
+ * Thrown when the pod's sandbox cannot be created; the containers stay waiting
+ * `ContainerCreating` (the kubelet reports the cause as a `FailedCreatePodSandBox` event).
+ */
+export class PodSandboxError extends Error {
+  /** The waiting reason the pod status shows. */
+  readonly reason = "ContainerCreating";
+
+  /** Wraps the runtime's message. */
+  constructor(message: string) {
+    super(message);
+    this.name = "PodSandboxError";
+  }
+}
+
 /** Thrown by a runtime that cannot checkpoint. */
 export class CheckpointNotSupportedError extends Error {
   /** Names the runtime. */
@@ -146,6 +240,12 @@ export interface ContainerRuntime {
   stopContainer(id: string, gracePeriodMs: number): Promise<void>;
   /** Removes an exited container and its files. */
   removeContainer(id: string): Promise<void>;
+  /**
+   * Stops and removes what the runtime holds for a pod besides its containers (the CRI
+   * sandbox, the process runtime's pod directory); called once its containers are removed and
+   * for pods no longer bound here. Unknown pods are not an error.
+   */
+  removePod(uid: string): Promise<void>;
   /**
    * Writes a checkpoint archive of a running container to `opts.location`.
    *

@@ -1,21 +1,157 @@
 /**
  * The Container Runtime Interface messages the agent uses (`runtime.v1`), defined here as
  * protobufjs descriptors with the field numbers of the public cri-api `api.proto`: Version,
- * Status, ListPodSandbox, ListContainers, ContainerStatus, StopContainer, RemoveContainer and
- * CheckpointContainer. Unknown fields in answers are skipped by the decoder, so newer runtimes
- * work.
+ * Status, RunPodSandbox, StopPodSandbox, RemovePodSandbox, ListPodSandbox, CreateContainer,
+ * StartContainer, ListContainers, ContainerStatus, StopContainer, RemoveContainer and
+ * CheckpointContainer of the RuntimeService; ImageStatus and PullImage of the ImageService.
+ * Only the fields the agent sets or reads are declared; unknown fields in answers are skipped
+ * by the decoder, so newer runtimes work.
  *
  * @module
  */
 import protobuf from "protobufjs";
 
 type Fields = Record<string, { type: string; id: number; rule?: "repeated"; keyType?: string }>;
+type MessageDef = { fields: Fields; nested?: Record<string, { values: Record<string, number> }> };
 
 const str = (id: number) => ({ type: "string", id });
 const map = (id: number) => ({ keyType: "string", type: "string", id });
 const i64 = (id: number) => ({ type: "int64", id });
+const bool = (id: number) => ({ type: "bool", id });
+const msg = (type: string, id: number) => ({ type, id });
+const list = (type: string, id: number) => ({ type, id, rule: "repeated" as const });
 
-const messages: Record<string, { fields: Fields }> = {
+/** The messages that create pods and containers and pull images. */
+const creation: Record<string, MessageDef> = {
+  Int64Value: { fields: { value: i64(1) } },
+  NamespaceOption: {
+    fields: {
+      network: msg("NamespaceMode", 1),
+      pid: msg("NamespaceMode", 2),
+      ipc: msg("NamespaceMode", 3),
+      targetId: str(4),
+    },
+  },
+  SecurityProfile: {
+    fields: { profileType: msg("ProfileType", 1), localhostRef: str(2) },
+    nested: { ProfileType: { values: { RuntimeDefault: 0, Unconfined: 1, Localhost: 2 } } },
+  },
+  LinuxSandboxSecurityContext: {
+    fields: {
+      namespaceOptions: msg("NamespaceOption", 1),
+      runAsUser: msg("Int64Value", 3),
+      readonlyRootfs: bool(4),
+      supplementalGroups: list("int64", 5),
+      privileged: bool(6),
+      runAsGroup: msg("Int64Value", 8),
+      seccomp: msg("SecurityProfile", 9),
+    },
+  },
+  LinuxPodSandboxConfig: {
+    fields: {
+      cgroupParent: str(1),
+      securityContext: msg("LinuxSandboxSecurityContext", 2),
+      sysctls: map(3),
+    },
+  },
+  PodSandboxConfig: {
+    fields: {
+      metadata: msg("PodSandboxMetadata", 1),
+      hostname: str(2),
+      logDirectory: str(3),
+      labels: map(6),
+      annotations: map(7),
+      linux: msg("LinuxPodSandboxConfig", 8),
+    },
+  },
+  RunPodSandboxRequest: {
+    fields: { config: msg("PodSandboxConfig", 1), runtimeHandler: str(2) },
+  },
+  RunPodSandboxResponse: { fields: { podSandboxId: str(1) } },
+  StopPodSandboxRequest: { fields: { podSandboxId: str(1) } },
+  StopPodSandboxResponse: { fields: {} },
+  RemovePodSandboxRequest: { fields: { podSandboxId: str(1) } },
+  RemovePodSandboxResponse: { fields: {} },
+  KeyValue: { fields: { key: str(1), value: str(2) } },
+  Mount: {
+    fields: {
+      containerPath: str(1),
+      hostPath: str(2),
+      readonly: bool(3),
+      selinuxRelabel: bool(4),
+      propagation: msg("MountPropagation", 5),
+    },
+  },
+  Capability: {
+    fields: { addCapabilities: list("string", 1), dropCapabilities: list("string", 2) },
+  },
+  LinuxContainerSecurityContext: {
+    fields: {
+      capabilities: msg("Capability", 1),
+      privileged: bool(2),
+      namespaceOptions: msg("NamespaceOption", 3),
+      runAsUser: msg("Int64Value", 5),
+      runAsUsername: str(6),
+      readonlyRootfs: bool(7),
+      supplementalGroups: list("int64", 8),
+      noNewPrivs: bool(11),
+      runAsGroup: msg("Int64Value", 12),
+      maskedPaths: list("string", 13),
+      readonlyPaths: list("string", 14),
+      seccomp: msg("SecurityProfile", 15),
+    },
+  },
+  LinuxContainerConfig: {
+    fields: { securityContext: msg("LinuxContainerSecurityContext", 2) },
+  },
+  ContainerConfig: {
+    fields: {
+      metadata: msg("ContainerMetadata", 1),
+      image: msg("ImageSpec", 2),
+      command: list("string", 3),
+      args: list("string", 4),
+      workingDir: str(5),
+      envs: list("KeyValue", 6),
+      mounts: list("Mount", 7),
+      labels: map(9),
+      annotations: map(10),
+      logPath: str(11),
+      stdin: bool(12),
+      stdinOnce: bool(13),
+      tty: bool(14),
+      linux: msg("LinuxContainerConfig", 15),
+    },
+  },
+  CreateContainerRequest: {
+    fields: {
+      podSandboxId: str(1),
+      config: msg("ContainerConfig", 2),
+      sandboxConfig: msg("PodSandboxConfig", 3),
+    },
+  },
+  CreateContainerResponse: { fields: { containerId: str(1) } },
+  StartContainerRequest: { fields: { containerId: str(1) } },
+  StartContainerResponse: { fields: {} },
+  Image: {
+    fields: {
+      id: str(1),
+      repoTags: list("string", 2),
+      repoDigests: list("string", 3),
+      size: { type: "uint64", id: 4 },
+      spec: msg("ImageSpec", 7),
+      pinned: bool(8),
+    },
+  },
+  ImageStatusRequest: { fields: { image: msg("ImageSpec", 1), verbose: bool(2) } },
+  ImageStatusResponse: { fields: { image: msg("Image", 1), info: map(2) } },
+  PullImageRequest: {
+    fields: { image: msg("ImageSpec", 1), sandboxConfig: msg("PodSandboxConfig", 3) },
+  },
+  PullImageResponse: { fields: { imageRef: str(1) } },
+};
+
+const messages: Record<string, MessageDef> = {
+  ...creation,
   VersionRequest: { fields: { version: str(1) } },
   VersionResponse: {
     fields: {
@@ -59,7 +195,7 @@ const messages: Record<string, { fields: Fields }> = {
   },
   ListPodSandboxResponse: { fields: { items: { type: "PodSandbox", id: 1, rule: "repeated" } } },
   ContainerMetadata: { fields: { name: str(1), attempt: { type: "uint32", id: 2 } } },
-  ImageSpec: { fields: { image: str(1), annotations: map(2) } },
+  ImageSpec: { fields: { image: str(1), annotations: map(2), userSpecifiedImage: str(18) } },
   ContainerStateValue: { fields: { state: { type: "ContainerState", id: 1 } } },
   ContainerFilter: {
     fields: {
@@ -118,6 +254,14 @@ const messages: Record<string, { fields: Fields }> = {
 };
 
 const enums = {
+  NamespaceMode: { values: { POD: 0, CONTAINER: 1, NODE: 2, TARGET: 3 } },
+  MountPropagation: {
+    values: {
+      PROPAGATION_PRIVATE: 0,
+      PROPAGATION_HOST_TO_CONTAINER: 1,
+      PROPAGATION_BIDIRECTIONAL: 2,
+    },
+  },
   PodSandboxState: { values: { SANDBOX_READY: 0, SANDBOX_NOTREADY: 1 } },
   ContainerState: {
     values: {
@@ -136,6 +280,8 @@ export const criRoot: protobuf.Root = protobuf.Root.fromJSON({
 
 /** The gRPC service path prefix of the runtime service. */
 export const RUNTIME_SERVICE = "/runtime.v1.RuntimeService/";
+/** The gRPC service path prefix of the image service. */
+export const IMAGE_SERVICE = "/runtime.v1.ImageService/";
 
 /** A message type by its short name (`ListContainersRequest`). */
 export function criType(name: string): protobuf.Type {

@@ -4,10 +4,17 @@
  * `containerRuntimeEndpoint` (`unix:///run/containerd/containerd.sock` or a socket path).
  *
  * Implemented: Version, Status (health), ListPodSandbox, ListContainers with ContainerStatus,
- * StopContainer, RemoveContainer and CheckpointContainer (archive location and timeout).
- * Containers are tied to pods by the kubelet's labels (`io.kubernetes.pod.uid`, …) or else by
- * their sandbox's metadata. Creating containers (RunPodSandbox, image pulls, CreateContainer)
- * is not implemented: {@link CriRuntime.startContainer} reports a `CreateContainerError`.
+ * StopContainer, RemoveContainer and CheckpointContainer (archive location and timeout), and
+ * container creation as the kubelet does it: the pod's sandbox (RunPodSandbox, reused while
+ * ready), the image (ImageStatus, PullImage by pull policy), CreateContainer and
+ * StartContainer, with the configurations of `cri_configs.ts`; StopPodSandbox and
+ * RemovePodSandbox when a pod goes. Containers are tied to pods by the kubelet's labels
+ * (`io.kubernetes.pod.uid`, …) or else by their sandbox's metadata.
+ *
+ * Failures map to the waiting reasons the kubelet shows: a seccomp problem or a failed
+ * CreateContainer is `CreateContainerError`, a failed pull `ErrImagePull` (`ErrImageNeverPull`
+ * with `Never`), a failed RunPodSandbox keeps the container `ContainerCreating`, and a failed
+ * StartContainer is `RunContainerError`.
  *
  * @module
  */
@@ -16,23 +23,40 @@ import {
   CheckpointNotSupportedError,
   type CheckpointOptions,
   type ContainerRuntime,
+  type ContainerSpec,
   type ContainerState,
   type ContainerStatus,
   CreateContainerError,
+  ImagePullError,
+  type PodInfo,
+  PodSandboxError,
   type PodSandboxStatus,
 } from "../runtime.ts";
-import { decodeCri, encodeCri, RUNTIME_SERVICE } from "./cri_messages.ts";
+import {
+  containerConfig,
+  containerSeccomp,
+  type CriConfigOptions,
+  type CriPodSandboxConfig,
+  effectivePullPolicy,
+  podSandboxConfig,
+  sandboxSeccomp,
+} from "./cri_configs.ts";
+import { CRI_LABELS, RESTART_COUNT_ANNOTATION } from "./cri_configs.ts";
+import { decodeCri, encodeCri, IMAGE_SERVICE, RUNTIME_SERVICE } from "./cri_messages.ts";
 import { GrpcClient, GrpcError } from "./grpc_client.ts";
 
-/** The kubelet's container labels. */
-export const CRI_LABELS = {
-  podName: "io.kubernetes.pod.name",
-  podNamespace: "io.kubernetes.pod.namespace",
-  podUid: "io.kubernetes.pod.uid",
-  containerName: "io.kubernetes.container.name",
-} as const;
-/** The kubelet's restart count annotation. */
-export const RESTART_COUNT_ANNOTATION = "io.kubernetes.container.restartCount";
+export { CRI_LABELS, RESTART_COUNT_ANNOTATION };
+
+/** Options of {@link CriRuntime}. */
+export interface CriRuntimeOptions {
+  /** The agent's root directory (seccomp profiles, pod log directories). */
+  rootDir?: string;
+  /** RuntimeDefault for containers without a seccomp profile (default false). */
+  seccompDefault?: boolean;
+}
+
+/** The longest an image pull may take (ms). */
+const PULL_MS = 10 * 60_000;
 
 /** Deadline of quick calls (ms). */
 const QUICK_MS = 10_000;
@@ -125,10 +149,16 @@ export function criState(s: CriContainerStatus): ContainerState {
   }
 }
 
+function restartCountOf(c: { annotations?: Record<string, string>; metadata?: Meta }): number {
+  const n = Number(c.annotations?.[RESTART_COUNT_ANNOTATION]);
+  return Number.isInteger(n) && n >= 0 ? n : c.metadata?.attempt ?? 0;
+}
+
 /** The CRI runtime adapter. */
 export class CriRuntime implements ContainerRuntime {
   readonly #grpc: GrpcClient;
   readonly #endpoint: string;
+  readonly #config: CriConfigOptions;
   #name = "cri";
 
   /**
@@ -136,9 +166,13 @@ export class CriRuntime implements ContainerRuntime {
    *
    * @throws {Error} for an endpoint that is not a unix socket.
    */
-  constructor(endpoint: string) {
+  constructor(endpoint: string, opts: CriRuntimeOptions = {}) {
     this.#endpoint = endpoint;
     this.#grpc = new GrpcClient(criSocketPath(endpoint));
+    this.#config = {
+      rootDir: opts.rootDir ?? "/var/lib/nodeagent",
+      seccompDefault: opts.seccompDefault ?? false,
+    };
   }
 
   /** The runtime's name once {@link CriRuntime.version} answered (`containerd`), else `cri`. */
@@ -151,9 +185,10 @@ export class CriRuntime implements ContainerRuntime {
     request: Record<string, unknown>,
     timeoutMs = QUICK_MS,
     signal?: AbortSignal,
+    service = RUNTIME_SERVICE,
   ): Promise<T> {
     const bytes = await this.#grpc.call(
-      RUNTIME_SERVICE + method,
+      service + method,
       encodeCri(`${method}Request`, request),
       { timeoutMs, signal },
     );
@@ -198,8 +233,11 @@ export class CriRuntime implements ContainerRuntime {
     return out;
   }
 
-  async #sandboxes(): Promise<Sandbox[]> {
-    const r = await this.#call<{ items: Sandbox[] }>("ListPodSandbox", {});
+  async #sandboxes(filter?: Record<string, unknown>): Promise<Sandbox[]> {
+    const r = await this.#call<{ items: Sandbox[] }>(
+      "ListPodSandbox",
+      filter ? { filter } : {},
+    );
     return r.items;
   }
 
@@ -272,13 +310,147 @@ export class CriRuntime implements ContainerRuntime {
     return this.#toStatus(st, sandboxes.find((s) => s.id === c?.podSandboxId), c);
   }
 
-  /** Not implemented for CRI: always a CreateContainerError. */
-  startContainer(): Promise<ContainerStatus> {
-    return Promise.reject(
-      new CreateContainerError(
-        "the cri runtime adapter does not create containers (RunPodSandbox and CreateContainer are not implemented)",
-      ),
+  /**
+   * Creates and starts a container as the kubelet does: resolves the seccomp profiles, finds
+   * the pod's ready sandbox or runs a new one, makes sure of the image, then CreateContainer and
+   * StartContainer with the next restart count. Older exited instances of the container beyond
+   * the newest are removed (the kubelet keeps one dead container per name).
+   *
+   * @throws {CreateContainerError} for a seccomp problem or a failed CreateContainer.
+   * @throws {ImagePullError} when the image is missing and cannot be pulled.
+   * @throws {PodSandboxError} when RunPodSandbox fails.
+   * @throws {Error} when StartContainer fails (`RunContainerError`).
+   */
+  async startContainer(pod: PodInfo, spec: ContainerSpec): Promise<ContainerStatus> {
+    if (!spec.image) {
+      throw new CreateContainerError(`container "${spec.name}" has no image`);
+    }
+    const seccomp = await containerSeccomp(pod, spec, this.#config);
+    const { id: sandboxId, config: sandboxConfig } = await this.#ensureSandbox(pod);
+    const imageRef = await this.#ensureImage(spec, sandboxConfig);
+    const previous = await this.#call<{ containers: CriContainer[] }>("ListContainers", {
+      filter: {
+        labelSelector: { [CRI_LABELS.podUid]: pod.uid, [CRI_LABELS.containerName]: spec.name },
+      },
+    });
+    const restartCount = previous.containers.reduce(
+      (n, c) => Math.max(n, restartCountOf(c) + 1),
+      0,
     );
+    await Deno.mkdir(`${sandboxConfig.logDirectory}/${spec.name}`, {
+      recursive: true,
+      mode: 0o755,
+    });
+    let id: string;
+    try {
+      const created = await this.#call<{ containerId: string }>("CreateContainer", {
+        podSandboxId: sandboxId,
+        config: containerConfig(pod, spec, { restartCount, imageRef, seccomp }),
+        sandboxConfig,
+      }, RUNTIME_REQUEST_MS);
+      id = created.containerId;
+    } catch (err) {
+      throw new CreateContainerError((err as Error).message);
+    }
+    try {
+      await this.#call("StartContainer", { containerId: id }, RUNTIME_REQUEST_MS);
+    } catch (err) {
+      await this.#call("RemoveContainer", { containerId: id }, RUNTIME_REQUEST_MS).catch(() => {});
+      throw new Error(`failed to start container "${spec.name}": ${(err as Error).message}`);
+    }
+    // Keep the newest dead instance only.
+    const dead = previous.containers
+      .filter((c) => c.state === "CONTAINER_EXITED")
+      .sort((a, b) => restartCountOf(b) - restartCountOf(a))
+      .slice(1);
+    for (const c of dead) {
+      await this.#call("RemoveContainer", { containerId: c.id }, RUNTIME_REQUEST_MS)
+        .catch(() => {});
+    }
+    const status = await this.containerStatus(id);
+    if (!status) throw new Error(`container "${spec.name}" (${id}) vanished after its start`);
+    return status;
+  }
+
+  /** The pod's ready sandbox, or a new one (attempt one more than the last). */
+  async #ensureSandbox(pod: PodInfo): Promise<{ id: string; config: CriPodSandboxConfig }> {
+    const seccomp = await sandboxSeccomp(pod, this.#config);
+    const mine = await this.#sandboxes({ labelSelector: { [CRI_LABELS.podUid]: pod.uid } });
+    const ready = mine.find((s) => s.state === "SANDBOX_READY");
+    const attempt = ready?.metadata?.attempt ??
+      mine.reduce((n, s) => Math.max(n, (s.metadata?.attempt ?? 0) + 1), 0);
+    const config = podSandboxConfig(pod, attempt, seccomp, this.#config);
+    if (ready) return { id: ready.id, config };
+    await Deno.mkdir(config.logDirectory, { recursive: true, mode: 0o755 });
+    try {
+      const r = await this.#call<{ podSandboxId: string }>(
+        "RunPodSandbox",
+        { config },
+        RUNTIME_REQUEST_MS,
+      );
+      return { id: r.podSandboxId, config };
+    } catch (err) {
+      throw new PodSandboxError(`Failed to create pod sandbox: ${(err as Error).message}`);
+    }
+  }
+
+  /** The image reference to create the container from, pulled when the policy says so. */
+  async #ensureImage(spec: ContainerSpec, sandboxConfig: CriPodSandboxConfig): Promise<string> {
+    const image = spec.image!;
+    const policy = effectivePullPolicy(spec);
+    if (policy !== "Always") {
+      let present: { image?: { id: string } };
+      try {
+        present = await this.#call(
+          "ImageStatus",
+          { image: { image } },
+          QUICK_MS,
+          undefined,
+          IMAGE_SERVICE,
+        );
+      } catch (err) {
+        throw new ImagePullError(
+          `Failed to inspect image ${JSON.stringify(image)}: ${(err as Error).message}`,
+        );
+      }
+      if (present.image?.id) return present.image.id;
+      if (policy === "Never") {
+        throw new ImagePullError(
+          `Container image ${JSON.stringify(image)} is not present with pull policy of Never`,
+          "ErrImageNeverPull",
+        );
+      }
+    }
+    try {
+      const pulled = await this.#call<{ imageRef: string }>(
+        "PullImage",
+        { image: { image }, sandboxConfig },
+        PULL_MS,
+        undefined,
+        IMAGE_SERVICE,
+      );
+      return pulled.imageRef || image;
+    } catch (err) {
+      throw new ImagePullError(
+        `Failed to pull image ${JSON.stringify(image)}: ${(err as Error).message}`,
+      );
+    }
+  }
+
+  /** StopPodSandbox and RemovePodSandbox of every sandbox of the pod; its log directory goes. */
+  async removePod(uid: string): Promise<void> {
+    const mine = await this.#sandboxes({ labelSelector: { [CRI_LABELS.podUid]: uid } });
+    for (const s of mine) {
+      await this.#call("StopPodSandbox", { podSandboxId: s.id }, RUNTIME_REQUEST_MS);
+      await this.#call("RemovePodSandbox", { podSandboxId: s.id }, RUNTIME_REQUEST_MS);
+      const m = s.metadata;
+      if (m?.name && m.namespace && m.uid === uid && /^[-A-Za-z0-9]+$/.test(uid)) {
+        await Deno.remove(
+          `${this.#config.rootDir.replace(/\/+$/, "")}/pod-logs/${m.namespace}_${m.name}_${uid}`,
+          { recursive: true },
+        ).catch(() => {});
+      }
+    }
   }
 
   /** StopContainer with the grace period in seconds. */

@@ -287,6 +287,17 @@ export class ProcessRuntime implements ContainerRuntime {
     await Deno.remove(e.dir, { recursive: true }).catch(() => {});
   }
 
+  /** Stops and forgets the pod's remaining containers and deletes its directory. */
+  async removePod(uid: string): Promise<void> {
+    if (!UID.test(uid)) return;
+    const mine = [...this.#byId.values()].filter((e) => e.pod.uid === uid);
+    for (const e of mine) {
+      await this.stopContainer(e.id, 0);
+      await this.removeContainer(e.id);
+    }
+    await Deno.remove(`${this.#opts.rootDir}/pods/${uid}`, { recursive: true }).catch(() => {});
+  }
+
   /** Captures the running process into the archive at `opts.location`. */
   async checkpointContainer(id: string, opts: CheckpointOptions): Promise<void> {
     const e = this.#entry(id);

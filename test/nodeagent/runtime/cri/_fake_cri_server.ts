@@ -1,8 +1,12 @@
 /**
  * A fake CRI runtime for tests: a gRPC server (`node:http2`) on a unix socket that answers the
- * RuntimeService calls the agent makes from an in-memory table of sandboxes and containers, and
- * records every request. CheckpointContainer writes a small archive at the requested location,
- * or answers with a configured error, or hangs until the client gives up.
+ * RuntimeService and ImageService calls the agent makes from an in-memory table of sandboxes,
+ * containers and images, and records every request. It keeps state as a runtime would:
+ * RunPodSandbox adds a ready sandbox, CreateContainer a created container in it, StartContainer
+ * runs it, StopContainer and StopPodSandbox end it, the Remove calls forget them, PullImage
+ * adds an image found in `state.registry`. Failures are configured in `state.fail`.
+ * CheckpointContainer writes a small archive at the requested location, or answers with a
+ * configured error, or hangs until the client gives up.
  *
  * @module
  */
@@ -10,6 +14,7 @@ import http2 from "node:http2";
 import {
   decodeCri,
   encodeCri,
+  IMAGE_SERVICE,
   RUNTIME_SERVICE,
 } from "../../../../nodeagent/runtime/cri/cri_messages.ts";
 import { grpcFrame, grpcUnframe } from "../../../../nodeagent/runtime/cri/grpc_client.ts";
@@ -21,11 +26,25 @@ export interface RecordedCall {
   grpcTimeout?: string;
 }
 
+/** A fake container: a ContainerStatus message (plain object) with its sandbox. */
+export type FakeContainer = Record<string, unknown> & { id: string; podSandboxId: string };
+
 /** The fake's state, changed freely by tests. */
 export interface FakeCriState {
-  sandboxes: Record<string, unknown>[];
-  /** ContainerStatus messages (plain objects), with `podSandboxId` for ListContainers. */
-  containers: (Record<string, unknown> & { id: string; podSandboxId: string })[];
+  /** PodSandbox messages (plain objects). */
+  sandboxes: (Record<string, unknown> & { id?: string })[];
+  /** Containers. */
+  containers: FakeContainer[];
+  /** The PodSandboxConfig each RunPodSandbox got, by sandbox id. */
+  sandboxConfigs: Record<string, Record<string, unknown>>;
+  /** The ContainerConfig each CreateContainer got, by container id. */
+  containerConfigs: Record<string, Record<string, unknown>>;
+  /** Images present: name as requested → image id. */
+  images: Record<string, string>;
+  /** Images PullImage can fetch: name → image id. */
+  registry: Record<string, string>;
+  /** Calls that fail with gRPC Unknown and this message, by method name. */
+  fail: Record<string, string>;
   runtimeReady: boolean;
   /** How CheckpointContainer answers. */
   checkpoint: "write" | "unimplemented" | "hang";
@@ -36,7 +55,22 @@ export interface FakeCriServer {
   socketPath: string;
   state: FakeCriState;
   calls: RecordedCall[];
+  /** Makes a running container exit with `exitCode` (as if its process ended). */
+  exit(id: string, exitCode: number): void;
   close(): Promise<void>;
+}
+
+/** Now in nanoseconds since the epoch, as a decimal string. */
+function nowNs(): string {
+  return String(BigInt(Date.now()) * 1_000_000n);
+}
+
+function matchesLabels(
+  labels: unknown,
+  selector: Record<string, string> | undefined,
+): boolean {
+  const have = (labels ?? {}) as Record<string, string>;
+  return Object.entries(selector ?? {}).every(([k, v]) => have[k] === v);
 }
 
 /** Starts the fake on a socket in `dir`. */
@@ -45,8 +79,21 @@ export async function startFakeCriServer(dir: string): Promise<FakeCriServer> {
   const state: FakeCriState = {
     sandboxes: [],
     containers: [],
+    sandboxConfigs: {},
+    containerConfigs: {},
+    images: {},
+    registry: {},
+    fail: {},
     runtimeReady: true,
     checkpoint: "write",
+  };
+  let nextId = 1;
+  const end = (c: FakeContainer, exitCode: number) => {
+    if (c.state !== "CONTAINER_RUNNING") return;
+    c.state = "CONTAINER_EXITED";
+    c.exitCode = exitCode;
+    c.reason = exitCode === 0 ? "Completed" : "Error";
+    c.finishedAt = nowNs();
   };
   const calls: RecordedCall[] = [];
   const open = new Set<http2.ServerHttp2Session>();
@@ -57,7 +104,11 @@ export async function startFakeCriServer(dir: string): Promise<FakeCriServer> {
   });
   server.on("stream", (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) => {
     const path = String(headers[":path"] ?? "");
-    const method = path.startsWith(RUNTIME_SERVICE) ? path.slice(RUNTIME_SERVICE.length) : "";
+    const method = path.startsWith(RUNTIME_SERVICE)
+      ? path.slice(RUNTIME_SERVICE.length)
+      : path.startsWith(IMAGE_SERVICE)
+      ? path.slice(IMAGE_SERVICE.length)
+      : "";
     const chunks: Uint8Array[] = [];
     stream.on("data", (c: Uint8Array) => chunks.push(new Uint8Array(c)));
     stream.on("error", () => {});
@@ -87,6 +138,8 @@ export async function startFakeCriServer(dir: string): Promise<FakeCriServer> {
       calls.push({ method, request, grpcTimeout: headers["grpc-timeout"] as string | undefined });
       const ok = (value: Record<string, unknown>) =>
         reply(0, "", encodeCri(`${method}Response`, value));
+      if (state.fail[method]) return reply(2, state.fail[method]);
+      const findContainer = () => state.containers.find((x) => x.id === request.containerId);
       switch (method) {
         case "Version":
           return ok({
@@ -109,11 +162,107 @@ export async function startFakeCriServer(dir: string): Promise<FakeCriServer> {
               ],
             },
           });
-        case "ListPodSandbox":
-          return ok({ items: state.sandboxes });
+        case "ListPodSandbox": {
+          const filter = (request.filter ?? {}) as {
+            id?: string;
+            labelSelector?: Record<string, string>;
+          };
+          return ok({
+            items: state.sandboxes.filter((s) =>
+              (!filter.id || s.id === filter.id) && matchesLabels(s.labels, filter.labelSelector)
+            ),
+          });
+        }
+        case "RunPodSandbox": {
+          const config = request.config as Record<string, unknown> & {
+            metadata: Record<string, unknown>;
+          };
+          const id = `sb-${nextId++}`;
+          state.sandboxConfigs[id] = config;
+          state.sandboxes.push({
+            id,
+            metadata: config.metadata,
+            state: "SANDBOX_READY",
+            createdAt: nowNs(),
+            labels: config.labels,
+            annotations: config.annotations,
+          });
+          return ok({ podSandboxId: id });
+        }
+        case "StopPodSandbox": {
+          const s = state.sandboxes.find((x) => x.id === request.podSandboxId);
+          if (s) {
+            s.state = "SANDBOX_NOTREADY";
+            for (const c of state.containers) if (c.podSandboxId === s.id) end(c, 137);
+          }
+          return ok({});
+        }
+        case "RemovePodSandbox": {
+          state.sandboxes = state.sandboxes.filter((x) => x.id !== request.podSandboxId);
+          state.containers = state.containers.filter((c) =>
+            c.podSandboxId !== request.podSandboxId
+          );
+          return ok({});
+        }
+        case "ImageStatus": {
+          const image = String((request.image as { image?: string })?.image ?? "");
+          const id = state.images[image];
+          return ok(id ? { image: { id, repoTags: [image] } } : {});
+        }
+        case "PullImage": {
+          const image = String((request.image as { image?: string })?.image ?? "");
+          const id = state.registry[image];
+          if (!id) {
+            return reply(
+              2,
+              `failed to pull and unpack image "${image}": failed to resolve reference "${image}": not found`,
+            );
+          }
+          state.images[image] = id;
+          return ok({ imageRef: id });
+        }
+        case "CreateContainer": {
+          const sandbox = state.sandboxes.find((x) => x.id === request.podSandboxId);
+          if (!sandbox || sandbox.state !== "SANDBOX_READY") {
+            return reply(9, `sandbox "${request.podSandboxId}" is not ready`);
+          }
+          const config = request.config as Record<string, unknown>;
+          const id = `c-${nextId++}`;
+          state.containerConfigs[id] = config;
+          state.containers.push({
+            id,
+            podSandboxId: String(request.podSandboxId),
+            metadata: config.metadata,
+            state: "CONTAINER_CREATED",
+            createdAt: nowNs(),
+            image: config.image,
+            imageRef: (config.image as { image?: string })?.image ?? "",
+            labels: config.labels,
+            annotations: config.annotations,
+          });
+          return ok({ containerId: id });
+        }
+        case "StartContainer": {
+          const c = findContainer();
+          if (!c) return reply(5, `container "${request.containerId}" not found`);
+          if (c.state !== "CONTAINER_CREATED") {
+            return reply(9, `container "${c.id}" is in ${c.state} state`);
+          }
+          c.state = "CONTAINER_RUNNING";
+          c.startedAt = nowNs();
+          return ok({});
+        }
         case "ListContainers": {
-          const filter = (request.filter ?? {}) as { id?: string };
-          const list = state.containers.filter((c) => !filter.id || c.id === filter.id);
+          const filter = (request.filter ?? {}) as {
+            id?: string;
+            podSandboxId?: string;
+            labelSelector?: Record<string, string>;
+          };
+          const list = state.containers.filter((c) =>
+            (!filter.id || c.id === filter.id) &&
+            (!filter.podSandboxId || c.podSandboxId === filter.podSandboxId) &&
+            matchesLabels(c.labels, filter.labelSelector)
+          );
           return ok({
             containers: list.map((c) => ({
               id: c.id,
@@ -131,8 +280,13 @@ export async function startFakeCriServer(dir: string): Promise<FakeCriServer> {
           const { podSandboxId: _, ...status } = c;
           return ok({ status });
         }
-        case "StopContainer":
+        case "StopContainer": {
+          const c = findContainer();
+          if (c) end(c, 0);
+          return ok({});
+        }
         case "RemoveContainer":
+          state.containers = state.containers.filter((x) => x.id !== request.containerId);
           return ok({});
         case "CheckpointContainer": {
           if (state.checkpoint === "unimplemented") {
@@ -161,6 +315,11 @@ export async function startFakeCriServer(dir: string): Promise<FakeCriServer> {
     socketPath,
     state,
     calls,
+    exit(id, exitCode) {
+      const c = state.containers.find((x) => x.id === id);
+      if (!c) throw new Error(`no container ${id}`);
+      end(c, exitCode);
+    },
     async close() {
       for (const s of open) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -6,31 +6,25 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { renderAdminKubeconfig } from "../../apiserver/pki/write_admin_kubeconfig.ts";
+import {
+  kubectlFor,
+  type KubectlRun,
+  type KubectlTarget,
+  runKubectl,
+  skipWithoutKubectl,
+} from "../support/kubectl.ts";
 import { startTestServer } from "../support/test_server.ts";
 
-const KUBECTL = "/usr/bin/kubectl";
-const hasKubectl = await Deno.stat(KUBECTL).then(() => true, () => false);
-
-async function kubectl(
-  kubeconfig: string,
-  ...args: string[]
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out = await new Deno.Command(KUBECTL, {
-    args,
-    env: { KUBECONFIG: kubeconfig, HOME: Deno.env.get("HOME") ?? "/tmp" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+function kubectl(target: KubectlTarget, ...args: string[]): Promise<KubectlRun> {
+  return runKubectl(target, args);
 }
 
 Deno.test({
   name: "kubectl auth whoami, impersonation and create token",
-  ignore: !hasKubectl,
+  ignore: skipWithoutKubectl("the kubectl authentication tests"),
   async fn(t) {
     const s = await startTestServer();
-    const kc = s.server.kubeconfigPath;
+    const kc = kubectlFor(s);
     try {
       await t.step(
         "whoami with the admin kubeconfig shows the client certificate identity",
@@ -80,9 +74,9 @@ Deno.test({
           assert.equal(token.split(".").length, 3);
           // A kubeconfig without the admin certificate: with both, the certificate decides (as in
           // Kubernetes, client certificates are tried before bearer tokens).
-          const tkc = join(s.dir, "token.kubeconfig");
+          const tkc = { kubeconfig: join(s.dir, "token.kubeconfig"), home: s.dir };
           await Deno.writeTextFile(
-            tkc,
+            tkc.kubeconfig,
             renderAdminKubeconfig({
               server: s.server.url,
               caPem: s.server.caPem,

@@ -4,42 +4,16 @@
  * message where kubectl is absent.
  */
 import assert from "node:assert/strict";
+import { kubectlFor, runKubectl, skipWithoutKubectl } from "../support/kubectl.ts";
 import { startTestServer, type TestServer } from "../support/test_server.ts";
 
-function findKubectl(): string | undefined {
-  for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
-    try {
-      if (Deno.statSync(`${dir}/kubectl`).isFile) return `${dir}/kubectl`;
-    } catch { /* not here */ }
-  }
-  return undefined;
-}
-
-const KUBECTL = findKubectl();
-if (!KUBECTL) console.warn("kubectl is not on PATH: skipping the kubectl authorization tests");
-
-async function kubectl(t: TestServer, args: string[], stdin?: string) {
-  const cmd = new Deno.Command(KUBECTL!, {
-    args,
-    env: { KUBECONFIG: t.server.kubeconfigPath, HOME: t.dir },
-    stdin: stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-  });
-  const child = cmd.spawn();
-  if (stdin !== undefined) {
-    const w = child.stdin.getWriter();
-    await w.write(new TextEncoder().encode(stdin));
-    await w.close();
-  }
-  const out = await child.output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+function kubectl(t: TestServer, args: string[], stdin?: string) {
+  return runKubectl(kubectlFor(t), args, stdin);
 }
 
 Deno.test({
   name: "kubectl auth can-i and get clusterroles answer from RBAC",
-  ignore: !KUBECTL,
+  ignore: skipWithoutKubectl("the kubectl authorization tests"),
   fn: async () => {
     const t = await startTestServer();
     try {

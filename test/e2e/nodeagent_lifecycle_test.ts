@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import type { KubeObject } from "../../shared/api/meta/v1/types.ts";
+import { type KubectlTarget, runKubectl, skipWithoutKubectl } from "../support/kubectl.ts";
 import { startTestServer, type TestServer } from "../support/test_server.ts";
 import { eventually, startAgentProcess } from "../nodeagent/_agent_process.ts";
 import { writeNodeKubeconfig } from "../nodeagent/_node_kubeconfig.ts";
@@ -31,21 +32,11 @@ async function renewTime(ts: TestServer): Promise<string> {
   return String((lease.spec as Record<string, unknown>).renewTime);
 }
 
-async function kubectl(kubeconfig: string, ...args: string[]): Promise<string | undefined> {
-  try {
-    await Deno.stat("/usr/bin/kubectl");
-  } catch {
-    console.log("kubectl not found: skipping kubectl checks");
-    return undefined;
-  }
-  const out = await new Deno.Command("/usr/bin/kubectl", {
-    args,
-    env: { KUBECONFIG: kubeconfig },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
-  assert.ok(out.success, text);
+async function kubectl(target: KubectlTarget, ...args: string[]): Promise<string | undefined> {
+  if (skipWithoutKubectl("the kubectl checks")) return undefined;
+  const r = await runKubectl(target, args);
+  const text = r.stdout + r.stderr;
+  assert.ok(r.code === 0, text);
   return text;
 }
 
@@ -105,10 +96,10 @@ Deno.test({
       });
 
       await t.step("kubectl shows the node, its conditions, capacity and lease", async () => {
-        const wide = await kubectl(kubeconfig, "get", "nodes", "-o", "wide");
+        const wide = await kubectl({ kubeconfig, home: dir }, "get", "nodes", "-o", "wide");
         if (wide === undefined) return;
         assert.match(wide, /agent-e2e/);
-        const described = await kubectl(kubeconfig, "describe", "node", "agent-e2e");
+        const described = await kubectl({ kubeconfig, home: dir }, "describe", "node", "agent-e2e");
         for (
           const s of ["Conditions:", "KubeletReady", "Capacity:", "HolderIdentity:  agent-e2e"]
         ) {

@@ -4,55 +4,14 @@
  * (json, merge, strategic), label and annotate, and the managedFields kubectl shows.
  */
 import assert from "node:assert/strict";
-import { startTestServer, type TestServer } from "../support/test_server.ts";
-
-function findKubectl(): string | undefined {
-  for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
-    if (!dir) continue;
-    try {
-      if (Deno.statSync(`${dir}/kubectl`).isFile) return `${dir}/kubectl`;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
-
-const KUBECTL = findKubectl();
-if (!KUBECTL) console.warn("kubectl is not on PATH: skipping the kubectl patch and apply tests");
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function kubectl(t: TestServer, home: string, args: string[], stdin?: string): Promise<Run> {
-  const child = new Deno.Command(KUBECTL!, {
-    args,
-    env: { KUBECONFIG: t.server.kubeconfigPath, HOME: home },
-    clearEnv: true,
-    stdin: stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  if (stdin !== undefined) {
-    const w = child.stdin.getWriter();
-    await w.write(new TextEncoder().encode(stdin));
-    await w.close();
-  }
-  const out = await child.output();
-  return {
-    code: out.code,
-    stdout: new TextDecoder().decode(out.stdout),
-    stderr: new TextDecoder().decode(out.stderr),
-  };
-}
-
-function ok(r: Run): string {
-  assert.equal(r.code, 0, `kubectl failed (${r.code}): ${r.stderr}${r.stdout}`);
-  return r.stdout;
-}
+import {
+  kubectlFor,
+  kubectlOk as ok,
+  type KubectlTarget,
+  runKubectl as kubectl,
+  skipWithoutKubectl,
+} from "../support/kubectl.ts";
+import { startTestServer } from "../support/test_server.ts";
 
 const cm = (name: string, data: Record<string, string>) =>
   JSON.stringify({
@@ -65,12 +24,11 @@ const cm = (name: string, data: Record<string, string>) =>
 type Entry = { manager: string; operation: string; fieldsV1: unknown };
 
 async function managed(
-  t: TestServer,
-  home: string,
+  k: KubectlTarget,
   name: string,
 ): Promise<[string, string, unknown][]> {
   const out = ok(
-    await kubectl(t, home, ["get", "cm", name, "-o", "json", "--show-managed-fields"]),
+    await kubectl(k, ["get", "cm", name, "-o", "json", "--show-managed-fields"]),
   );
   const obj = JSON.parse(out) as { metadata: { managedFields?: Entry[] } };
   return (obj.metadata.managedFields ?? []).map((e) => [e.manager, e.operation, e.fieldsV1]);
@@ -78,23 +36,18 @@ async function managed(
 
 Deno.test({
   name: "kubectl apply --server-side, conflicts, migration, patch, label and annotate",
-  ignore: !KUBECTL,
+  ignore: skipWithoutKubectl("the kubectl patch and apply tests"),
   async fn() {
     const t = await startTestServer();
-    const home = await Deno.makeTempDir({ prefix: "kubectl-home-" });
+    const k = kubectlFor(t);
     try {
       const apply = ["apply", "--server-side", "--validate=false", "-f", "-"];
-      ok(await kubectl(t, home, apply, cm("s", { a: "1" })));
-      ok(await kubectl(t, home, apply, cm("s", { a: "1", b: "2" })));
-      assert.deepEqual(await managed(t, home, "s"), [
+      ok(await kubectl(k, apply, cm("s", { a: "1" })));
+      ok(await kubectl(k, apply, cm("s", { a: "1", b: "2" })));
+      assert.deepEqual(await managed(k, "s"), [
         ["kubectl", "Apply", { "f:data": { "f:a": {}, "f:b": {} } }],
       ]);
-      const conflict = await kubectl(
-        t,
-        home,
-        [...apply, "--field-manager=other"],
-        cm("s", { a: "9" }),
-      );
+      const conflict = await kubectl(k, [...apply, "--field-manager=other"], cm("s", { a: "9" }));
       assert.notEqual(conflict.code, 0);
       assert.match(
         conflict.stderr,
@@ -102,28 +55,27 @@ Deno.test({
       );
       ok(
         await kubectl(
-          t,
-          home,
+          k,
           [...apply, "--field-manager=other", "--force-conflicts"],
           cm("s", { a: "9" }),
         ),
       );
-      assert.deepEqual(await managed(t, home, "s"), [
+      assert.deepEqual(await managed(k, "s"), [
         ["kubectl", "Apply", { "f:data": { "f:b": {} } }],
         ["other", "Apply", { "f:data": { "f:a": {} } }],
       ]);
 
       // Client-side apply, then server-side apply takes the fields over.
-      ok(await kubectl(t, home, ["apply", "--validate=false", "-f", "-"], cm("c", { a: "1" })));
-      const csa = await managed(t, home, "c");
+      ok(await kubectl(k, ["apply", "--validate=false", "-f", "-"], cm("c", { a: "1" })));
+      const csa = await managed(k, "c");
       assert.deepEqual(csa.map((e) => [e[0], e[1]]), [["kubectl-client-side-apply", "Update"]]);
-      ok(await kubectl(t, home, apply, cm("c", { a: "2" })));
-      const ssa = await managed(t, home, "c");
+      ok(await kubectl(k, apply, cm("c", { a: "2" })));
+      const ssa = await managed(k, "c");
       assert.ok(ssa.some((e) => e[0] === "kubectl" && e[1] === "Apply"), JSON.stringify(ssa));
       assert.ok(!ssa.some((e) => e[0] === "kubectl-client-side-apply"), JSON.stringify(ssa));
 
       ok(
-        await kubectl(t, home, [
+        await kubectl(k, [
           "patch",
           "cm",
           "c",
@@ -132,11 +84,11 @@ Deno.test({
           '[{"op":"add","path":"/data/j","value":"1"}]',
         ]),
       );
-      ok(await kubectl(t, home, ["patch", "cm", "c", "--type=merge", "-p", '{"data":{"m":"1"}}']));
-      ok(await kubectl(t, home, ["patch", "cm", "c", "-p", '{"data":{"s":"1"}}']));
-      ok(await kubectl(t, home, ["label", "cm", "c", "l=1"]));
-      ok(await kubectl(t, home, ["annotate", "cm", "c", "an=1"]));
-      const all = await managed(t, home, "c");
+      ok(await kubectl(k, ["patch", "cm", "c", "--type=merge", "-p", '{"data":{"m":"1"}}']));
+      ok(await kubectl(k, ["patch", "cm", "c", "-p", '{"data":{"s":"1"}}']));
+      ok(await kubectl(k, ["label", "cm", "c", "l=1"]));
+      ok(await kubectl(k, ["annotate", "cm", "c", "an=1"]));
+      const all = await managed(k, "c");
       const byName = Object.fromEntries(all.map((e) => [e[0], [e[1], e[2]]]));
       assert.deepEqual(byName["kubectl-patch"], ["Update", {
         "f:data": { "f:j": {}, "f:m": {}, "f:s": {} },
@@ -148,12 +100,11 @@ Deno.test({
         "f:metadata": { "f:annotations": { "f:an": {} } },
       }]);
       const yaml = ok(
-        await kubectl(t, home, ["get", "cm", "c", "-o", "yaml", "--show-managed-fields"]),
+        await kubectl(k, ["get", "cm", "c", "-o", "yaml", "--show-managed-fields"]),
       );
       assert.match(yaml, /managedFields:\n/);
       assert.match(yaml, /fieldsType: FieldsV1/);
     } finally {
-      await Deno.remove(home, { recursive: true }).catch(() => {});
       await t.close();
     }
   },

@@ -3,18 +3,9 @@
  * `wait --for=delete` returns once the object is gone, `delete ns` waits for the namespace.
  */
 import assert from "node:assert/strict";
+import { kubectlFor, skipWithoutKubectl, spawnKubectl } from "../support/kubectl.ts";
 import { startTestServer, type TestServer } from "../support/test_server.ts";
 import { eventually } from "../apiserver/watch/watch_stream.ts";
-
-const KUBECTL = "/usr/bin/kubectl";
-
-async function hasKubectl(): Promise<boolean> {
-  try {
-    return (await Deno.stat(KUBECTL)).isFile;
-  } catch {
-    return false;
-  }
-}
 
 async function write(t: TestServer, method: string, path: string, body?: unknown) {
   const res = await t.fetch(path, {
@@ -27,20 +18,13 @@ async function write(t: TestServer, method: string, path: string, body?: unknown
 }
 
 function kubectl(t: TestServer, args: string[]) {
-  return new Deno.Command(KUBECTL, {
-    args,
-    env: { KUBECONFIG: t.server.kubeconfigPath },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  return spawnKubectl(kubectlFor(t), args);
 }
 
-Deno.test("kubectl get -w, wait --for=delete and delete ns follow the watch", async (t) => {
-  if (!await hasKubectl()) {
-    console.warn(`skipping: ${KUBECTL} not found`);
-    return;
-  }
+Deno.test({
+  name: "kubectl get -w, wait --for=delete and delete ns follow the watch",
+  ignore: skipWithoutKubectl("the kubectl watch tests"),
+}, async (t) => {
   const s = await startTestServer();
   try {
     await t.step("get cm -w prints changes as they happen", async () => {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { decodeObject, encodeObject } from "../../shared/codec/protobuf/mod.ts";
+import { kubectlFor, runKubectl, skipWithoutKubectl } from "../support/kubectl.ts";
 import { startTestServer, type TestServer } from "../support/test_server.ts";
 
 const PB = "application/vnd.kubernetes.protobuf";
@@ -284,43 +285,13 @@ Deno.test("server serves /openapi/v3 with hashes and caching headers", async () 
   });
 });
 
-async function kubectl(kubeconfig: string, args: string[], stdin?: string) {
-  const cmd = new Deno.Command("kubectl", {
-    args,
-    env: { KUBECONFIG: kubeconfig, HOME: Deno.env.get("HOME") ?? "/tmp" },
-    stdin: stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-  });
-  const p = cmd.spawn();
-  if (stdin !== undefined) {
-    const w = p.stdin.getWriter();
-    await w.write(new TextEncoder().encode(stdin));
-    await w.close();
-  }
-  const out = await p.output();
-  return {
-    code: out.code,
-    stdout: new TextDecoder().decode(out.stdout),
-    stderr: new TextDecoder().decode(out.stderr),
-  };
-}
-
-const hasKubectl = (() => {
-  try {
-    return Deno.statSync("/usr/bin/kubectl").isFile;
-  } catch {
-    return false;
-  }
-})();
-
 Deno.test({
   name: "kubectl works against the wire formats (create, get, explain, dry-run, apply validation)",
-  ignore: !hasKubectl,
+  ignore: skipWithoutKubectl("the kubectl wire format test"),
   async fn() {
     await withServer(async (t) => {
-      const kc = t.server.kubeconfigPath;
-      const run = (...a: string[]) => kubectl(kc, ["--cache-dir", `${t.dir}/kcache`, ...a]);
+      const kc = kubectlFor(t);
+      const run = (...a: string[]) => runKubectl(kc, ["--cache-dir", `${t.dir}/kcache`, ...a]);
       let r = await run("create", "namespace", "demo");
       assert.equal(r.code, 0, r.stderr);
       r = await run("auth", "whoami");

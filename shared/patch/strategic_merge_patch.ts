@@ -84,6 +84,12 @@ function mergeMap(orig: Obj, patchIn: Obj, schema: StrategicSchema | undefined):
       }
     }
   }
+  const live = new Map<string, unknown[]>();
+  for (const [k, order] of orders) {
+    const key = schema?.field(k)?.mergeKey;
+    checkOrderList(patch[k], order, key);
+    live.set(k, Array.isArray(orig[k]) ? [...orig[k] as unknown[]] : []);
+  }
   for (const [k, v] of Object.entries(patch)) {
     if (k.startsWith("$")) {
       throw new StrategicMergePatchError(`Unknown directive ${JSON.stringify(k)}`);
@@ -108,7 +114,9 @@ function mergeMap(orig: Obj, patchIn: Obj, schema: StrategicSchema | undefined):
   }
   for (const [k, order] of orders) {
     const list = orig[k];
-    if (Array.isArray(list)) orig[k] = sortByOrder(list, order, schema?.field(k)?.mergeKey);
+    if (Array.isArray(list)) {
+      orig[k] = orderList(list, order, live.get(k) ?? [], schema?.field(k)?.mergeKey);
+    }
   }
   return orig;
 }
@@ -118,46 +126,56 @@ function replaceList(v: unknown[]): unknown[] {
   return v.filter((x) => !(isObj(x) && x[PATCH] === "replace" && Object.keys(x).length === 1));
 }
 
+/**
+ * Merges a list with `patchStrategy: merge`: `$patch: delete` items remove every item with their
+ * key, a `$patch: replace` item makes the other items the whole list, the rest merge into the
+ * item with their key (or are added); scalars are a union. The result is then ordered as
+ * {@link orderList} says, with the patch list as the order.
+ */
 function mergeList(
   orig: unknown[],
   patch: unknown[],
   meta: StrategicField,
   name: string,
 ): unknown[] {
-  if (patch.some((x) => isObj(x) && x[PATCH] === "replace")) {
-    const rest = patch.filter((x) => !(isObj(x) && x[PATCH] === "replace"));
-    return rest.map((x) => (isObj(x) ? mergeMap({}, x, meta.schema) ?? {} : x));
-  }
   const objects = patch.some(isObj) || orig.some(isObj);
   if (!objects) {
-    const out = [...orig];
-    for (const x of patch) if (!out.some((y) => equal(x, y))) out.push(x);
-    return out;
+    const merged: unknown[] = [];
+    for (const x of [...orig, ...patch]) if (!merged.some((y) => equal(x, y))) merged.push(x);
+    return orderList(merged, patch, orig, undefined);
   }
   const key = meta.mergeKey;
   if (!key) {
     throw new StrategicMergePatchError(`the list ${name} has no merge key`);
   }
-  const out = [...orig];
+  let out = [...orig];
+  const items: Obj[] = [];
+  let replace = false;
   for (const item of patch) {
     if (!isObj(item)) {
       throw new StrategicMergePatchError(`the items of ${name} must be objects`);
     }
-    if (!(key in item)) {
-      throw new StrategicMergePatchError(
-        `map: ${JSON.stringify(item)} does not contain declared merge key: ${key}`,
-      );
-    }
-    const idx = out.findIndex((x) => isObj(x) && equal(x[key], item[key]));
-    if (item[PATCH] === "delete") {
-      if (idx >= 0) {
-        for (let i = out.length - 1; i >= 0; i--) {
-          const x = out[i];
-          if (isObj(x) && equal(x[key], item[key])) out.splice(i, 1);
-        }
-      }
+    if (!(PATCH in item)) {
+      items.push(item);
       continue;
     }
+    const directive = item[PATCH];
+    if (directive === "delete") {
+      if (!(key in item)) throw noMergeKey(item, key);
+      out = out.filter((x) => !(isObj(x) && key in x && equal(x[key], item[key])));
+    } else if (directive === "replace") {
+      replace = true;
+    } else if (directive === "merge") {
+      throw new StrategicMergePatchError("merging lists cannot yet be specified in the patch");
+    } else {
+      throw new StrategicMergePatchError(`Unknown patch type: ${JSON.stringify(directive)}`);
+    }
+  }
+  if (replace) return items.map((x) => mergeMap({}, x, meta.schema) ?? {});
+  const live = [...out];
+  for (const item of items) {
+    if (!(key in item)) throw noMergeKey(item, key);
+    const idx = out.findIndex((x) => isObj(x) && key in x && equal(x[key], item[key]));
     if (idx >= 0) {
       const merged = mergeMap(out[idx] as Obj, item, meta.schema);
       if (merged === undefined) out.splice(idx, 1);
@@ -167,15 +185,96 @@ function mergeList(
       if (merged !== undefined) out.push(merged);
     }
   }
+  return orderList(out, items, live, key);
+}
+
+function noMergeKey(item: Obj, key: string): StrategicMergePatchError {
+  return new StrategicMergePatchError(
+    `map: ${goFormat(item)} does not contain declared merge key: ${key}`,
+  );
+}
+
+/**
+ * Orders a merged list as Kubernetes does: the items named in `order` (by merge key, or by value
+ * for scalars) come in that order; every other item keeps its place relative to them from the
+ * live list `live`, placed before the first ordered item that came after it there.
+ */
+function orderList(
+  merged: unknown[],
+  order: unknown[],
+  live: unknown[],
+  key: string | undefined,
+): unknown[] {
+  const id = (x: unknown) => (key ? (isObj(x) ? x[key] : undefined) : x);
+  const indexIn = (list: unknown[], x: unknown) => {
+    const v = id(x);
+    return list.findIndex((y) => equal(id(y), v));
+  };
+  const rank = (list: unknown[]) => (x: unknown) => {
+    const i = indexIn(list, x);
+    return i < 0 ? Infinity : i;
+  };
+  const byOrder = rank(order), byLive = rank(live);
+  const ordered = merged.filter((x) => indexIn(order, x) >= 0)
+    .sort((a, b) => byOrder(a) - byOrder(b));
+  const others = merged.filter((x) => indexIn(order, x) < 0)
+    .sort((a, b) => (byLive(a) === byLive(b) ? 0 : byLive(a) < byLive(b) ? -1 : 1));
+  const out: unknown[] = [];
+  let i = 0, j = 0;
+  while (i < others.length || j < ordered.length) {
+    if (j >= ordered.length) out.push(others[i++]);
+    else if (i >= others.length) out.push(ordered[j++]);
+    else {
+      const l = indexIn(live, others[i]), r = indexIn(live, ordered[j]);
+      if (l >= 0 && r >= 0 && l < r) out.push(others[i++]);
+      else out.push(ordered[j++]);
+    }
+  }
   return out;
 }
 
-function sortByOrder(list: unknown[], order: unknown[], key: string | undefined): unknown[] {
-  const id = (x: unknown) => (key && isObj(x) ? x[key] : x);
-  const pos = (x: unknown) => order.findIndex((o) => equal(key && isObj(o) ? o[key] : o, id(x)));
-  const inOrder = list.filter((x) => pos(x) >= 0).sort((a, b) => pos(a) - pos(b));
-  const others = list.filter((x) => pos(x) < 0);
-  return [...inOrder, ...others];
+/**
+ * Checks that the items of a patch list (other than `$patch` items) appear in its
+ * `$setElementOrder` list, in the same relative order.
+ */
+function checkOrderList(patchList: unknown, order: unknown[], key: string | undefined): void {
+  if (!Array.isArray(patchList) || patchList.length === 0 || order.length === 0) return;
+  const items = key ? patchList.filter((x) => !(isObj(x) && x[PATCH] === "delete")) : patchList;
+  const same = (a: unknown, b: unknown) => {
+    if (!key) return equal(a, b);
+    if (!isObj(a)) throw new StrategicMergePatchError(`the items of the list must be objects`);
+    if (!isObj(b)) throw new StrategicMergePatchError(`${SET_ORDER} items must be objects`);
+    if (!(key in a)) throw noMergeKey(a, key);
+    if (!(key in b)) throw noMergeKey(b, key);
+    return equal(a[key], b[key]);
+  };
+  let p = 0, o = 0;
+  while (p < items.length && o < order.length) {
+    const item = items[p];
+    if (isObj(item) && PATCH in item) {
+      p++;
+      continue;
+    }
+    if (same(item, order[o])) p++;
+    o++;
+  }
+  if (p < items.length) {
+    throw new StrategicMergePatchError(
+      `The order in patch list:\n${goFormat(patchList)}\n doesn't match ${
+        SET_ORDER.slice(0, -1)
+      } list:\n${goFormat(order)}\n`,
+    );
+  }
+}
+
+/** A value as Go's `%v` prints decoded JSON (maps with sorted keys). */
+function goFormat(v: unknown): string {
+  if (v === null || v === undefined) return "<nil>";
+  if (Array.isArray(v)) return `[${v.map(goFormat).join(" ")}]`;
+  if (isObj(v)) {
+    return `map[${Object.keys(v).sort().map((k) => `${k}:${goFormat(v[k])}`).join(" ")}]`;
+  }
+  return String(v);
 }
 
 function equal(a: unknown, b: unknown): boolean {

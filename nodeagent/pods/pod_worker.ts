@@ -244,6 +244,8 @@ export class PodWorker {
 
   async #syncAll(): Promise<void> {
     const running = await this.#o.runtime.listContainers();
+    // Pods deleted during this pass were cleaned up by their sync: not orphans.
+    const known = new Set(this.#pods.keys());
     for (const pod of this.#pods.values()) {
       if (this.#stopped) return;
       const uid = pod.metadata.uid!;
@@ -260,13 +262,13 @@ export class PodWorker {
     if (!this.#sourceReady || this.#stopped) return;
     const orphans = new Set<string>();
     for (const c of running) {
-      if (this.#pods.has(c.pod.uid)) continue;
+      if (known.has(c.pod.uid)) continue;
       orphans.add(c.pod.uid);
       await this.#o.runtime.stopContainer(c.id, 0).catch(() => {});
       await this.#o.runtime.removeContainer(c.id).catch(() => {});
     }
     const sandboxes = await this.#o.runtime.listPods().catch(() => []);
-    for (const p of sandboxes) if (!this.#pods.has(p.uid)) orphans.add(p.uid);
+    for (const p of sandboxes) if (!known.has(p.uid)) orphans.add(p.uid);
     for (const uid of orphans) {
       await this.#o.runtime.removePod(uid).catch((err) =>
         this.#o.logger?.warn("cannot remove an orphaned pod", { uid, err: String(err) })

@@ -4,6 +4,7 @@ import { FakeClock } from "../../../nodeagent/clock/fake_clock.ts";
 import { LibsqlStorage } from "../../../apiserver/storage/libsql/libsql_storage.ts";
 import { RestClient } from "../../../shared/client/rest_client.ts";
 import { WatchPodSource } from "../../../nodeagent/pods/watch_pod_source.ts";
+import { PollingPodSource } from "../../../nodeagent/pods/pod_source.ts";
 import { startTestServer, type TestServer } from "../../support/test_server.ts";
 import { eventually } from "../_agent_process.ts";
 
@@ -113,5 +114,115 @@ Deno.test("WatchPodSource follows the node's pods by list then watch", async (t)
     client.close();
     await ts.close();
     await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+});
+
+/**
+ * A plain-HTTP front for the real API server that answers every watch request with `code`,
+ * as a server (or a proxy in front of one) that serves no watches does.
+ */
+function noWatchFront(ts: TestServer, code: () => number): Deno.HttpServer<Deno.NetAddr> {
+  return Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+    const url = new URL(req.url);
+    if (url.searchParams.get("watch") === "true" || url.searchParams.get("watch") === "1") {
+      const c = code();
+      return Response.json({
+        kind: "Status",
+        apiVersion: "v1",
+        metadata: {},
+        status: "Failure",
+        message: `watch is not served here (${c})`,
+        reason: c === 404 ? "NotFound" : c === 405 ? "MethodNotAllowed" : "Unknown",
+        code: c,
+      }, { status: c });
+    }
+    const res = await ts.fetch(url.pathname + url.search, { method: req.method });
+    return new Response(await res.arrayBuffer(), {
+      status: res.status,
+      headers: { "content-type": res.headers.get("content-type") ?? "application/json" },
+    });
+  });
+}
+
+Deno.test("WatchPodSource falls back to polling when the first watch is 404, 405 or 501", async (t) => {
+  const ts = await startTestServer();
+  let code = 404;
+  const front = noWatchFront(ts, () => code);
+  const client = new RestClient({ server: `http://127.0.0.1:${front.addr.port}` });
+  try {
+    await ts.client.create(PODS, pod("first", "n1"));
+    let n = 0;
+    for (const c of [404, 405, 501]) {
+      await t.step(`${c}: the polling source takes over for good`, async () => {
+        code = c;
+        const clock = new FakeClock();
+        let fallbacks = 0;
+        let polling: PollingPodSource | undefined;
+        const source = new WatchPodSource({
+          client,
+          nodeName: "n1",
+          clock,
+          watchTimeoutSeconds: 5,
+          fallback: () => {
+            fallbacks++;
+            polling = new PollingPodSource({ client, nodeName: "n1", clock, intervalMs: 1_000 });
+            return polling;
+          },
+        });
+        const current = follow(source);
+        try {
+          const made = () => ["first", ...Array.from({ length: n }, (_, i) => `later-${i}`)];
+          await eventually("the fallback", () => Promise.resolve(fallbacks > 0 || undefined));
+          await sees(current, made());
+          assert.equal(source.stats.watches, 1);
+          assert.equal(source.stats.lists, 1);
+          // New pods arrive by polling, on the polling source's interval.
+          const name = `later-${n++}`;
+          await ts.client.create(PODS, pod(name, "n1"));
+          await eventually("the poller to wait for its interval", () => {
+            return Promise.resolve(clock.pending > 0 || undefined);
+          }, 20_000);
+          clock.advance(1_000);
+          await sees(current, made());
+          assert.equal(fallbacks, 1);
+          assert.equal(source.stats.watches, 1, "no further watch");
+        } finally {
+          await source.stop();
+        }
+        assert.ok(polling);
+      });
+    }
+
+    await t.step("500: no fallback, the watch is retried", async () => {
+      code = 500;
+      const clock = new FakeClock();
+      let fallbacks = 0;
+      const source = new WatchPodSource({
+        client,
+        nodeName: "n1",
+        clock,
+        watchTimeoutSeconds: 5,
+        retryBaseMs: 100,
+        fallback: () => {
+          fallbacks++;
+          return new PollingPodSource({ client, nodeName: "n1", clock });
+        },
+      });
+      follow(source);
+      try {
+        await eventually("a retry wait", () => Promise.resolve(clock.pending > 0 || undefined));
+        clock.advance(100);
+        await eventually("a second watch", () => {
+          return Promise.resolve(source.stats.watches >= 2 || undefined);
+        }, 20_000);
+        assert.equal(fallbacks, 0);
+      } finally {
+        await source.stop();
+      }
+    });
+  } finally {
+    client.close();
+    await front.shutdown();
+    await ts.close();
   }
 });

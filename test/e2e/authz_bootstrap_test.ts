@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { startTestServer, type TestServer } from "../support/test_server.ts";
+import { eventually } from "../support/eventually.ts";
 
 const RBAC = "/apis/rbac.authorization.k8s.io/v1";
 
@@ -11,14 +12,6 @@ async function call(t: TestServer, method: string, path: string, body?: unknown)
   });
   const text = await res.text();
   return { status: res.status, json: text ? JSON.parse(text) : {} };
-}
-
-async function eventually(what: string, fn: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!(await fn())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 Deno.test("default roles are restored at restart unless autoupdate is false", async () => {

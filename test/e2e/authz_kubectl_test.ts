@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { kubectlFor, runKubectl, skipWithoutKubectl } from "../support/kubectl.ts";
 import { startTestServer, type TestServer } from "../support/test_server.ts";
+import { eventually } from "../support/eventually.ts";
 
 function kubectl(t: TestServer, args: string[], stdin?: string) {
   return runKubectl(kubectlFor(t), args, stdin);
@@ -27,12 +28,10 @@ Deno.test({
       });
       const created = await kubectl(t, ["create", "-f", "-"], rb);
       assert.equal(created.code, 0, created.stderr);
-      const deadline = Date.now() + 20_000;
-      let yes = await kubectl(t, ["auth", "can-i", "list", "pods", "--as=jane", "-n", "team"]);
-      while (yes.stdout.trim() !== "yes" && Date.now() < deadline) {
-        yes = await kubectl(t, ["auth", "can-i", "list", "pods", "--as=jane", "-n", "team"]);
-      }
-      assert.equal(yes.stdout.trim(), "yes");
+      const canList = ["auth", "can-i", "list", "pods", "--as=jane", "-n", "team"];
+      await eventually("can-i list pods as jane to say yes", async () => {
+        return (await kubectl(t, canList)).stdout.trim() === "yes";
+      });
       const no = await kubectl(t, ["auth", "can-i", "list", "pods", "--as=jane", "-n", "default"]);
       assert.equal(no.stdout.trim(), "no");
       assert.equal(no.code, 1);

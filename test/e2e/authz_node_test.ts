@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { startTestServer, type TestServer } from "../support/test_server.ts";
+import { eventually } from "../support/eventually.ts";
 
 const NODE1 = { "impersonate-user": "system:node:n1", "impersonate-group": "system:nodes" };
 
@@ -23,14 +24,6 @@ async function ok(t: TestServer, method: string, path: string, body?: unknown) {
   const r = await call(t, method, path, body);
   assert.ok(r.status < 300, `${method} ${path}: ${r.status} ${JSON.stringify(r.json)}`);
   return r.json;
-}
-
-async function eventually(what: string, fn: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!(await fn())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 const pod = (name: string, node: string, secret: string) => ({

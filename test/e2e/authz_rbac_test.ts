@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { startTestServer, type TestServer } from "../support/test_server.ts";
+import { eventually } from "../support/eventually.ts";
 
 const RBAC = "/apis/rbac.authorization.k8s.io/v1";
 const G = "rbac.authorization.k8s.io";
@@ -32,15 +33,6 @@ async function ok(t: TestServer, method: string, path: string, body?: unknown) {
   const r = await as(t, undefined, method, path, body);
   assert.ok(r.status < 300, `${method} ${path}: ${r.status} ${JSON.stringify(r.json)}`);
   return r.json;
-}
-
-/** Polls until `fn` holds (the RBAC index follows commits asynchronously). */
-async function eventually(what: string, fn: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!(await fn())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 const role = (name: string, rules: unknown[]) => ({

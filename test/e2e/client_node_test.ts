@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import { CoreV1Api, KubeConfig } from "@kubernetes/client-node";
 import { startTestServer } from "../support/test_server.ts";
-import { call, poll } from "./foundation_helpers.ts";
+import { call } from "./foundation_helpers.ts";
+import { eventually } from "../support/eventually.ts";
 
 Deno.test({
   name: "@kubernetes/client-node creates, gets, pages and deletes ConfigMaps and Namespaces",
@@ -86,7 +87,7 @@ Deno.test({
       });
       await t.step("delete the Namespace; it and its ConfigMaps go", async () => {
         await core.deleteNamespace({ name: ns });
-        await poll("namespace removal", async () => {
+        await eventually("namespace removal", async () => {
           return (await call(s, "GET", `/api/v1/namespaces/${ns}`)).status === 404;
         });
         const all = await core.listConfigMapForAllNamespaces();

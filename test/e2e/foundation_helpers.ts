@@ -79,20 +79,6 @@ export function names(l: KubeList): string[] {
   return l.items.map((i) => i.metadata.name ?? "");
 }
 
-/** Polls `check` until it returns true, failing after `timeoutMs` (generous by default). */
-export async function poll(
-  what: string,
-  check: () => Promise<boolean>,
-  timeoutMs = 30_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 /** Creates a namespace and returns its name. */
 export async function createNamespace(t: TestServer, name: string): Promise<string> {
   const r = await call(t, "POST", "/api/v1/namespaces", { metadata: { name } });

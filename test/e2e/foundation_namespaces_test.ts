@@ -13,8 +13,8 @@ import {
   createNamespace,
   list,
   names,
-  poll,
 } from "./foundation_helpers.ts";
+import { eventually } from "../support/eventually.ts";
 
 Deno.test("namespace lifecycle", async (t) => {
   const s = await startTestServer();
@@ -60,7 +60,7 @@ Deno.test("namespace lifecycle", async (t) => {
         /unable to create new content in namespace term because it is being terminated/,
       );
       // The controller deletes the content; the finalizer holds the ConfigMap and the namespace.
-      await poll("the ConfigMap to be marked deleted", async () => {
+      await eventually("the ConfigMap to be marked deleted", async () => {
         const cm = await call(s, "GET", "/api/v1/namespaces/term/configmaps/held");
         return cm.status === 200 && !!cm.body.metadata.deletionTimestamp;
       });
@@ -68,7 +68,7 @@ Deno.test("namespace lifecycle", async (t) => {
       const cm = assertOk(await call(s, "GET", "/api/v1/namespaces/term/configmaps/held"));
       cm.metadata.finalizers = [];
       assertOk(await call(s, "PUT", "/api/v1/namespaces/term/configmaps/held", cm), 200);
-      await poll("namespace term to go", async () => {
+      await eventually("namespace term to go", async () => {
         return (await call(s, "GET", "/api/v1/namespaces/term")).status === 404;
       });
     });
@@ -97,7 +97,7 @@ Deno.test("namespace lifecycle", async (t) => {
       );
       await createConfigMap(s, "survivor", "x");
       assertOk(await call(s, "DELETE", "/api/v1/namespaces/doomed"), 200);
-      await poll("namespace doomed to go", async () => {
+      await eventually("namespace doomed to go", async () => {
         return (await call(s, "GET", "/api/v1/namespaces/doomed")).status === 404;
       });
       for (const p of [...paths, "/api/v1/namespaces/doomed/pods"]) {

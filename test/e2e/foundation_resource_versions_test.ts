@@ -15,8 +15,8 @@ import {
   createNamespace,
   list,
   names,
-  poll,
 } from "./foundation_helpers.ts";
+import { eventually } from "../support/eventually.ts";
 
 const NS = "rv";
 const BASE = `/api/v1/namespaces/${NS}/configmaps`;
@@ -334,7 +334,7 @@ Deno.test("--history-window compaction makes old versions 410 Gone", async () =>
     // Past the first page's revision (b's), so the token's snapshot is gone too.
     const target = Number(b.metadata.resourceVersion);
     // The window is one second: maintenance compacts what is older than that.
-    await poll("compaction past the window", async () => {
+    await eventually("compaction past the window", async () => {
       await storage.maintain();
       return (await storage.compactedRevision()) >= target;
     });

@@ -15,8 +15,8 @@ import {
   createNamespace,
   list,
   names,
-  poll,
 } from "./foundation_helpers.ts";
+import { eventually } from "../support/eventually.ts";
 
 const NS = "verbs";
 
@@ -291,7 +291,7 @@ async function exerciseKind(s: TestServer, k: KindCase, step: Deno.TestContext) 
     assert.equal(r.metadata.name, name);
     if (k.resource === "namespaces") {
       assert.ok(r.metadata.deletionTimestamp);
-      await poll(
+      await eventually(
         "namespace removal",
         async () => (await call(s, "GET", item)).status === 404,
       );

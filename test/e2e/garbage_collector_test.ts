@@ -1,14 +1,6 @@
 import assert from "node:assert/strict";
 import { startTestServer, type TestServer } from "../support/test_server.ts";
-
-async function eventually(what: string, check: () => Promise<boolean>, ms = 20_000) {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+import { eventually } from "../support/eventually.ts";
 
 async function post(t: TestServer, path: string, body: unknown) {
   const res = await t.fetch(path, {

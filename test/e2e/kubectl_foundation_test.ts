@@ -11,7 +11,8 @@ import {
   skipWithoutKubectl,
 } from "../support/kubectl.ts";
 import { startTestServer } from "../support/test_server.ts";
-import { call, poll } from "./foundation_helpers.ts";
+import { call } from "./foundation_helpers.ts";
+import { eventually } from "../support/eventually.ts";
 
 const MANIFEST = `apiVersion: v1
 kind: Namespace
@@ -104,9 +105,9 @@ Deno.test({
       await t.step("kubectl delete ns --wait=false, then everything goes", async () => {
         const out = ok(await kubectl(k, ["delete", "ns", "kubectl-demo", "--wait=false"]));
         assert.match(out, /namespace "kubectl-demo" deleted/);
-        await poll("namespace kubectl-demo to disappear", async () => {
+        await eventually("namespace kubectl-demo to disappear", async () => {
           return (await call(s, "GET", "/api/v1/namespaces/kubectl-demo")).status === 404;
-        }, 60_000);
+        }, { timeoutMs: 60_000 });
         const cms = ok(await kubectl(k, ["get", "cm", "-A", "-o", "name"]));
         assert.equal(cms.trim(), "");
         const nsList = ok(await kubectl(k, ["get", "ns", "-o", "name"]));

@@ -2,9 +2,10 @@ import assert from "node:assert/strict";
 import { issueCertificate } from "../../shared/pki/issue_certificate.ts";
 import { RestClient } from "../../shared/client/rest_client.ts";
 import { startTestServer } from "../support/test_server.ts";
-import { eventually, startAgentProcess } from "../nodeagent/_agent_process.ts";
+import { AGENT_POLL, startAgentProcess } from "../nodeagent/_agent_process.ts";
 import { writeNodeKubeconfig } from "../nodeagent/_node_kubeconfig.ts";
 import type { KubeObject } from "../../shared/api/meta/v1/types.ts";
+import { eventually } from "../support/eventually.ts";
 
 const PODS = { version: "v1", resource: "pods", namespace: "default" };
 const RBAC = { group: "rbac.authorization.k8s.io", version: "v1" };
@@ -91,7 +92,7 @@ Deno.test({
         return st.phase === "Running" && "running" in (st.containerStatuses?.[0]?.state ?? {})
           ? pod
           : undefined;
-      });
+      }, AGENT_POLL);
       const admin: Credential = { token: ts.server.adminToken };
       const path = "/checkpoint/default/holder-ckpt/main";
 
@@ -164,7 +165,7 @@ Deno.test({
         const granted = await eventually("the binding to take effect", async () => {
           const res = await post(agent.port, path, { token: userToken });
           return res.status === 200 ? res : undefined;
-        });
+        }, AGENT_POLL);
         const archive = JSON.parse(granted.body).items[0] as string;
         assert.equal((await Deno.stat(archive)).mode! & 0o777, 0o600);
         await Deno.remove(archive);
@@ -182,7 +183,7 @@ Deno.test({
         await eventually("the gate-off pod running", async () => {
           const pod = await ts.client.get<KubeObject>({ ...PODS, name: "holder-ckpt-off" });
           return (pod.status as { phase?: string }).phase === "Running" ? pod : undefined;
-        });
+        }, AGENT_POLL);
         const res = await post(gateOff.port, "/checkpoint/default/holder-ckpt-off/main", admin);
         assert.equal(res.status, 404);
       });
@@ -196,7 +197,7 @@ Deno.test({
           } catch (err) {
             return (err as { code?: number }).code === 404 ? true : undefined;
           }
-        });
+        }, AGENT_POLL);
       });
     } finally {
       await agent.stop();

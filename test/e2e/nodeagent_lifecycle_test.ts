@@ -2,8 +2,9 @@ import assert from "node:assert/strict";
 import type { KubeObject } from "../../shared/api/meta/v1/types.ts";
 import { type KubectlTarget, runKubectl, skipWithoutKubectl } from "../support/kubectl.ts";
 import { startTestServer, type TestServer } from "../support/test_server.ts";
-import { eventually, startAgentProcess } from "../nodeagent/_agent_process.ts";
+import { AGENT_POLL, startAgentProcess } from "../nodeagent/_agent_process.ts";
 import { writeNodeKubeconfig } from "../nodeagent/_node_kubeconfig.ts";
+import { eventually } from "../support/eventually.ts";
 
 const NODE = { version: "v1", resource: "nodes", name: "agent-e2e" };
 const LEASE = {
@@ -62,7 +63,11 @@ Deno.test({
     });
     try {
       await t.step("the Node registers with labels, capacity and nodeInfo", async () => {
-        const node = await eventually("the Node", () => ts.client.get<KubeObject>(NODE));
+        const node = await eventually(
+          "the Node",
+          () => ts.client.get<KubeObject>(NODE),
+          AGENT_POLL,
+        );
         const labels = node.metadata.labels ?? {};
         assert.equal(labels["kubernetes.io/hostname"], "agent-e2e");
         assert.equal(labels["kubernetes.io/os"], "linux");
@@ -88,11 +93,19 @@ Deno.test({
       });
 
       await t.step("the Lease is owned by the Node and renews", async () => {
-        const lease = await eventually("the Lease", () => ts.client.get<KubeObject>(LEASE));
+        const lease = await eventually(
+          "the Lease",
+          () => ts.client.get<KubeObject>(LEASE),
+          AGENT_POLL,
+        );
         assert.equal((lease.metadata.ownerReferences ?? [])[0]?.kind, "Node");
         assert.equal((lease.spec as Record<string, unknown>).holderIdentity, "agent-e2e");
         const first = await renewTime(ts);
-        await eventually("a renewal", async () => (await renewTime(ts)) !== first || undefined);
+        await eventually(
+          "a renewal",
+          async () => (await renewTime(ts)) !== first || undefined,
+          AGENT_POLL,
+        );
       });
 
       await t.step("kubectl shows the node, its conditions, capacity and lease", async () => {
@@ -118,7 +131,7 @@ Deno.test({
         await eventually("a renewal after the restart", async () => {
           const rt = Date.parse(await renewTime(ts));
           return rt > restarted || undefined;
-        });
+        }, AGENT_POLL);
         assert.equal(conds(await ts.client.get<KubeObject>(NODE)).Ready, "True");
       });
 
@@ -131,7 +144,7 @@ Deno.test({
         const node = await eventually("Ready=Unknown and the taints", async () => {
           const n = await ts.client.get<KubeObject>(NODE);
           return conds(n).Ready === "Unknown" && taints(n).length === 2 ? n : undefined;
-        });
+        }, AGENT_POLL);
         assert.deepEqual(taints(node), [
           "node.kubernetes.io/unreachable:NoExecute",
           "node.kubernetes.io/unreachable:NoSchedule",
@@ -148,7 +161,7 @@ Deno.test({
         await eventually("Ready=True without taints", async () => {
           const n = await ts.client.get<KubeObject>(NODE);
           return conds(n).Ready === "True" && taints(n).length === 0 ? n : undefined;
-        });
+        }, AGENT_POLL);
       });
     } finally {
       await agent.stop();

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { startTestServer, type TestServer } from "../support/test_server.ts";
-import { eventually, WatchStream } from "../apiserver/watch/watch_stream.ts";
+import { WatchStream } from "../apiserver/watch/watch_stream.ts";
+import { eventually } from "../support/eventually.ts";
 
 const CM = "/api/v1/namespaces/default/configmaps";
 
@@ -136,7 +137,7 @@ Deno.test("a watcher that falls behind is closed without slowing writers or othe
     const slowRes = await s.fetch(`${CM}?watch=1&resourceVersion=0`);
     assert.equal(slowRes.status, 200);
     const cache = s.server.watchFeed.caches.get("/registry/core/configmaps/")!;
-    await eventually(() => cache.watchers.size === 2, 10_000, "two watchers");
+    await eventually("two watchers", () => cache.watchers.size === 2);
     const big = "x".repeat(256 * 1024);
     const n = 60;
     // Read the fast watcher while writing; the slow one is never read.
@@ -144,7 +145,7 @@ Deno.test("a watcher that falls behind is closed without slowing writers or othe
     for (let i = 0; i < n; i++) await write(s, "POST", CM, cm(`big${i}`, { big }));
     const got = await reading;
     assert.equal(new Set(got.map((e) => e.object.metadata.name)).size, n);
-    await eventually(() => cache.watchers.size === 1, 30_000, "the slow watcher evicted");
+    await eventually("the slow watcher evicted", () => cache.watchers.size === 1);
     // The slow client sees its stream end early (it resumes from its last resourceVersion).
     const slow = new WatchStream(slowRes);
     const seen = await slow.rest(30_000);

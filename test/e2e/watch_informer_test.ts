@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { CoreV1Api, KubeConfig, makeInformer, type V1ConfigMap } from "@kubernetes/client-node";
 import { startTestServer } from "../support/test_server.ts";
-import { eventually } from "../apiserver/watch/watch_stream.ts";
+import { eventually } from "../support/eventually.ts";
 
 const NS = "default";
 
@@ -60,7 +60,7 @@ Deno.test({
       for (let i = 0; i < 20; i += 3) {
         await core.deleteNamespacedConfigMap({ name: `inf-${i}`, namespace: NS });
       }
-      await eventually(same, 30_000, "informer state equal to the server's");
+      await eventually("informer state equal to the server's", same);
 
       // Force a 410: history moves past the informer's last version (a write elsewhere, then
       // compaction), and the server drops the watchers; the informer resumes, gets 410 and lists.
@@ -73,14 +73,14 @@ Deno.test({
       const current = await s.server.storage.currentRevision();
       await s.server.storage.compact(current);
       s.server.watchFeed.requestPoll();
-      await eventually(() => cache.historyStart >= current, 30_000, "compaction noticed");
+      await eventually("compaction noticed", () => cache.historyStart >= current);
       cache.closeAll("reset");
-      await eventually(() => lists > listsBefore, 30_000, "the informer listing again after a 410");
+      await eventually("the informer listing again after a 410", () => lists > listsBefore);
       await core.createNamespacedConfigMap({
         namespace: NS,
         body: { metadata: { name: "after-410" }, data: { v: "x" } },
       });
-      await eventually(same, 30_000, "informer state after the 410");
+      await eventually("informer state after the 410", same);
       assert.ok(cachedState().includes("after-410=x"));
       console.log(`lists: ${lists}, 410 errors seen by the informer: ${gone}`);
     } finally {

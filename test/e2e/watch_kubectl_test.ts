@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { kubectlFor, skipWithoutKubectl, spawnKubectl } from "../support/kubectl.ts";
 import { startTestServer, type TestServer } from "../support/test_server.ts";
-import { eventually } from "../apiserver/watch/watch_stream.ts";
+import { eventually } from "../support/eventually.ts";
 
 async function write(t: TestServer, method: string, path: string, body?: unknown) {
   const res = await t.fetch(path, {
@@ -36,13 +36,13 @@ Deno.test({
       const reading = (async () => {
         for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) out += chunk;
       })();
-      await eventually(() => out.includes("before"), 30_000, "kubectl listing");
+      await eventually("kubectl listing", () => out.includes("before"));
       await write(s, "POST", "/api/v1/namespaces/default/configmaps", {
         metadata: { name: "watched" },
       });
-      await eventually(() => /watched/.test(out), 30_000, "kubectl printing the new ConfigMap");
+      await eventually("kubectl printing the new ConfigMap", () => /watched/.test(out));
       await write(s, "DELETE", "/api/v1/namespaces/default/configmaps/watched");
-      await eventually(() => (out.match(/watched/g) ?? []).length >= 2, 30_000, "the deletion");
+      await eventually("the deletion", () => (out.match(/watched/g) ?? []).length >= 2);
       child.kill("SIGTERM");
       await child.status;
       await reading;

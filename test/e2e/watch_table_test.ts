@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { startTestServer, type TestServer } from "../support/test_server.ts";
-import { eventually, WatchStream } from "../apiserver/watch/watch_stream.ts";
+import { WatchStream } from "../apiserver/watch/watch_stream.ts";
+import { eventually } from "../support/eventually.ts";
 
 const CM = "/api/v1/namespaces/default/configmaps";
 
@@ -104,11 +105,8 @@ Deno.test("watch follows every row of the watch table over HTTPS", async (t) => 
       await s.server.storage.compact(current);
       s.server.watchFeed.requestPoll();
       await eventually(
-        () =>
-          s.server.watchFeed.caches.get("/registry/core/configmaps/")!
-            .historyStart >= current,
-        10_000,
         "the cache noticing the compaction",
+        () => s.server.watchFeed.caches.get("/registry/core/configmaps/")!.historyStart >= current,
       );
       const res = await s.fetch(`${CM}?watch=1&resourceVersion=${old}`);
       assert.equal(res.status, 200);
@@ -150,7 +148,7 @@ Deno.test("watch resumes after a dropped connection without loss or repetition",
     await w.cancel();
     // The server frees the watcher when the client goes away.
     const cache = s.server.watchFeed.caches.get("/registry/core/configmaps/")!;
-    await eventually(() => cache.watchers.size === 0, 10_000, "watcher freed");
+    await eventually("watcher freed", () => cache.watchers.size === 0);
     for (let i = 1; i <= 5; i++) await write(s, "POST", CM, cm(`r${i}`));
     const resumed = await watch(s, `watch=1&resourceVersion=${last}`);
     const evs = await resumed.take(5);

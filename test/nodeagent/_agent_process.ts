@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { eventually as poll, type PollOptions } from "../support/eventually.ts";
 
 /** A running agent process. */
 export interface AgentProcess {
@@ -83,22 +84,14 @@ export async function startAgentProcess(o: AgentProcessOptions): Promise<AgentPr
   };
 }
 
+/** How tests poll what an agent does: for a minute, every 200 ms, a failing try meaning "not yet". */
+export const AGENT_POLL: PollOptions = { timeoutMs: 60_000, intervalMs: 200, retryErrors: true };
+
 /** Polls `fn` until it returns a value other than undefined, or throws after `ms`. */
-export async function eventually<T>(
+export function eventually<T>(
   what: string,
   fn: () => Promise<T | undefined>,
   ms = 60_000,
 ): Promise<T> {
-  const deadline = Date.now() + ms;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v !== undefined) return v;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${last ?? ""}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  return poll(what, fn, { ...AGENT_POLL, timeoutMs: ms }) as Promise<T>;
 }

@@ -6,6 +6,7 @@ import { BUILTIN_KINDS } from "../../../apiserver/registry/builtin_kinds.ts";
 import type { Store } from "../../../apiserver/registry/generic/store.ts";
 import { ResourceRegistry } from "../../../apiserver/registry/resource_registry.ts";
 import { LibsqlStorage } from "../../../apiserver/storage/libsql/libsql_storage.ts";
+import { eventually } from "../../support/eventually.ts";
 
 interface Env {
   url: string;
@@ -39,15 +40,6 @@ async function withController(fn: (env: Env) => Promise<void>): Promise<void> {
     await controller.stop();
     await storage.close();
     await Deno.remove(dir, { recursive: true });
-  }
-}
-
-/** Polls `check` until it returns true; fails after a generous deadline. */
-async function eventually(what: string, check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
   }
 }
 

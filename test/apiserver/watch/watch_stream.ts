@@ -104,16 +104,3 @@ export class WatchStream {
     return Promise.race([this.#reading, timeout]).finally(() => clearTimeout(timer));
   }
 }
-
-/** Polls `check` until it returns true; throws after `timeoutMs`. */
-export async function eventually(
-  check: () => boolean | Promise<boolean>,
-  timeoutMs = 10_000,
-  what = "condition",
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!await check()) {
-    if (Date.now() > deadline) throw new Error(`${what} not reached within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}

@@ -9,6 +9,7 @@ import { featureGates } from "../../../nodeagent/config/feature_gates.ts";
 import { ProcessRuntime } from "../../../nodeagent/runtime/process/process_runtime.ts";
 import { FakeClock } from "../../../nodeagent/clock/fake_clock.ts";
 import { readTar } from "./_read_tar.ts";
+import { eventually } from "../../support/eventually.ts";
 
 const NODE = "node-1";
 const pod = {
@@ -24,16 +25,6 @@ const TOKENS: Record<string, UserInfo> = {
 };
 const authenticate = (req: Request) =>
   Promise.resolve(TOKENS[(req.headers.get("authorization") ?? "").replace(/^Bearer /, "")]);
-
-async function until<T>(what: string, fn: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 function contains(hay: Uint8Array, needle: Uint8Array): boolean {
   for (let i = hay.indexOf(needle[0]); i >= 0; i = hay.indexOf(needle[0], i + 1)) {
@@ -78,8 +69,8 @@ Deno.test("handleCheckpoint() answers 401, 403, 404, 500 and 200 as the kubelet 
     });
     const done = await runtime.startContainer(pod, { name: "done", command: ["true"] });
     const work = `${root}/pods/${pod.uid}/containers/app/work`;
-    await until("ready", () => Deno.stat(`${work}/ready`).then(() => true, () => undefined));
-    await until("exit", async () => {
+    await eventually("ready", () => Deno.stat(`${work}/ready`).then(() => true, () => undefined));
+    await eventually("exit", async () => {
       const s = await runtime.containerStatus(done.id);
       return s && "terminated" in s.state ? true : undefined;
     });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { LeaseBackoff, renewInterval, retryWithBackoff } from "../../../nodeagent/lease/backoff.ts";
 import { FakeClock } from "../../../nodeagent/clock/fake_clock.ts";
+import { eventually } from "../../support/eventually.ts";
 
 Deno.test("LeaseBackoff.next() doubles from 200 ms to a 7 s cap", () => {
   const b = new LeaseBackoff();
@@ -9,14 +10,6 @@ Deno.test("LeaseBackoff.next() doubles from 200 ms to a 7 s cap", () => {
   b.reset();
   assert.equal(b.next(), 200);
 });
-
-async function until(cond: () => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error("Condition not met in time");
-    await new Promise((r) => setTimeout(r, 0));
-  }
-}
 
 Deno.test("retryWithBackoff() waits the backoff sequence on the injected clock until success", async () => {
   const clock = new FakeClock();
@@ -27,7 +20,7 @@ Deno.test("retryWithBackoff() waits the backoff sequence on the injected clock u
     return calls < 8 ? Promise.reject(new Error("server down")) : Promise.resolve("lease");
   }, { clock, onError: (_e, wait) => errors.push(wait) });
   for (let i = 1; i < 8; i++) {
-    await until(() => clock.pending === 1);
+    await eventually("a pending sleep", () => clock.pending === 1, { intervalMs: 0 });
     clock.advance(clock.sleeps[clock.sleeps.length - 1]);
   }
   assert.equal(await done, "lease");
@@ -43,7 +36,7 @@ Deno.test("retryWithBackoff() stops when its signal aborts", async () => {
     clock,
     signal: ac.signal,
   });
-  await until(() => clock.pending === 1);
+  await eventually("a pending sleep", () => clock.pending === 1, { intervalMs: 0 });
   ac.abort();
   assert.equal(await done, undefined);
   assert.equal(clock.pending, 0);

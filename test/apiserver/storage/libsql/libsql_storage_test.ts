@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { CompactedError, RevisionConflictError } from "../../../../apiserver/storage/interface.ts";
 import { LibsqlStorage } from "../../../../apiserver/storage/libsql/libsql_storage.ts";
 import { storageContract } from "../storage_contract.ts";
+import { eventually } from "../../../support/eventually.ts";
 
 storageContract("LibsqlStorage (file)", async () => {
   const dir = await Deno.makeTempDir({ prefix: "libsql_storage_" });
@@ -18,15 +19,6 @@ async function inTempDir(fn: (dir: string) => Promise<void>): Promise<void> {
     await fn(dir);
   } finally {
     await Deno.remove(dir, { recursive: true });
-  }
-}
-
-/** Polls `check` until it returns true (generous deadline; never a fixed sleep). */
-async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!await check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
 
@@ -113,7 +105,7 @@ Deno.test("LibsqlStorage runs maintenance in the background", async () => {
       await s.create("/bg/a", "1");
       await s.create("/bg/b", "1");
       clock = 5000;
-      await eventually(async () => await s.compactedRevision() === 2, "background compaction");
+      await eventually("background compaction", async () => await s.compactedRevision() === 2);
     } finally {
       await s.close();
     }

@@ -2,22 +2,13 @@ import assert from "node:assert/strict";
 import { ProcessRuntime } from "../../../../nodeagent/runtime/process/process_runtime.ts";
 import { CreateContainerError, type PodInfo } from "../../../../nodeagent/runtime/runtime.ts";
 import { readTar } from "../../checkpoint/_read_tar.ts";
+import { eventually } from "../../../support/eventually.ts";
 
 const pod: PodInfo = {
   namespace: "default",
   name: "web",
   uid: "0f7c1e2a-1111-2222-3333-444455556666",
 };
-
-async function until<T>(what: string, fn: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 function indexOf(hay: Uint8Array, needle: Uint8Array): number {
   outer: for (
@@ -44,7 +35,7 @@ Deno.test("ProcessRuntime runs a container as a process and reports its exit and
     const s = await rt.startContainer(pod, spec);
     assert.ok("running" in s.state && s.pid! > 0);
     assert.equal(s.restartCount, 0);
-    const done = await until("exit", async () => {
+    const done = await eventually("exit", async () => {
       const st = await rt.containerStatus(s.id);
       return st && "terminated" in st.state ? st : undefined;
     });
@@ -137,7 +128,7 @@ Deno.test("ProcessRuntime.checkpointContainer() dumps the process memory holding
       env: [{ name: "REVERSED", value: [...secret].reverse().join("") }],
     });
     const work = `${root}/pods/${pod.uid}/containers/holder/work`;
-    await until("ready", () => Deno.stat(`${work}/ready`).then(() => true, () => undefined));
+    await eventually("ready", () => Deno.stat(`${work}/ready`).then(() => true, () => undefined));
     await Deno.mkdir(`${root}/checkpoints`);
     const location = `${root}/checkpoints/checkpoint-web_default-holder-2026-01-01T00:00:00Z.tar`;
     await rt.checkpointContainer(s.id, {
@@ -204,7 +195,7 @@ Deno.test("ProcessRuntime.checkpointContainer() leaves no archive when aborted a
     );
     assert.ok(signal.aborted, "aborted while the process was paused");
     assert.deepEqual([...Deno.readDirSync(`${root}/checkpoints`)], []);
-    await until("resume", () => Promise.resolve(stopped() ? undefined : true));
+    await eventually("resume", () => Promise.resolve(stopped() ? undefined : true));
     const st = await rt.containerStatus(s.id);
     assert.ok(st && "running" in st.state);
   } finally {

@@ -9,6 +9,7 @@ import { isMap, isScalar, isSeq, LineCounter, type Node, parseAllDocuments } fro
 import { decodeObject, ProtobufError } from "../../shared/codec/protobuf/mod.ts";
 import { findJsonDuplicateFields } from "../../shared/api/schema/json_duplicate_fields.ts";
 import { StatusError } from "../../shared/errors/status_error.ts";
+import { bufferedBody } from "./https_server.ts";
 import { parseMediaType } from "./negotiation.ts";
 
 /** The largest body accepted (kube-apiserver's MaxRequestBodyBytes). */
@@ -25,6 +26,9 @@ export const SUPPORTED_INPUT_NO_PROTOBUF = ["application/json", "application/yam
 
 /** Reads the raw body, failing with 413 beyond the limit. */
 export async function readBody(req: Request): Promise<Uint8Array> {
+  // The listener read small bodies ahead (its limit is the same as ours).
+  const buffered = bufferedBody(req);
+  if (buffered && buffered.byteLength <= MAX_BODY_BYTES) return buffered;
   if (!req.body) return new Uint8Array();
   const chunks: Uint8Array[] = [];
   let size = 0;

@@ -13,6 +13,7 @@ import type { KubeList, KubeObject } from "../../shared/api/meta/v1/types.ts";
 import { hasProtobuf } from "../../shared/codec/protobuf/mod.ts";
 import { apiVersionOf } from "../registry/generic/kind.ts";
 import type { ResourceContext } from "./context.ts";
+import { fixedResponse } from "./https_server.ts";
 import { contentTypeOf, isPretty, negotiate, type OutputFormat } from "./negotiation.ts";
 import { parseIncludeObject, tableContentType, toTable } from "./table/table.ts";
 
@@ -59,9 +60,11 @@ export function objectResponse(
   opts: ObjectResponseOptions = {},
 ): Response {
   const body = encode(value, format, opts.pretty);
-  const headers = new Headers({ "Content-Type": opts.contentType ?? contentTypeOf(format) });
-  for (const w of opts.warnings ?? []) headers.append("Warning", w);
-  return new Response(opts.head ? null : body as BodyInit, { status, headers });
+  // Setting headers on the new Response skips converting a HeadersInit (~3 µs).
+  const res = fixedResponse(opts.head ? null : body, { status });
+  res.headers.set("Content-Type", opts.contentType ?? contentTypeOf(format));
+  for (const w of opts.warnings ?? []) res.headers.append("Warning", w);
+  return res;
 }
 
 /** The Status response of an error, in the negotiated format (JSON by default). */
@@ -75,7 +78,7 @@ export function errorResponse(err: StatusError, format: OutputFormat = "json"): 
   }
   const headers = new Headers({ "Content-Type": contentTypeOf(format) });
   for (const [k, v] of Object.entries(err.headers)) headers.set(k, v);
-  return new Response(body as BodyInit, { status: err.code, headers });
+  return fixedResponse(body, { status: err.code, headers });
 }
 
 /** A Success Status (deletecollection, some deletes). */

@@ -57,6 +57,53 @@ export interface HttpsServer {
 /** kube-apiserver's limit on request bodies. */
 export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
 
+/**
+ * Request bodies that declare a Content-Length up to this size are read whole before the
+ * handler runs, and the Request gets them as bytes: a streamed body costs ~30 µs more per
+ * request (the ReadableStream, its controller and reader), which is most of a create's budget.
+ * Larger and chunked bodies are streamed with backpressure.
+ */
+export const BUFFERED_REQUEST_BODY_BYTES = 64 * 1024;
+
+const bufferedBodies = new WeakMap<Request, Uint8Array>();
+
+/**
+ * The complete body of a request whose body the listener read ahead (see
+ * {@link BUFFERED_REQUEST_BODY_BYTES}), or undefined. Reading it leaves `req.body` untouched;
+ * the bytes are shared, so do not modify them.
+ */
+export function bufferedBody(req: Request): Uint8Array | undefined {
+  return bufferedBodies.get(req);
+}
+
+const receivedNames = new WeakMap<Request, string[]>();
+
+/**
+ * The header names of a request as the client sent them (any case, repeated names repeated),
+ * for requests this listener made; undefined for other requests. Scanning them is much cheaper
+ * than iterating `req.headers`, which sorts and combines on every iteration (~9 µs).
+ */
+export function receivedHeaderNames(req: Request): string[] | undefined {
+  const raw = receivedNames.get(req);
+  if (!raw) return undefined;
+  const names: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) names.push(raw[i]);
+  return names;
+}
+
+const fixedBodies = new WeakMap<Response, string | Uint8Array>();
+
+/**
+ * A Response whose whole body is known: the listener writes status, headers and body in one
+ * piece (with a Content-Length) instead of reading the body stream, which saves ~40 µs per
+ * response. Everywhere else it is an ordinary Response. `null` is an empty body.
+ */
+export function fixedResponse(body: string | Uint8Array | null, init: ResponseInit): Response {
+  const response = new Response(body as BodyInit | null, init);
+  fixedBodies.set(response, body ?? "");
+  return response;
+}
+
 function requestEntityTooLarge(limit: number): StatusError {
   return new StatusError({
     code: 413,
@@ -154,7 +201,7 @@ function responseHeaders(headers: Headers): Record<string, string | string[]> {
 }
 
 function statusResponse(err: StatusError): Response {
-  return new Response(JSON.stringify(err.status), {
+  return fixedResponse(JSON.stringify(err.status), {
     status: err.code,
     headers: { "content-type": "application/json", ...err.headers },
   });
@@ -217,27 +264,33 @@ export function serveHttps(
     let bodyTooLarge = false;
     try {
       const url = requestUrl(req);
-      const headers = new Headers();
-      for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
-        headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
-      }
       const method = req.method ?? "GET";
       const declared = Number(req.headers["content-length"] ?? "0");
       if (Number.isFinite(declared) && declared > limit) throw requestEntityTooLarge(limit);
-      const hasBody = method !== "GET" && method !== "HEAD" &&
-        (req.headers["transfer-encoding"] !== undefined || declared > 0);
-      const body = hasBody
-        ? requestBody(req, limit, () => {
+      const chunked = req.headers["transfer-encoding"] !== undefined;
+      const hasBody = method !== "GET" && method !== "HEAD" && (chunked || declared > 0);
+      let whole: Uint8Array<ArrayBuffer> | undefined;
+      let body: ReadableStream<Uint8Array> | Uint8Array<ArrayBuffer> | null = null;
+      if (hasBody && !chunked && declared <= BUFFERED_REQUEST_BODY_BYTES) {
+        whole = await readWholeBody(req);
+        // The client left before sending its body: nobody is there to answer.
+        if (!whole) return;
+        body = whole;
+      } else if (hasBody) {
+        body = requestBody(req, limit, () => {
           bodyTooLarge = true;
-        })
-        : null;
-      request = new Request(url, {
-        method,
-        headers,
-        body,
-        signal: abort.signal,
-        ...(body ? { duplex: "half" } : {}),
-      } as RequestInit);
+        });
+      }
+      const init: RequestInit & { duplex?: string } = { method, body, signal: abort.signal };
+      if (body instanceof ReadableStream) init.duplex = "half";
+      request = new Request(url, init);
+      // Appending to the Request's own headers skips converting a HeadersInit (~10 µs).
+      const headers = request.headers;
+      for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
+        headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
+      }
+      receivedNames.set(request, req.rawHeaders);
+      if (whole) bufferedBodies.set(request, whole);
     } catch (err) {
       const status = err instanceof StatusError ? err : StatusError.badRequest(
         `malformed request: ${err instanceof Error ? err.message : String(err)}`,
@@ -273,6 +326,11 @@ export function serveHttps(
     const target = req.url ?? "/";
     if (target.startsWith("/")) {
       const host = req.headers.host;
+      // A plain host[:port] and an origin-form target make the URL as they are; the Request
+      // parses it once (parsing it here too cost ~15 µs per request).
+      if (host && !target.startsWith("//") && PLAIN_HOST.test(host)) {
+        return `https://${host}${target}`;
+      }
       if (host) {
         try {
           return new URL(target, `https://${host}`).href;
@@ -312,6 +370,43 @@ export function serveHttps(
       }
       resolve({ port: boundPort, hostname: options.hostname, close, finished });
     });
+  });
+}
+
+/** A Host header that is a DNS name, IPv4 or bracketed IPv6 address, with an optional port. */
+const PLAIN_HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/;
+
+/**
+ * Reads a whole request body (its size already checked against the limit by its
+ * Content-Length, which the HTTP parser enforces); undefined when the client goes away first.
+ */
+function readWholeBody(req: IncomingMessage): Promise<Uint8Array<ArrayBuffer> | undefined> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const settle = (value: Uint8Array<ArrayBuffer> | undefined) => {
+      if (settled) return;
+      settled = true;
+      resolve(value);
+    };
+    req.on("data", (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+    });
+    req.on("end", () => {
+      // A fresh copy: the chunks may be views of buffers the socket reuses.
+      const out = new Uint8Array(size);
+      let offset = 0;
+      for (const c of chunks) {
+        out.set(c, offset);
+        offset += c.length;
+      }
+      settle(out);
+    });
+    req.on("error", () => settle(undefined));
+    req.on("aborted", () => settle(undefined));
+    req.on("close", () => settle(undefined));
   });
 }
 
@@ -374,9 +469,24 @@ async function send(
   signal: AbortSignal,
 ): Promise<void> {
   const headers = responseHeaders(response.headers);
-  const body = response.body;
   const noBody = req.method === "HEAD" || NO_BODY_STATUS.has(response.status) ||
     (response.status >= 100 && response.status < 200);
+  const fixed = fixedBodies.get(response);
+  if (fixed !== undefined && !response.bodyUsed) {
+    // Status line, headers and body in one write.
+    if (noBody) {
+      writeHead(res, response, headers);
+      res.end();
+      return;
+    }
+    headers["content-length"] = String(
+      typeof fixed === "string" ? Buffer.byteLength(fixed) : fixed.byteLength,
+    );
+    writeHead(res, response, headers);
+    res.end(fixed);
+    return;
+  }
+  const body = response.body;
   if (noBody || !body) {
     if (body) await body.cancel().catch(() => {});
     if (!noBody && !("content-length" in headers)) headers["content-length"] = "0";
@@ -457,8 +567,8 @@ function writeHead(
   response: Response,
   headers: Record<string, string | string[]>,
 ): void {
-  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-  res.writeHead(response.status, response.statusText || undefined);
+  if (response.statusText) res.writeHead(response.status, response.statusText, headers);
+  else res.writeHead(response.status, headers);
 }
 
 /** Writes one chunk, waiting for the socket to drain when its buffer is full. */

@@ -3,7 +3,11 @@ import { Buffer } from "node:buffer";
 import { request as httpsRequest } from "node:https";
 import type { IncomingMessage } from "node:http";
 import {
+  BUFFERED_REQUEST_BODY_BYTES,
+  bufferedBody,
   type ConnInfo,
+  fixedResponse,
+  receivedHeaderNames,
   serveHttps,
   splitHeaderList,
 } from "../../../apiserver/http/https_server.ts";
@@ -40,6 +44,8 @@ function call(
     headers?: Record<string, string>;
     body?: string | Uint8Array;
     cert?: boolean;
+    /** The name the serving certificate is checked against (default: from the Host). */
+    servername?: string;
   } = {},
 ): Promise<Reply> {
   return new Promise((resolve, reject) => {
@@ -52,6 +58,7 @@ function call(
       ca: ca.certPem,
       agent: false,
       ...(init.cert ? { cert: client.certPem, key: client.keyPem } : {}),
+      ...(init.servername ? { servername: init.servername } : {}),
     }, (res: IncomingMessage) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
@@ -343,4 +350,92 @@ Deno.test("serveHttps() close() ends open streams", async () => {
     http.close();
     await server.close();
   }
+});
+
+Deno.test("serveHttps() reads small bodies ahead and streams the others", async (t) => {
+  await withServer(async (req) => {
+    const buffered = bufferedBody(req);
+    const text = await req.text();
+    return Response.json({
+      buffered: buffered ? new TextDecoder().decode(buffered) : null,
+      length: text.length,
+    });
+  }, async (port) => {
+    const cases: [string, { body: string; headers?: Record<string, string> }, boolean][] = [
+      ["declared and small", { body: "a".repeat(100) }, true],
+      ["declared at the limit", { body: "b".repeat(BUFFERED_REQUEST_BODY_BYTES) }, true],
+      ["declared and larger", { body: "c".repeat(BUFFERED_REQUEST_BODY_BYTES + 1) }, false],
+      ["chunked", { body: "d".repeat(10), headers: { "transfer-encoding": "chunked" } }, false],
+    ];
+    for (const [name, init, ahead] of cases) {
+      await t.step(name, async () => {
+        const reply = await call(port, "/", { method: "POST", ...init });
+        assert.equal(reply.status, 200);
+        const got = JSON.parse(reply.body);
+        assert.equal(got.length, init.body.length);
+        assert.equal(got.buffered, ahead ? init.body : null);
+      });
+    }
+  }, { maxRequestBodyBytes: 4 * BUFFERED_REQUEST_BODY_BYTES });
+});
+
+Deno.test("fixedResponse() is sent whole with its Content-Length", async (t) => {
+  await withServer((req) => {
+    if (req.url.endsWith("/empty")) return fixedResponse(null, { status: 204 });
+    return fixedResponse("h\u00e9llo", {
+      status: 201,
+      headers: [["x-a", "1"], ["warning", '299 - "a, b"'], ["warning", '299 - "c"']],
+    });
+  }, async (port) => {
+    await t.step("body, length and headers", async () => {
+      const reply = await call(port, "/");
+      assert.equal(reply.status, 201);
+      assert.equal(reply.body, "h\u00e9llo");
+      assert.deepEqual(headerValues(reply.rawHeaders, "content-length"), ["6"]);
+      assert.deepEqual(headerValues(reply.rawHeaders, "x-a"), ["1"]);
+      assert.deepEqual(headerValues(reply.rawHeaders, "warning"), ['299 - "a, b"', '299 - "c"']);
+    });
+    await t.step("HEAD has no body", async () => {
+      const reply = await call(port, "/", { method: "HEAD" });
+      assert.equal(reply.status, 201);
+      assert.equal(reply.body, "");
+    });
+    await t.step("no body", async () => {
+      const reply = await call(port, "/empty");
+      assert.equal(reply.status, 204);
+      assert.equal(reply.body, "");
+    });
+  });
+  await t.step("an ordinary Response elsewhere", async () => {
+    const res = fixedResponse(new TextEncoder().encode("abc"), { status: 200 });
+    assert.equal(await res.text(), "abc");
+  });
+});
+
+Deno.test("receivedHeaderNames() lists the header names as the client sent them", async () => {
+  await withServer((req) => Response.json(receivedHeaderNames(req) ?? null), async (port) => {
+    const reply = await call(port, "/", {
+      headers: { "X-Mixed-Case": "1", "impersonate-user": "a" },
+    });
+    const names = JSON.parse(reply.body) as string[];
+    assert.ok(names.includes("X-Mixed-Case"), names.join(","));
+    assert.ok(names.includes("impersonate-user"), names.join(","));
+  });
+  assert.equal(receivedHeaderNames(new Request("https://example.com/")), undefined);
+});
+
+Deno.test("serveHttps() builds the URL from a plain Host header, else from its address", async (t) => {
+  await withServer((req) => new Response(req.url), async (port) => {
+    const cases: [string, string, string][] = [
+      ["name and port", "example.com:8443", "https://example.com:8443/a?b=1"],
+      ["IPv6", "[::1]:6443", "https://[::1]:6443/a?b=1"],
+      ["not a host", "bad host", `https://127.0.0.1:${port}/a?b=1`],
+    ];
+    for (const [name, host, want] of cases) {
+      await t.step(name, async () => {
+        const reply = await call(port, "/a?b=1", { headers: { host }, servername: "localhost" });
+        assert.equal(reply.body, want);
+      });
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { impersonate } from "../../../apiserver/auth/impersonation.ts";
+import { hasImpersonation, impersonate } from "../../../apiserver/auth/impersonation.ts";
 import type { Authorizer, AuthzAttributes } from "../../../apiserver/auth/authz/authorizer.ts";
 import { StatusError } from "../../../shared/errors/status_error.ts";
 
@@ -121,4 +121,19 @@ Deno.test("impersonate() rejects what the caller may not do", async (t) => {
       (err: StatusError) => err.code === 400 && /without impersonating a user/.test(err.message),
     );
   });
+});
+
+Deno.test("hasImpersonation() finds impersonation headers by received names or in the headers", async (t) => {
+  const cases: [string, Record<string, string>, boolean][] = [
+    ["none", { "User-Agent": "kubectl/v1.32", Accept: "*/*" }, false],
+    ["user", { "Impersonate-User": "jane" }, true],
+    ["extra only", { "impersonate-extra-scopes": "view" }, true],
+    ["a name that only starts alike", { "Impersonat": "x" }, false],
+  ];
+  for (const [name, headers, want] of cases) {
+    await t.step(name, () => {
+      assert.equal(hasImpersonation(new Headers(headers), Object.keys(headers)), want);
+      assert.equal(hasImpersonation(new Headers(headers)), want);
+    });
+  }
 });

@@ -19,6 +19,8 @@ export class ClientCertificateAuthenticator implements Authenticator {
   readonly name = "x509";
   readonly #verifier: VerifiedChainCache;
   readonly #now: () => Date;
+  /** Credential ids by leaf array (the listener presents the same arrays per connection). */
+  readonly #credentialIds = new WeakMap<Uint8Array, string>();
 
   /** `caPem`: one or more CA certificates (PEM); throws if none is valid. */
   constructor(caPem: string, options: { now?: () => Date } = {}) {
@@ -43,11 +45,18 @@ export class ClientCertificateAuthenticator implements Authenticator {
         username: v.commonName,
         groups: [...v.organizations],
         extra: {
-          [CREDENTIAL_ID_KEY]: [
-            `X509SHA256=${createHash("sha256").update(conn.peerCertificates[0]).digest("hex")}`,
-          ],
+          [CREDENTIAL_ID_KEY]: [this.#credentialId(conn.peerCertificates[0])],
         },
       },
     });
+  }
+
+  #credentialId(leaf: Uint8Array): string {
+    let id = this.#credentialIds.get(leaf);
+    if (id === undefined) {
+      id = `X509SHA256=${createHash("sha256").update(leaf).digest("hex")}`;
+      this.#credentialIds.set(leaf, id);
+    }
+    return id;
   }
 }

@@ -19,6 +19,8 @@ export class VerifiedChainCache {
   readonly #roots: Certificate[];
   readonly #max: number;
   readonly #entries = new Map<string, { client: VerifiedClient; from: number; until: number }>();
+  /** Cache keys by leaf array: a kept-alive connection presents the same arrays each time. */
+  readonly #keys = new WeakMap<Uint8Array, { chain: Uint8Array[]; key: string }>();
 
   /** `caPem` is the CA bundle; throws when it holds no valid certificate. */
   constructor(caPem: string, options: { maxEntries?: number } = {}) {
@@ -26,14 +28,16 @@ export class VerifiedChainCache {
     this.#max = options.maxEntries ?? 4096;
   }
 
-  /** Verifies `chain` (DER, leaf first) at `now`. */
+  /**
+   * Verifies `chain` (DER, leaf first) at `now`. The same arrays presented again (as the
+   * listener does on a kept-alive connection) skip hashing, so do not modify a chain's bytes
+   * after passing it.
+   */
   verify(
     chain: Uint8Array[],
     now: Date = new Date(),
   ): VerifiedClient | { ok: false; reason: string } {
-    const h = createHash("sha256");
-    for (const der of chain) h.update(der).update("|");
-    const key = h.digest("base64");
+    const key = this.#keyOf(chain);
     const t = now.getTime();
     const hit = this.#entries.get(key);
     if (hit && t >= hit.from && t <= hit.until) return hit.client;
@@ -48,5 +52,19 @@ export class VerifiedChainCache {
     }
     this.#entries.set(key, { client: result, from, until });
     return result;
+  }
+
+  #keyOf(chain: Uint8Array[]): string {
+    const memo = chain.length > 0 ? this.#keys.get(chain[0]) : undefined;
+    if (
+      memo && memo.chain.length === chain.length && memo.chain.every((c, i) => c === chain[i])
+    ) {
+      return memo.key;
+    }
+    const h = createHash("sha256");
+    for (const der of chain) h.update(der).update("|");
+    const key = h.digest("base64");
+    if (chain.length > 0) this.#keys.set(chain[0], { chain: [...chain], key });
+    return key;
   }
 }

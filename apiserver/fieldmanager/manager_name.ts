@@ -3,6 +3,8 @@
 /** The longest manager name Kubernetes accepts. */
 export const FIELD_MANAGER_MAX_LENGTH = 128;
 
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 /**
  * `fieldManager` when set, else the User-Agent up to its first `/` (non-printable characters
  * dropped, cut at 128 bytes), as kube-apiserver names managers of non-apply writes.
@@ -12,7 +14,12 @@ export function managerOrUserAgent(
   userAgent?: string | null,
 ): string {
   if (fieldManager) return fieldManager;
-  const prefix = (userAgent ?? "").split("/")[0];
+  const ua = userAgent ?? "";
+  const slash = ua.indexOf("/");
+  const prefix = slash < 0 ? ua : ua.slice(0, slash);
+  // Printable ASCII is kept as is, one byte per character (the common case, without the
+  // per-character checks below).
+  if (PRINTABLE_ASCII.test(prefix)) return prefix.slice(0, FIELD_MANAGER_MAX_LENGTH);
   let out = "";
   let bytes = 0;
   const enc = new TextEncoder();

@@ -48,6 +48,9 @@ export abstract class Metric<Child> {
   /** The exposition `# TYPE`. */
   abstract readonly type: "counter" | "gauge" | "histogram";
   #children = new Map<string, { values: string[]; child: Child }>();
+  /** The same entries looked up label value by label value (no key string per call). */
+  #index = new Map<string, unknown>();
+  #labelSet: Set<string>;
   #sortedNames: string[];
 
   /**
@@ -74,6 +77,7 @@ export abstract class Metric<Child> {
     this.stabilityLevel = options.stabilityLevel ?? "ALPHA";
     this.deprecatedVersion = options.deprecatedVersion;
     this.#sortedNames = [...labels].sort();
+    this.#labelSet = new Set(labels);
   }
 
   /** A metric without labels has its one sample from the start, as in client_golang. */
@@ -94,16 +98,43 @@ export abstract class Metric<Child> {
    */
   protected child(labels: Labels = {}): Child {
     for (const k of Object.keys(labels)) {
-      if (!this.labelNames.includes(k)) {
+      if (!this.#labelSet.has(k)) {
         throw new TypeError(`metric "${this.name}" has no label "${k}"`);
       }
     }
-    const values = this.labelNames.map((n) => (n in labels ? String(labels[n]) : ""));
+    const names = this.labelNames;
+    // Walk the index one label value at a time; the last level holds the entry.
+    let level = this.#index;
+    let found: unknown = undefined;
+    for (let i = 0; i < names.length; i++) {
+      const n = names[i];
+      const v = n in labels ? String(labels[n]) : "";
+      found = level.get(v);
+      if (found === undefined) break;
+      if (i < names.length - 1) level = found as Map<string, unknown>;
+    }
+    if (found !== undefined && names.length > 0) {
+      return (found as { child: Child }).child;
+    }
+    const values = names.map((n) => (n in labels ? String(labels[n]) : ""));
     const key = JSON.stringify(values);
     let entry = this.#children.get(key);
     if (!entry) {
       entry = { values, child: this.newChild() };
       this.#children.set(key, entry);
+    }
+    level = this.#index;
+    for (let i = 0; i < values.length; i++) {
+      if (i === values.length - 1) {
+        level.set(values[i], entry);
+        break;
+      }
+      let next = level.get(values[i]) as Map<string, unknown> | undefined;
+      if (!next) {
+        next = new Map();
+        level.set(values[i], next);
+      }
+      level = next;
     }
     return entry.child;
   }
@@ -111,6 +142,7 @@ export abstract class Metric<Child> {
   /** Drops every label combination. */
   reset(): void {
     this.#children.clear();
+    this.#index.clear();
   }
 
   /** Whether any label combination has been recorded. */

@@ -6,10 +6,9 @@ import {
   GarbageCollector,
   ORPHAN_FINALIZER,
 } from "../../../apiserver/controllers/garbage_collector.ts";
-import { BUILTIN_KINDS } from "../../../apiserver/registry/builtin_kinds.ts";
 import type { Store } from "../../../apiserver/registry/generic/store.ts";
-import { ResourceRegistry } from "../../../apiserver/registry/resource_registry.ts";
-import { LibsqlStorage } from "../../../apiserver/storage/libsql/libsql_storage.ts";
+import type { LibsqlStorage } from "../../../apiserver/storage/libsql/libsql_storage.ts";
+import { withRegistryHarness } from "../../support/registry_harness.ts";
 import { eventually } from "../../support/eventually.ts";
 
 interface Env {
@@ -21,28 +20,22 @@ interface Env {
 }
 
 async function withCollector(fn: (env: Env) => Promise<void>): Promise<void> {
-  const dir = await Deno.makeTempDir({ prefix: "garbage_collector_" });
-  const storage = await LibsqlStorage.open({
-    url: `file:${dir}/state.db`,
-    maintenanceIntervalMs: 0,
+  await withRegistryHarness("garbage_collector_", async (h) => {
+    const { registry, storage } = h;
+    // A long resync: reactions must come from commits unless a test calls resync().
+    const gc = new GarbageCollector({ registry, storage, resyncMs: 3_600_000 });
+    try {
+      await fn({
+        storage,
+        gc,
+        configMaps: h.store("", "v1", "configmaps"),
+        secrets: h.store("", "v1", "secrets"),
+        nodes: h.store("", "v1", "nodes"),
+      });
+    } finally {
+      await gc.stop();
+    }
   });
-  const registry = new ResourceRegistry({ storage });
-  for (const k of BUILTIN_KINDS) registry.add(k);
-  // A long resync: reactions must come from commits unless a test calls resync().
-  const gc = new GarbageCollector({ registry, storage, resyncMs: 3_600_000 });
-  try {
-    await fn({
-      storage,
-      gc,
-      configMaps: registry.lookup("", "v1", "configmaps")!,
-      secrets: registry.lookup("", "v1", "secrets")!,
-      nodes: registry.lookup("", "v1", "nodes")!,
-    });
-  } finally {
-    await gc.stop();
-    await storage.close();
-    await Deno.remove(dir, { recursive: true });
-  }
 }
 
 async function gone(store: Store, namespace: string, name: string): Promise<boolean> {

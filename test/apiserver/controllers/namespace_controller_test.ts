@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import type { KubeObject } from "../../../shared/api/meta/v1/types.ts";
 import { StatusError } from "../../../shared/errors/status_error.ts";
 import { NamespaceController } from "../../../apiserver/controllers/namespace_controller.ts";
-import { BUILTIN_KINDS } from "../../../apiserver/registry/builtin_kinds.ts";
 import type { Store } from "../../../apiserver/registry/generic/store.ts";
-import { ResourceRegistry } from "../../../apiserver/registry/resource_registry.ts";
+import type { ResourceRegistry } from "../../../apiserver/registry/resource_registry.ts";
 import { LibsqlStorage } from "../../../apiserver/storage/libsql/libsql_storage.ts";
+import { builtinRegistry, withRegistryHarness } from "../../support/registry_harness.ts";
 import { eventually } from "../../support/eventually.ts";
 
 interface Env {
@@ -19,28 +19,24 @@ interface Env {
 }
 
 async function withController(fn: (env: Env) => Promise<void>): Promise<void> {
-  const dir = await Deno.makeTempDir({ prefix: "namespace_controller_" });
-  const url = `file:${dir}/state.db`;
-  const storage = await LibsqlStorage.open({ url, maintenanceIntervalMs: 0 });
-  const registry = new ResourceRegistry({ storage });
-  for (const k of BUILTIN_KINDS) registry.add(k);
-  // A long resync: reactions must come from commits unless a test calls resync().
-  const controller = new NamespaceController({ registry, storage, resyncMs: 3_600_000 });
-  try {
-    await fn({
-      url,
-      storage,
-      registry,
-      controller,
-      namespaces: registry.lookup("", "v1", "namespaces")!,
-      configMaps: registry.lookup("", "v1", "configmaps")!,
-      pods: registry.lookup("", "v1", "pods")!,
-    });
-  } finally {
-    await controller.stop();
-    await storage.close();
-    await Deno.remove(dir, { recursive: true });
-  }
+  await withRegistryHarness("namespace_controller_", async (h) => {
+    const { url, registry, storage } = h;
+    // A long resync: reactions must come from commits unless a test calls resync().
+    const controller = new NamespaceController({ registry, storage, resyncMs: 3_600_000 });
+    try {
+      await fn({
+        url,
+        storage,
+        registry,
+        controller,
+        namespaces: h.store("", "v1", "namespaces"),
+        configMaps: h.store("", "v1", "configmaps"),
+        pods: h.store("", "v1", "pods"),
+      });
+    } finally {
+      await controller.stop();
+    }
+  });
 }
 
 async function gone(store: Store, namespace: string, name: string): Promise<boolean> {
@@ -128,9 +124,7 @@ Deno.test("NamespaceController.resync() finds namespaces terminated by another p
     controller.start();
     const other = await LibsqlStorage.open({ url, maintenanceIntervalMs: 0 });
     try {
-      const otherRegistry = new ResourceRegistry({ storage: other });
-      for (const k of BUILTIN_KINDS) otherRegistry.add(k);
-      await otherRegistry.lookup("", "v1", "namespaces")!.delete("", "elsewhere");
+      await builtinRegistry(other).lookup("", "v1", "namespaces")!.delete("", "elsewhere");
     } finally {
       await other.close();
     }

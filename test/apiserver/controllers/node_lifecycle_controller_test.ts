@@ -5,10 +5,8 @@ import {
   TAINT_NOT_READY,
   TAINT_UNREACHABLE,
 } from "../../../apiserver/controllers/node_lifecycle_controller.ts";
-import { BUILTIN_KINDS } from "../../../apiserver/registry/builtin_kinds.ts";
 import type { Store } from "../../../apiserver/registry/generic/store.ts";
-import { ResourceRegistry } from "../../../apiserver/registry/resource_registry.ts";
-import { LibsqlStorage } from "../../../apiserver/storage/libsql/libsql_storage.ts";
+import { openRegistryHarness } from "../../support/registry_harness.ts";
 
 class ManualClock {
   t = Date.UTC(2026, 0, 1);
@@ -18,27 +16,17 @@ class ManualClock {
 }
 
 async function setup() {
-  const dir = await Deno.makeTempDir({ prefix: "node-lifecycle-" });
-  const storage = await LibsqlStorage.open({ url: `file:${dir}/state.db` });
-  const registry = new ResourceRegistry({ storage });
-  for (const k of BUILTIN_KINDS) registry.add(k);
-  await registry.lookup("", "v1", "namespaces")!.create("", {
-    metadata: { name: "kube-node-lease" },
-  });
+  const h = await openRegistryHarness("node-lifecycle-");
+  await h.store("", "v1", "namespaces").create("", { metadata: { name: "kube-node-lease" } });
   const clock = new ManualClock();
-  const controller = new NodeLifecycleController({ registry, gracePeriodMs: 40_000, clock });
-  const nodes = registry.lookup("", "v1", "nodes")!;
-  const leases = registry.lookup("coordination.k8s.io", "v1", "leases")!;
-  return {
+  const controller = new NodeLifecycleController({
+    registry: h.registry,
+    gracePeriodMs: 40_000,
     clock,
-    controller,
-    nodes,
-    leases,
-    async close() {
-      await storage.close();
-      await Deno.remove(dir, { recursive: true });
-    },
-  };
+  });
+  const nodes = h.store("", "v1", "nodes");
+  const leases = h.store("coordination.k8s.io", "v1", "leases");
+  return { clock, controller, nodes, leases, close: () => h.close() };
 }
 
 function condition(type: string, status: string, at: string) {

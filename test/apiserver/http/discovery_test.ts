@@ -1,10 +1,9 @@
 import assert from "node:assert/strict";
 import { AGGREGATED_V2, Discovery } from "../../../apiserver/http/discovery.ts";
-import { BUILTIN_KINDS } from "../../../apiserver/registry/builtin_kinds.ts";
 import { ALL_VERBS, type KindDef } from "../../../apiserver/registry/generic/kind.ts";
-import { ResourceRegistry } from "../../../apiserver/registry/resource_registry.ts";
-import { LibsqlStorage } from "../../../apiserver/storage/libsql/libsql_storage.ts";
+import type { ResourceRegistry } from "../../../apiserver/registry/resource_registry.ts";
 import { StatusError } from "../../../shared/errors/status_error.ts";
+import { withRegistryHarness } from "../../support/registry_harness.ts";
 
 const KUBECTL_ACCEPT =
   "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json";
@@ -18,14 +17,7 @@ interface Env {
 }
 
 async function withDiscovery(fn: (env: Env) => Promise<void>): Promise<void> {
-  const dir = await Deno.makeTempDir({ prefix: "discovery_test_" });
-  const storage = await LibsqlStorage.open({
-    url: `file:${dir}/state.db`,
-    maintenanceIntervalMs: 0,
-  });
-  try {
-    const registry = new ResourceRegistry({ storage });
-    for (const k of BUILTIN_KINDS) registry.add(k);
+  await withRegistryHarness("discovery_test_", async ({ registry }) => {
     const served = new Set<string>(ALL_VERBS);
     const discovery = new Discovery(registry, () => served);
     const get = async (path: string, headers: Record<string, string> = {}, method = "GET") => {
@@ -40,10 +32,7 @@ async function withDiscovery(fn: (env: Env) => Promise<void>): Promise<void> {
       return await res.json();
     };
     await fn({ registry, served, discovery, get, getJson });
-  } finally {
-    await storage.close();
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 }
 
 type Resource = Record<string, unknown> & { name: string; verbs: string[] };

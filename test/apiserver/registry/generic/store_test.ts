@@ -7,7 +7,8 @@ import { configMapKind } from "../../../../apiserver/registry/core/configmaps/st
 import { podKind } from "../../../../apiserver/registry/core/pods/strategy.ts";
 import { eventKind } from "../../../../apiserver/registry/core/events/strategy.ts";
 import { namespaceKind } from "../../../../apiserver/registry/core/namespaces/strategy.ts";
-import { LibsqlStorage } from "../../../../apiserver/storage/libsql/libsql_storage.ts";
+import type { LibsqlStorage } from "../../../../apiserver/storage/libsql/libsql_storage.ts";
+import { withTempStorage } from "../../../support/registry_harness.ts";
 
 const T0 = Date.UTC(2026, 0, 2, 3, 4, 5);
 
@@ -29,14 +30,9 @@ interface Env {
 
 /** Runs `fn` against stores over a fresh storage file, closed and removed afterwards. */
 async function withStores(fn: (env: Env) => Promise<void>): Promise<void> {
-  const dir = await Deno.makeTempDir({ prefix: "store_test_" });
-  const storage = await LibsqlStorage.open({
-    url: `file:${dir}/state.db`,
-    maintenanceIntervalMs: 0,
-  });
-  const clock = new ManualClock();
-  const opts = { storage, clock, resourceVersionWaitMs: 0 };
-  try {
+  await withTempStorage("store_test_", async ({ storage }) => {
+    const clock = new ManualClock();
+    const opts = { storage, clock, resourceVersionWaitMs: 0 };
     await fn({
       storage,
       clock,
@@ -45,10 +41,7 @@ async function withStores(fn: (env: Env) => Promise<void>): Promise<void> {
       events: new Store(eventKind, opts),
       namespaces: new Store(namespaceKind, opts),
     });
-  } finally {
-    await storage.close();
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 }
 
 function cm(name: string, data: Record<string, string> = {}, labels?: Record<string, string>) {

@@ -6,7 +6,7 @@ import {
   namespaceKind,
 } from "../../../../../apiserver/registry/core/namespaces/strategy.ts";
 import { Store } from "../../../../../apiserver/registry/generic/store.ts";
-import { LibsqlStorage } from "../../../../../apiserver/storage/libsql/libsql_storage.ts";
+import { withTempStorage } from "../../../../support/registry_harness.ts";
 
 const { strategy } = namespaceKind;
 const ns = (rest: Record<string, unknown> = {}, name = "team"): KubeObject => ({
@@ -119,9 +119,7 @@ Deno.test("namespaceKind's finalize subresource replaces spec.finalizers only", 
 });
 
 Deno.test("namespaceKind through a Store keeps the label and the finalizer", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "namespace_strategy_" });
-  const storage = await LibsqlStorage.open({ url: `file:${dir}/s.db`, maintenanceIntervalMs: 0 });
-  try {
+  await withTempStorage("namespace_strategy_", async ({ storage }) => {
     const store = new Store(namespaceKind, { storage });
     const created = await store.create("", {
       metadata: { generateName: "gen-" },
@@ -133,8 +131,5 @@ Deno.test("namespaceKind through a Store keeps the label and the finalizer", asy
     const { object } = await store.update("", name, { metadata: { name, labels: { a: "b" } } });
     assert.deepEqual(object.metadata.labels, { a: "b", [NAMESPACE_NAME_LABEL]: name });
     assert.deepEqual(finalizersOf(object), ["example.com/x", NAMESPACE_FINALIZER]);
-  } finally {
-    await storage.close();
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });

@@ -17,6 +17,7 @@ import type { Store } from "../../apiserver/registry/generic/store.ts";
 import { ResourceRegistry } from "../../apiserver/registry/resource_registry.ts";
 import type { Storage } from "../../apiserver/storage/interface.ts";
 import { LibsqlStorage } from "../../apiserver/storage/libsql/libsql_storage.ts";
+import { StatusError } from "../../shared/errors/status_error.ts";
 
 /** A LibsqlStorage over a file in its own temp directory. */
 export interface TempStorage {
@@ -51,17 +52,23 @@ export async function openTempStorage(prefix: string): Promise<TempStorage> {
   };
 }
 
+async function closing<H extends { close(): Promise<void> }, T>(
+  h: H,
+  fn: (h: H) => Promise<T>,
+): Promise<T> {
+  try {
+    return await fn(h);
+  } finally {
+    await h.close();
+  }
+}
+
 /** Runs `fn` with a {@linkcode TempStorage}, closed and removed afterwards. */
 export async function withTempStorage<T>(
   prefix: string,
   fn: (s: TempStorage) => Promise<T>,
 ): Promise<T> {
-  const s = await openTempStorage(prefix);
-  try {
-    return await fn(s);
-  } finally {
-    await s.close();
-  }
+  return closing(await openTempStorage(prefix), fn);
 }
 
 /** A registry of every built-in kind over `storage`. */
@@ -98,10 +105,16 @@ export async function withRegistryHarness<T>(
   prefix: string,
   fn: (h: RegistryHarness) => Promise<T>,
 ): Promise<T> {
-  const h = await openRegistryHarness(prefix);
+  return closing(await openRegistryHarness(prefix), fn);
+}
+
+/** True when `store` has no object `namespace/name` (its get answers 404). */
+export async function gone(store: Store, namespace: string, name: string): Promise<boolean> {
   try {
-    return await fn(h);
-  } finally {
-    await h.close();
+    await store.get(namespace, name);
+    return false;
+  } catch (err) {
+    if (err instanceof StatusError && err.code === 404) return true;
+    throw err;
   }
 }

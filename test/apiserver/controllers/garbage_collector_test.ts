@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import type { KubeObject, OwnerReference } from "../../../shared/api/meta/v1/types.ts";
-import { StatusError } from "../../../shared/errors/status_error.ts";
 import {
   FOREGROUND_FINALIZER,
   GarbageCollector,
@@ -8,7 +7,7 @@ import {
 } from "../../../apiserver/controllers/garbage_collector.ts";
 import type { Store } from "../../../apiserver/registry/generic/store.ts";
 import type { LibsqlStorage } from "../../../apiserver/storage/libsql/libsql_storage.ts";
-import { withRegistryHarness } from "../../support/registry_harness.ts";
+import { gone, withRegistryHarness } from "../../support/registry_harness.ts";
 import { eventually } from "../../support/eventually.ts";
 
 interface Env {
@@ -36,16 +35,6 @@ async function withCollector(fn: (env: Env) => Promise<void>): Promise<void> {
       await gc.stop();
     }
   });
-}
-
-async function gone(store: Store, namespace: string, name: string): Promise<boolean> {
-  try {
-    await store.get(namespace, name);
-    return false;
-  } catch (err) {
-    if (err instanceof StatusError && err.code === 404) return true;
-    throw err;
-  }
 }
 
 function ref(owner: KubeObject, extra: Partial<OwnerReference> = {}): OwnerReference {

@@ -1,11 +1,10 @@
 import assert from "node:assert/strict";
 import type { KubeObject } from "../../../shared/api/meta/v1/types.ts";
-import { StatusError } from "../../../shared/errors/status_error.ts";
 import { NamespaceController } from "../../../apiserver/controllers/namespace_controller.ts";
 import type { Store } from "../../../apiserver/registry/generic/store.ts";
 import type { ResourceRegistry } from "../../../apiserver/registry/resource_registry.ts";
 import { LibsqlStorage } from "../../../apiserver/storage/libsql/libsql_storage.ts";
-import { builtinRegistry, withRegistryHarness } from "../../support/registry_harness.ts";
+import { builtinRegistry, gone, withRegistryHarness } from "../../support/registry_harness.ts";
 import { eventually } from "../../support/eventually.ts";
 
 interface Env {
@@ -37,16 +36,6 @@ async function withController(fn: (env: Env) => Promise<void>): Promise<void> {
       await controller.stop();
     }
   });
-}
-
-async function gone(store: Store, namespace: string, name: string): Promise<boolean> {
-  try {
-    await store.get(namespace, name);
-    return false;
-  } catch (err) {
-    if (err instanceof StatusError && err.code === 404) return true;
-    throw err;
-  }
 }
 
 const pod = (name: string, nodeName?: string): KubeObject => ({

@@ -1,42 +1,13 @@
 import assert from "node:assert/strict";
 import { startTestServer, type TestServer } from "../support/test_server.ts";
 import { WatchStream } from "../apiserver/watch/watch_stream.ts";
+import { CM, cm, summary, watch as openWatch, write } from "./_watch_helpers.ts";
 import { eventually } from "../support/eventually.ts";
 
-const CM = "/api/v1/namespaces/default/configmaps";
-
-// deno-lint-ignore no-explicit-any
-type Json = any;
-
-async function write(
-  t: TestServer,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<Json> {
-  const res = await t.fetch(path, {
-    method,
-    headers: { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = await res.json();
-  assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
-
-function cm(name: string, data: Record<string, string> = {}, labels?: Record<string, string>) {
-  return { metadata: { name, ...(labels ? { labels } : {}) }, data };
-}
-
 async function watch(t: TestServer, query: string, path = CM): Promise<WatchStream> {
-  const res = await t.fetch(`${path}?${query}`);
-  assert.equal(res.status, 200, `watch ${query}: ${res.status}`);
-  assert.equal(res.headers.get("content-type"), "application/json");
-  return new WatchStream(res);
-}
-
-function summary(evs: { type: string; object: Json }[]): string[] {
-  return evs.map((e) => `${e.type} ${e.object.metadata.name}`);
+  const w = await openWatch(t, query, path);
+  assert.equal(w.response.headers.get("content-type"), "application/json");
+  return w;
 }
 
 Deno.test("watch follows every row of the watch table over HTTPS", async (t) => {

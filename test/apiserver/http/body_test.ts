@@ -7,17 +7,9 @@ import {
 } from "../../../apiserver/http/body.ts";
 import { encodeObject } from "../../../shared/codec/protobuf/mod.ts";
 import { StatusError } from "../../../shared/errors/status_error.ts";
+import { assertThrowsStatus } from "../../support/assert_throws_status.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
-
-function assertStatus(fn: () => unknown, code: number, message?: RegExp): void {
-  assert.throws(fn, (e: unknown) => {
-    assert.ok(e instanceof StatusError, String(e));
-    assert.equal(e.code, code, e.message);
-    if (message) assert.match(e.message, message);
-    return true;
-  });
-}
 
 Deno.test("readBody() reads a request body", async (t) => {
   await t.step("no body is empty", async () => {
@@ -111,11 +103,11 @@ Deno.test("decodeRequestBody() answers 4xx for malformed or unsupported bodies",
     ["Protobuf without the magic", "application/vnd.kubernetes.protobuf", enc("{}"), 400, /./],
   ];
   for (const [name, ct, bytes, code, msg] of cases) {
-    await t.step(name, () => assertStatus(() => decodeRequestBody(ct, bytes), code, msg));
+    await t.step(name, () => assertThrowsStatus(() => decodeRequestBody(ct, bytes), code, msg));
   }
   await t.step("Protobuf for a kind without it is 415", () => {
     const bytes = encodeObject({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "a" } });
-    assertStatus(
+    assertThrowsStatus(
       () => decodeRequestBody("application/vnd.kubernetes.protobuf", bytes, { protobuf: false }),
       415,
       /application\/json, application\/yaml$/,

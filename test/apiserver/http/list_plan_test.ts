@@ -8,7 +8,7 @@ import {
 } from "../../../apiserver/http/list_plan.ts";
 import { parseListOptions } from "../../../apiserver/http/query.ts";
 import { encodeContinue } from "../../../apiserver/registry/generic/continue_token.ts";
-import { StatusError } from "../../../shared/errors/status_error.ts";
+import { assertThrowsStatus } from "../../support/assert_throws_status.ts";
 
 const TOKEN = encodeContinue(42, "ns/b\u0000");
 const STALE_TOKEN = encodeContinue(-1, "ns/c\u0000");
@@ -17,15 +17,6 @@ const CONTINUE_RV_400 = "specifying resource version is not allowed when using c
 
 function plan(query: string): ListPlan {
   return planList(parseListOptions(new URLSearchParams(query)));
-}
-
-function assertStatus(fn: () => unknown, code: number, message: string): void {
-  assert.throws(fn, (e: unknown) => {
-    assert.ok(e instanceof StatusError, String(e));
-    assert.equal(e.code, code);
-    assert.equal(e.message, message);
-    return true;
-  });
 }
 
 Deno.test("planGet() implements the get table", async (t) => {
@@ -40,7 +31,7 @@ Deno.test("planGet() implements the get table", async (t) => {
     assert.deepEqual(planGet({ resourceVersion: "17" }), { mode: "notOlderThan", revision: 17 });
   });
   await t.step("unparsable: 400", () => {
-    assertStatus(
+    assertThrowsStatus(
       () => planGet({ resourceVersion: "abc" }),
       400,
       'resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax',
@@ -143,7 +134,7 @@ Deno.test("planList() implements every row of the list table", async (t) => {
     await t.step(name, () => {
       if (Array.isArray(want)) {
         const [code, message] = want;
-        assertStatus(() => plan(query), code, message);
+        assertThrowsStatus(() => plan(query), code, message);
       } else {
         assert.deepEqual(plan(query), want);
       }
@@ -163,28 +154,28 @@ Deno.test("planList() handles continue tokens and bad versions", async (t) => {
     assert.equal(plan(`continue=${TOKEN}`).mode, "continue");
   });
   await t.step("bad token: 400 before the resourceVersion check", () => {
-    assertStatus(
+    assertThrowsStatus(
       () => plan("limit=2&continue=!!&resourceVersion=5"),
       400,
       "invalid continue token: continue key is not valid: illegal base64 data at input byte 0",
     );
   });
   await t.step("unparsable rv on a store read: 400", () => {
-    assertStatus(
+    assertThrowsStatus(
       () => plan("limit=2&resourceVersion=abc"),
       400,
       'invalid resource version: resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax',
     );
   });
   await t.step("unparsable rv on a cache read: 400", () => {
-    assertStatus(
+    assertThrowsStatus(
       () => plan("resourceVersion=-1"),
       400,
       'resourceVersion: Invalid value: "-1": strconv.ParseUint: parsing "-1": invalid syntax',
     );
   });
   await t.step("rv out of range", () => {
-    assertStatus(
+    assertThrowsStatus(
       () => plan("resourceVersion=18446744073709551616"),
       400,
       'resourceVersion: Invalid value: "18446744073709551616": strconv.ParseUint: parsing "18446744073709551616": value out of range',

@@ -5,20 +5,11 @@ import {
   parseInt64,
   parseListOptions,
 } from "../../../apiserver/http/query.ts";
-import { StatusError } from "../../../shared/errors/status_error.ts";
 import { supportedFieldLabels } from "../../../shared/selectors/field_selector.ts";
+import { assertThrowsStatus } from "../../support/assert_throws_status.ts";
 
 function q(s: string): URLSearchParams {
   return new URLSearchParams(s);
-}
-
-function assertStatus(fn: () => unknown, code: number, message: string): void {
-  assert.throws(fn, (e: unknown) => {
-    assert.ok(e instanceof StatusError, String(e));
-    assert.equal(e.code, code);
-    assert.equal(e.message, message);
-    return true;
-  });
 }
 
 Deno.test("parseBool() reads query booleans as Kubernetes does", async (t) => {
@@ -53,7 +44,7 @@ Deno.test("parseInt64() accepts Go's syntax and rejects the rest with Go's messa
     ["9223372036854775808", 'strconv.ParseInt: parsing "9223372036854775808": value out of range'],
   ];
   for (const [v, msg] of bad) {
-    await t.step(JSON.stringify(v), () => assertStatus(() => parseInt64(v), 400, msg));
+    await t.step(JSON.stringify(v), () => assertThrowsStatus(() => parseInt64(v), 400, msg));
   }
 });
 
@@ -180,7 +171,7 @@ Deno.test("parseListOptions() rejects bad values with Kubernetes' status", async
     ],
   ];
   for (const [query, code, message] of cases) {
-    await t.step(query, () => assertStatus(() => parseListOptions(q(query)), code, message));
+    await t.step(query, () => assertThrowsStatus(() => parseListOptions(q(query)), code, message));
   }
 });
 
@@ -190,7 +181,7 @@ Deno.test("parseListOptions() checks field labels with the kind's converter", ()
   });
   const opts = parseListOptions(q("fieldSelector=spec.host%3Dn1"), { fieldLabels });
   assert.equal(opts.fields.toString(), "spec.nodeName=n1");
-  assertStatus(
+  assertThrowsStatus(
     () => parseListOptions(q("fieldSelector=spec.foo%3D1"), { fieldLabels }),
     400,
     "field label not supported: spec.foo",

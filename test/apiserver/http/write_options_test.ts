@@ -1,16 +1,6 @@
 import assert from "node:assert/strict";
 import { parseDeleteOptions, parseWriteQuery } from "../../../apiserver/http/write_options.ts";
-import { StatusError } from "../../../shared/errors/status_error.ts";
-
-function assertBadRequest(fn: () => unknown, message: RegExp): void {
-  assert.throws(fn, (e: unknown) => {
-    assert.ok(e instanceof StatusError, String(e));
-    assert.equal(e.code, 400);
-    assert.equal(e.reason, "BadRequest");
-    assert.match(e.message, message);
-    return true;
-  });
-}
+import { assertThrowsStatus } from "../../support/assert_throws_status.ts";
 
 Deno.test("parseWriteQuery() reads dryRun, fieldValidation and fieldManager", async (t) => {
   const cases: [string, string, ReturnType<typeof parseWriteQuery>][] = [
@@ -71,7 +61,13 @@ Deno.test("parseWriteQuery() rejects invalid values with 400", async (t) => {
   for (const [name, query, message] of cases) {
     await t.step(
       name,
-      () => assertBadRequest(() => parseWriteQuery(new URLSearchParams(query)), message),
+      () =>
+        assertThrowsStatus(
+          () => parseWriteQuery(new URLSearchParams(query)),
+          400,
+          message,
+          "BadRequest",
+        ),
     );
   }
 });
@@ -131,7 +127,12 @@ Deno.test("parseDeleteOptions() rejects malformed options with 400", async (t) =
   ];
   for (const [name, body, query, message] of cases) {
     await t.step(name, () => {
-      assertBadRequest(() => parseDeleteOptions(body, new URLSearchParams(query)), message);
+      assertThrowsStatus(
+        () => parseDeleteOptions(body, new URLSearchParams(query)),
+        400,
+        message,
+        "BadRequest",
+      );
     });
   }
 });

@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import type { KubeObject } from "../../../../shared/api/meta/v1/types.ts";
-import { StatusError } from "../../../../shared/errors/status_error.ts";
 import { type ListPlan, Store } from "../../../../apiserver/registry/generic/store.ts";
 import { decodeContinue } from "../../../../apiserver/registry/generic/continue_token.ts";
 import { configMapKind } from "../../../../apiserver/registry/core/configmaps/strategy.ts";
@@ -9,6 +8,7 @@ import { eventKind } from "../../../../apiserver/registry/core/events/strategy.t
 import { namespaceKind } from "../../../../apiserver/registry/core/namespaces/strategy.ts";
 import type { LibsqlStorage } from "../../../../apiserver/storage/libsql/libsql_storage.ts";
 import { withTempStorage } from "../../../support/registry_harness.ts";
+import { assertRejectsStatus } from "../../../support/assert_throws_status.ts";
 
 const T0 = Date.UTC(2026, 0, 2, 3, 4, 5);
 
@@ -55,24 +55,6 @@ function pod(name: string, nodeName?: string): KubeObject {
   };
 }
 
-/** Asserts that `p` rejects with a StatusError of `code` (and `reason`), returning it. */
-async function rejectsWith(
-  p: Promise<unknown>,
-  code: number,
-  reason?: string,
-): Promise<StatusError> {
-  let caught: unknown;
-  try {
-    await p;
-  } catch (err) {
-    caught = err;
-  }
-  assert.ok(caught instanceof StatusError, `expected a StatusError ${code}, got ${caught}`);
-  assert.equal(caught.code, code, caught.message);
-  if (reason) assert.equal(caught.reason, reason);
-  return caught;
-}
-
 const names = (items: KubeObject[]) => items.map((i) => i.metadata.name);
 
 Deno.test("Store.create() stores a new object with the server's metadata", async (t) => {
@@ -112,7 +94,7 @@ Deno.test("Store.create() stores a new object with the server's metadata", async
       assert.equal(ns.metadata.namespace, undefined);
     });
     await t.step("a second object of the same name is 409 AlreadyExists", async () => {
-      const err = await rejectsWith(
+      const err = await assertRejectsStatus(
         configMaps.create("default", cm("a")),
         409,
         "AlreadyExists",
@@ -123,18 +105,22 @@ Deno.test("Store.create() stores a new object with the server's metadata", async
       await configMaps.create("other", cm("a"));
     });
     await t.step("a body namespace other than the request's is 400", async () => {
-      await rejectsWith(
+      await assertRejectsStatus(
         configMaps.create("default", { metadata: { name: "b", namespace: "x" } }),
         400,
         "BadRequest",
       );
     });
     await t.step("no name and no generateName is 422", async () => {
-      const err = await rejectsWith(configMaps.create("default", { metadata: {} }), 422, "Invalid");
+      const err = await assertRejectsStatus(
+        configMaps.create("default", { metadata: {} }),
+        422,
+        "Invalid",
+      );
       assert.match(err.message, /metadata\.name: Required value/);
     });
     await t.step("strategy errors are 422 with one cause each", async () => {
-      const err = await rejectsWith(
+      const err = await assertRejectsStatus(
         configMaps.create("default", cm("bad", { "a b": "x", "c/d": "y" })),
         422,
         "Invalid",
@@ -147,7 +133,7 @@ Deno.test("Store.create() stores a new object with the server's metadata", async
       assert.equal(obj.metadata.name, "dry");
       assert.ok(obj.metadata.uid);
       assert.equal(await storage.currentRevision(), rev);
-      await rejectsWith(configMaps.get("default", "dry"), 404);
+      await assertRejectsStatus(configMaps.get("default", "dry"), 404);
     });
   });
 });
@@ -183,7 +169,7 @@ Deno.test("Store.create() generates names and retries collisions", async (t) => 
       });
       await t.step("endless collisions end in 409 AlreadyExists", async () => {
         zeros = 1000;
-        await rejectsWith(
+        await assertRejectsStatus(
           configMaps.create("default", { metadata: { generateName: "x-" } }),
           409,
           "AlreadyExists",
@@ -217,18 +203,18 @@ Deno.test("Store.get() reads one object", async (t) => {
       });
     }
     await t.step("a missing object is 404 NotFound", async () => {
-      const err = await rejectsWith(configMaps.get("default", "nope"), 404, "NotFound");
+      const err = await assertRejectsStatus(configMaps.get("default", "nope"), 404, "NotFound");
       assert.equal(err.message, 'configmaps "nope" not found');
     });
     await t.step("another namespace is 404", async () => {
-      await rejectsWith(configMaps.get("other", "a"), 404);
+      await assertRejectsStatus(configMaps.get("other", "a"), 404);
     });
     await t.step("a future resourceVersion is 504 once the wait ends", async () => {
-      const err = await rejectsWith(configMaps.get("default", "a", String(rev + 100)), 504);
+      const err = await assertRejectsStatus(configMaps.get("default", "a", String(rev + 100)), 504);
       assert.match(err.message, /Too large resource version/);
     });
     await t.step("a malformed resourceVersion is 400", async () => {
-      await rejectsWith(configMaps.get("default", "a", "abc"), 400);
+      await assertRejectsStatus(configMaps.get("default", "a", "abc"), 400);
     });
   });
 });
@@ -308,13 +294,13 @@ Deno.test("Store.list() lists with filters, pages and resourceVersion plans", as
       assert.deepEqual(now.items[0].data, { changed: "yes" });
     });
     await t.step("exact in the future is 504", async () => {
-      await rejectsWith(
+      await assertRejectsStatus(
         configMaps.list("default", { plan: { mode: "exact", revision: before + 1000 } }),
         504,
       );
     });
     await t.step("notOlderThan in the future is 504 once the wait ends", async () => {
-      await rejectsWith(
+      await assertRejectsStatus(
         configMaps.list("default", { plan: { mode: "notOlderThan", revision: before + 1000 } }),
         504,
       );
@@ -331,7 +317,7 @@ Deno.test("Store.list() lists with filters, pages and resourceVersion plans", as
     await configMaps.update("default", "b", { ...cm("b", { changed: "yes" }) });
     await storage.compact(await storage.currentRevision());
     await t.step("exact at a compacted revision is 410 Expired", async () => {
-      const err = await rejectsWith(
+      const err = await assertRejectsStatus(
         configMaps.list("default", { plan: { mode: "exact", revision: before } }),
         410,
         "Expired",
@@ -344,7 +330,11 @@ Deno.test("Store.list() lists with filters, pages and resourceVersion plans", as
         revision: token.rv,
         startKeySuffix: token.startKeySuffix,
       };
-      const err = await rejectsWith(configMaps.list("default", { plan, limit: 2 }), 410, "Expired");
+      const err = await assertRejectsStatus(
+        configMaps.list("default", { plan, limit: 2 }),
+        410,
+        "Expired",
+      );
       assert.match(err.message, /continue parameter is too old/);
       const next = decodeContinue(err.status.metadata.continue!);
       assert.equal(next.rv, -1);
@@ -390,7 +380,7 @@ Deno.test("Store.update() replaces an object", async (t) => {
       assert.equal(await storage.currentRevision(), rev);
     });
     await t.step("a stale resourceVersion is 409 Conflict", async () => {
-      const err = await rejectsWith(
+      const err = await assertRejectsStatus(
         configMaps.update("default", "a", {
           metadata: { name: "a", resourceVersion: created.metadata.resourceVersion },
           data: { k: "3" },
@@ -401,20 +391,20 @@ Deno.test("Store.update() replaces an object", async (t) => {
       assert.match(err.message, /the object has been modified/);
     });
     await t.step("another UID is 409 Conflict", async () => {
-      await rejectsWith(
+      await assertRejectsStatus(
         configMaps.update("default", "a", { metadata: { name: "a", uid: "other" }, data: {} }),
         409,
         "Conflict",
       );
     });
     await t.step("a name other than the URL's is 400", async () => {
-      await rejectsWith(configMaps.update("default", "a", cm("b")), 400, "BadRequest");
+      await assertRejectsStatus(configMaps.update("default", "a", cm("b")), 400, "BadRequest");
     });
     await t.step("a missing object is 404", async () => {
-      await rejectsWith(configMaps.update("default", "nope", cm("nope")), 404, "NotFound");
+      await assertRejectsStatus(configMaps.update("default", "nope", cm("nope")), 404, "NotFound");
     });
     await t.step("a malformed resourceVersion is 400", async () => {
-      await rejectsWith(
+      await assertRejectsStatus(
         configMaps.update("default", "a", { metadata: { name: "a", resourceVersion: "x" } }),
         400,
       );
@@ -437,7 +427,7 @@ Deno.test("Store.update() replaces an object", async (t) => {
       assert.equal(object.metadata.generation, 1);
     });
     await t.step("validation failures are 422", async () => {
-      await rejectsWith(configMaps.update("default", "a", cm("a", { "a b": "x" })), 422);
+      await assertRejectsStatus(configMaps.update("default", "a", cm("a", { "a b": "x" })), 422);
     });
 
     const p = await pods.create("default", pod("p"));
@@ -485,10 +475,10 @@ Deno.test("Store.delete() removes objects, or marks them while finalizers remain
       const res = await configMaps.delete("default", "plain");
       assert.equal(res.deleted, true);
       assert.equal(res.object.metadata.uid, obj.metadata.uid);
-      await rejectsWith(configMaps.get("default", "plain"), 404);
+      await assertRejectsStatus(configMaps.get("default", "plain"), 404);
     });
     await t.step("a missing object is 404", async () => {
-      await rejectsWith(configMaps.delete("default", "plain"), 404, "NotFound");
+      await assertRejectsStatus(configMaps.delete("default", "plain"), 404, "NotFound");
     });
     await t.step("finalizers keep the object with a deletionTimestamp", async () => {
       await configMaps.create("default", {
@@ -520,13 +510,13 @@ Deno.test("Store.delete() removes objects, or marks them while finalizers remain
     await t.step("new finalizers cannot be added while deleting", async () => {
       const cur = await configMaps.get("default", "fin");
       cur.metadata.finalizers = ["example.com/f", "example.com/g"];
-      await rejectsWith(configMaps.update("default", "fin", cur), 422);
+      await assertRejectsStatus(configMaps.update("default", "fin", cur), 422);
     });
     await t.step("removing the last finalizer removes the object", async () => {
       const cur = await configMaps.get("default", "fin");
       cur.metadata.finalizers = [];
       await configMaps.update("default", "fin", cur);
-      await rejectsWith(configMaps.get("default", "fin"), 404);
+      await assertRejectsStatus(configMaps.get("default", "fin"), 404);
     });
     await t.step("propagationPolicy Orphan and Foreground add their finalizers", async () => {
       for (
@@ -545,7 +535,7 @@ Deno.test("Store.delete() removes objects, or marks them while finalizers remain
     });
     await t.step("bad DeleteOptions are 422", async () => {
       await configMaps.create("default", cm("opts"));
-      const err = await rejectsWith(
+      const err = await assertRejectsStatus(
         configMaps.delete("default", "opts", {
           propagationPolicy: "Sometimes" as "Orphan",
         }),
@@ -553,7 +543,7 @@ Deno.test("Store.delete() removes objects, or marks them while finalizers remain
         "Invalid",
       );
       assert.match(err.message, /Unsupported value: "Sometimes"/);
-      await rejectsWith(
+      await assertRejectsStatus(
         configMaps.delete("default", "opts", {
           propagationPolicy: "Orphan",
           orphanDependents: true,
@@ -563,13 +553,13 @@ Deno.test("Store.delete() removes objects, or marks them while finalizers remain
     });
     await t.step("preconditions that do not match are 409", async () => {
       const cur = await configMaps.get("default", "opts");
-      const uid = await rejectsWith(
+      const uid = await assertRejectsStatus(
         configMaps.delete("default", "opts", { preconditions: { uid: "other" } }),
         409,
         "Conflict",
       );
       assert.match(uid.message, /the UID in the precondition \(other\)/);
-      await rejectsWith(
+      await assertRejectsStatus(
         configMaps.delete("default", "opts", { preconditions: { resourceVersion: "1" } }),
         409,
         "Conflict",
@@ -609,7 +599,7 @@ Deno.test("Store.delete() removes objects, or marks them while finalizers remain
     await t.step("grace period 0 removes a gracefully deleting pod", async () => {
       const res = await pods.delete("default", "bound", { gracePeriodSeconds: 0 });
       assert.equal(res.deleted, true);
-      await rejectsWith(pods.get("default", "bound"), 404);
+      await assertRejectsStatus(pods.get("default", "bound"), 404);
     });
     await t.step("an unbound pod is removed at once", async () => {
       await pods.create("default", pod("unbound"));
@@ -663,7 +653,7 @@ Deno.test("Store.deleteCollection() deletes every matching object", async (t) =>
       assert.equal((await configMaps.list("", { plan: { mode: "latest" } })).items.length, 3);
     });
     await t.step("bad DeleteOptions are 422 before anything is deleted", async () => {
-      await rejectsWith(
+      await assertRejectsStatus(
         configMaps.deleteCollection("", { plan: { mode: "latest" } }, {
           propagationPolicy: "No" as "Orphan",
         }),
@@ -697,7 +687,7 @@ Deno.test("Store methods translate storage errors into StatusError", async (t) =
     ];
     for (const [name, fn, code] of cases) {
       await t.step(name, async () => {
-        await rejectsWith(fn(), code);
+        await assertRejectsStatus(fn(), code);
       });
     }
   });

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { eventually as poll, type PollOptions } from "../support/eventually.ts";
+import type { PollOptions } from "../support/eventually.ts";
 
 /** A running agent process. */
 export interface AgentProcess {
@@ -86,12 +86,3 @@ export async function startAgentProcess(o: AgentProcessOptions): Promise<AgentPr
 
 /** How tests poll what an agent does: for a minute, every 200 ms, a failing try meaning "not yet". */
 export const AGENT_POLL: PollOptions = { timeoutMs: 60_000, intervalMs: 200, retryErrors: true };
-
-/** Polls `fn` until it returns a value other than undefined, or throws after `ms`. */
-export function eventually<T>(
-  what: string,
-  fn: () => Promise<T | undefined>,
-  ms = 60_000,
-): Promise<T> {
-  return poll(what, fn, { ...AGENT_POLL, timeoutMs: ms }) as Promise<T>;
-}

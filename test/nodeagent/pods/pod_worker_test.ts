@@ -6,7 +6,8 @@ import { goDuration, PodWorker } from "../../../nodeagent/pods/pod_worker.ts";
 import { WatchPodSource } from "../../../nodeagent/pods/watch_pod_source.ts";
 import { CreateContainerError, ImagePullError } from "../../../nodeagent/runtime/runtime.ts";
 import { startTestServer, type TestServer } from "../../support/test_server.ts";
-import { eventually } from "../_agent_process.ts";
+import { AGENT_POLL } from "../_agent_process.ts";
+import { eventually } from "../../support/eventually.ts";
 import { FakeRuntime } from "./_fake_runtime.ts";
 
 const NODE = "worker-node";
@@ -76,7 +77,7 @@ function harness(ts: TestServer, client = ts.client): Harness {
         return runtime.callsOf("startContainer").some(([info]) =>
           (info as { uid: string }).uid === made.metadata.uid
         ) || undefined;
-      }, 20_000);
+      }, AGENT_POLL);
       return made;
     },
     async status(name) {
@@ -269,7 +270,7 @@ Deno.test("PodWorker runs this node's pods on the runtime", async (t) => {
         const res = await ts.fetch(`/api/v1/namespaces/default/pods/leaving`);
         await res.body?.cancel();
         return res.status === 404 || undefined;
-      }, 20_000);
+      }, AGENT_POLL);
       assert.deepEqual(h.runtime.callsOf("stopContainer").filter(([c]) => c === id), [[
         id,
         7_000,
@@ -310,7 +311,7 @@ Deno.test("PodWorker stops orphaned containers only once the pod source has answ
     const ghost2 = h.runtime.add(orphanPod, "main");
     await eventually("the source's first answer", () => {
       return Promise.resolve(worker.worker.sourceReady || undefined);
-    }, 20_000);
+    }, AGENT_POLL);
     await h.worker.syncNow();
     assert.deepEqual(h.runtime.callsOf("stopContainer"), [[ghost2.id, 0]]);
     assert.deepEqual(h.runtime.callsOf("removePod"), [["ghost-uid"]]);

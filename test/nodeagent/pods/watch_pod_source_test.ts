@@ -6,7 +6,8 @@ import { RestClient } from "../../../shared/client/rest_client.ts";
 import { WatchPodSource } from "../../../nodeagent/pods/watch_pod_source.ts";
 import { PollingPodSource } from "../../../nodeagent/pods/pod_source.ts";
 import { startTestServer, type TestServer } from "../../support/test_server.ts";
-import { eventually } from "../_agent_process.ts";
+import { AGENT_POLL } from "../_agent_process.ts";
+import { eventually } from "../../support/eventually.ts";
 
 const PODS = { version: "v1", resource: "pods", namespace: "default" };
 
@@ -27,7 +28,7 @@ function follow(source: WatchPodSource): () => string[] {
 async function sees(current: () => string[], want: string[]): Promise<void> {
   await eventually(`pods ${want.join(",")}`, () => {
     return Promise.resolve(JSON.stringify(current()) === JSON.stringify(want) || undefined);
-  }, 20_000);
+  }, AGENT_POLL);
 }
 
 Deno.test("WatchPodSource follows the node's pods by list then watch", async (t) => {
@@ -67,7 +68,7 @@ Deno.test("WatchPodSource follows the node's pods by list then watch", async (t)
       const watches = source.stats.watches;
       await eventually("two more watches", () => {
         return Promise.resolve(source.stats.watches >= watches + 2 || undefined);
-      }, 20_000);
+      }, AGENT_POLL);
       seenRv = (await client.create(PODS, pod("d", "n1"))).metadata.resourceVersion!;
       await sees(current, ["b", "d"]);
       assert.equal(source.stats.lists, 1, "no relist");
@@ -77,7 +78,7 @@ Deno.test("WatchPodSource follows the node's pods by list then watch", async (t)
       await ts.close();
       await eventually("the source waiting to retry", () => {
         return Promise.resolve(clock.pending > 0 || undefined);
-      }, 20_000);
+      }, AGENT_POLL);
       ts = await startTestServer([`--secure-port=${port}`, "--history-window=1s"], {
         dir: `${dir}/api`,
         keepDir: true,
@@ -91,7 +92,7 @@ Deno.test("WatchPodSource follows the node's pods by list then watch", async (t)
         await storage.maintain();
         const compacted = await storage.compactedRevision();
         return compacted >= Number(other.metadata.resourceVersion) || undefined;
-      }, 20_000);
+      }, AGENT_POLL);
       await eventually("the watch cache to drop that history", async () => {
         const ac = new AbortController();
         try {
@@ -103,7 +104,7 @@ Deno.test("WatchPodSource follows the node's pods by list then watch", async (t)
           return /Expired|410|too old/.test(String(err)) || undefined;
         }
         return undefined;
-      }, 20_000);
+      }, AGENT_POLL);
       clock.advance(60_000);
       await sees(current, ["b", "d", "f"]);
       assert.equal(source.stats.lists, 2, JSON.stringify(source.stats));
@@ -172,7 +173,11 @@ Deno.test("WatchPodSource falls back to polling when the first watch is 404, 405
         const current = follow(source);
         try {
           const made = () => ["first", ...Array.from({ length: n }, (_, i) => `later-${i}`)];
-          await eventually("the fallback", () => Promise.resolve(fallbacks > 0 || undefined));
+          await eventually(
+            "the fallback",
+            () => Promise.resolve(fallbacks > 0 || undefined),
+            AGENT_POLL,
+          );
           await sees(current, made());
           assert.equal(source.stats.watches, 1);
           assert.equal(source.stats.lists, 1);
@@ -181,7 +186,7 @@ Deno.test("WatchPodSource falls back to polling when the first watch is 404, 405
           await ts.client.create(PODS, pod(name, "n1"));
           await eventually("the poller to wait for its interval", () => {
             return Promise.resolve(clock.pending > 0 || undefined);
-          }, 20_000);
+          }, AGENT_POLL);
           clock.advance(1_000);
           await sees(current, made());
           assert.equal(fallbacks, 1);
@@ -210,11 +215,15 @@ Deno.test("WatchPodSource falls back to polling when the first watch is 404, 405
       });
       follow(source);
       try {
-        await eventually("a retry wait", () => Promise.resolve(clock.pending > 0 || undefined));
+        await eventually(
+          "a retry wait",
+          () => Promise.resolve(clock.pending > 0 || undefined),
+          AGENT_POLL,
+        );
         clock.advance(100);
         await eventually("a second watch", () => {
           return Promise.resolve(source.stats.watches >= 2 || undefined);
-        }, 20_000);
+        }, AGENT_POLL);
         assert.equal(fallbacks, 0);
       } finally {
         await source.stop();

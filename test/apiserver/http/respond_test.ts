@@ -1,0 +1,32 @@
+import assert from "node:assert/strict";
+import { compressResponse, GZIP_THRESHOLD_BYTES } from "../../../apiserver/http/respond.ts";
+
+const gunzip = async (bytes: ArrayBuffer) =>
+  await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip")))
+    .text();
+
+Deno.test("compressResponse() gzips large bodies for clients that accept gzip", async (t) => {
+  const big = JSON.stringify({ items: Array.from({ length: 20000 }, (_, i) => ({ i })) });
+  assert.ok(big.length >= GZIP_THRESHOLD_BYTES);
+  const res = (body: string) =>
+    new Response(body, { status: 200, headers: { "content-type": "application/json" } });
+  const req = (accept?: string) =>
+    new Request("https://x/", accept ? { headers: { "accept-encoding": accept } } : {});
+  await t.step("large body, gzip accepted", async () => {
+    const out = await compressResponse(req("gzip, br"), res(big));
+    assert.equal(out.headers.get("content-encoding"), "gzip");
+    assert.equal(out.headers.get("vary"), "Accept-Encoding");
+    assert.equal(out.headers.get("content-type"), "application/json");
+    assert.equal(await gunzip(await out.arrayBuffer()), big);
+  });
+  await t.step("small body stays as is", async () => {
+    const out = await compressResponse(req("gzip"), res("{}"));
+    assert.equal(out.headers.get("content-encoding"), null);
+    assert.equal(await out.text(), "{}");
+  });
+  await t.step("gzip not accepted", async () => {
+    const out = await compressResponse(req("gzip;q=0"), res(big));
+    assert.equal(out.headers.get("content-encoding"), null);
+    assert.equal(await out.text(), big);
+  });
+});

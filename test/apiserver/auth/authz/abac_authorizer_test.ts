@@ -4,6 +4,7 @@ import {
   parseAbacPolicies,
 } from "../../../../apiserver/auth/authz/abac_authorizer.ts";
 import type { AuthzAttributes } from "../../../../apiserver/auth/authz/authorizer.ts";
+import { resourceAttributes } from "./_resource_attributes.ts";
 
 const FILE = [
   `{"apiVersion": "abac.authorization.kubernetes.io/v1beta1", "kind": "Policy", "spec": {"user": "alice", "namespace": "*", "resource": "*", "apiGroup": "*"}}`,
@@ -15,19 +16,8 @@ const FILE = [
 ].join("\n");
 
 function a(user: string, verb: string, o: Partial<AuthzAttributes> = {}): AuthzAttributes {
-  return {
-    user: { username: user, groups: ["system:authenticated"] },
-    verb,
-    isResourceRequest: true,
-    path: "",
-    apiGroup: "",
-    apiVersion: "v1",
-    resource: "pods",
-    subresource: "",
-    namespace: "projectCaribou",
-    name: "",
-    ...o,
-  };
+  const who = { username: user, groups: ["system:authenticated"] };
+  return resourceAttributes(who, verb, "pods", { namespace: "projectCaribou", ...o });
 }
 
 Deno.test("AbacAuthorizer.authorize() matches Kubernetes' policy file semantics", async (t) => {

@@ -3,26 +3,15 @@ import type { AuthzAttributes } from "../../../../apiserver/auth/authz/authorize
 import { NodeAuthorizer } from "../../../../apiserver/auth/authz/node_authorizer.ts";
 import { NodeGraph, POD_PREFIX } from "../../../../apiserver/auth/authz/node_graph.ts";
 import type { KubeObject } from "../../../../shared/api/meta/v1/types.ts";
+import { resourceAttributes } from "./_resource_attributes.ts";
 
 function pod(name: string, node: string, spec: Record<string, unknown>): KubeObject {
   return { metadata: { name, namespace: "default" }, spec: { nodeName: node, ...spec } };
 }
 
 function attrs(user: string, verb: string, resource: string, o: Partial<AuthzAttributes> = {}) {
-  const [res, sub] = resource.split("/");
-  return {
-    user: { username: user, groups: ["system:nodes", "system:authenticated"] },
-    verb,
-    isResourceRequest: true,
-    path: "",
-    apiGroup: "",
-    apiVersion: "v1",
-    resource: res,
-    subresource: sub ?? "",
-    namespace: "default",
-    name: "",
-    ...o,
-  } as AuthzAttributes;
+  const node = { username: user, groups: ["system:nodes", "system:authenticated"] };
+  return resourceAttributes(node, verb, resource, { namespace: "default", ...o });
 }
 
 Deno.test("NodeAuthorizer.decide() limits a node to what its pods use", async (t) => {

@@ -5,6 +5,7 @@ import { RBAC_PREFIXES, RbacIndex } from "../../../../apiserver/auth/authz/rbac_
 import type { PolicyRule } from "../../../../apiserver/auth/authz/rbac_types.ts";
 import type { ResourceEvent } from "../../../../apiserver/auth/authz/resource_feed.ts";
 import type { KubeObject } from "../../../../shared/api/meta/v1/types.ts";
+import { resourceAttributes } from "./_resource_attributes.ts";
 
 const G = "rbac.authorization.k8s.io";
 
@@ -38,27 +39,7 @@ function binding(
 
 const user = (username: string, ...groups: string[]) => ({ username, groups });
 
-function req(
-  u: { username: string; groups: string[] },
-  verb: string,
-  resource: string,
-  opts: Partial<AuthzAttributes> = {},
-): AuthzAttributes {
-  const [res, sub] = resource.split("/");
-  return {
-    user: u,
-    verb,
-    isResourceRequest: true,
-    path: "",
-    apiGroup: "",
-    apiVersion: "v1",
-    resource: res,
-    subresource: sub ?? "",
-    namespace: "",
-    name: "",
-    ...opts,
-  };
-}
+const req = resourceAttributes;
 
 function nonResource(u: { username: string; groups: string[] }, verb: string, path: string) {
   return req(u, verb, "", { isResourceRequest: false, path, apiVersion: "" });

@@ -321,7 +321,22 @@ export async function startFakeCriServer(dir: string): Promise<FakeCriServer> {
       end(c, exitCode);
     },
     async close() {
-      for (const s of open) s.destroy();
+      // Sessions whose client went away close by themselves; destroying one while it handles
+      // the peer's GOAWAY can crash Deno's HTTP/2 (an nghttp2 assertion), so wait for those and
+      // destroy only what is still open after a while.
+      await Promise.all([...open].map((s) =>
+        new Promise<void>((resolve) => {
+          if (s.closed || s.destroyed) return resolve();
+          const timer = setTimeout(() => {
+            s.destroy();
+            resolve();
+          }, 2_000);
+          s.once("close", () => {
+            clearTimeout(timer);
+            resolve();
+          });
+        })
+      ));
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await Deno.remove(socketPath).catch(() => {});
     },

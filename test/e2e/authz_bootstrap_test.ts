@@ -1,18 +1,9 @@
 import assert from "node:assert/strict";
-import { startTestServer, type TestServer } from "../support/test_server.ts";
+import { startTestServer } from "../support/test_server.ts";
 import { eventually } from "../support/eventually.ts";
+import { jsonCall as call } from "../support/json_call.ts";
 
 const RBAC = "/apis/rbac.authorization.k8s.io/v1";
-
-async function call(t: TestServer, method: string, path: string, body?: unknown) {
-  const res = await t.fetch(path, {
-    method,
-    headers: { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : {} };
-}
 
 Deno.test("default roles are restored at restart unless autoupdate is false", async () => {
   const dir = await Deno.makeTempDir({ prefix: "authz-bootstrap-" });

@@ -1,30 +1,9 @@
 import assert from "node:assert/strict";
-import { startTestServer, type TestServer } from "../support/test_server.ts";
+import { startTestServer } from "../support/test_server.ts";
 import { eventually } from "../support/eventually.ts";
+import { jsonCall as call, jsonOk as ok } from "../support/json_call.ts";
 
 const NODE1 = { "impersonate-user": "system:node:n1", "impersonate-group": "system:nodes" };
-
-async function call(
-  t: TestServer,
-  method: string,
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; json: Record<string, unknown> }> {
-  const res = await t.fetch(path, {
-    method,
-    headers: { "content-type": "application/json", ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : {} };
-}
-
-async function ok(t: TestServer, method: string, path: string, body?: unknown) {
-  const r = await call(t, method, path, body);
-  assert.ok(r.status < 300, `${method} ${path}: ${r.status} ${JSON.stringify(r.json)}`);
-  return r.json;
-}
 
 const pod = (name: string, node: string, secret: string) => ({
   metadata: { name },

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { startTestServer, type TestServer } from "../support/test_server.ts";
 import { eventually } from "../support/eventually.ts";
+import { jsonCall, jsonOk as ok, type JsonReply } from "../support/json_call.ts";
 
 const RBAC = "/apis/rbac.authorization.k8s.io/v1";
 const G = "rbac.authorization.k8s.io";
@@ -14,25 +15,13 @@ async function as(
   method: string,
   path: string,
   body?: unknown,
-): Promise<{ status: number; json: Record<string, unknown> }> {
-  const headers = new Headers({ "content-type": "application/json" });
+): Promise<JsonReply> {
+  const headers = new Headers();
   if (who) {
     headers.set("impersonate-user", who.user);
     for (const g of who.groups ?? []) headers.append("impersonate-group", g);
   }
-  const res = await t.fetch(path, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : {} };
-}
-
-async function ok(t: TestServer, method: string, path: string, body?: unknown) {
-  const r = await as(t, undefined, method, path, body);
-  assert.ok(r.status < 300, `${method} ${path}: ${r.status} ${JSON.stringify(r.json)}`);
-  return r.json;
+  return await jsonCall(t, method, path, body, headers);
 }
 
 const role = (name: string, rules: unknown[]) => ({

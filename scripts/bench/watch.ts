@@ -1,44 +1,76 @@
 /**
- * Watch benchmark. Starts the API server as a child process (embedded libSQL), then:
+ * Watch fan-out benchmark (issue 3's targets). Starts the API server as a subprocess
+ * (embedded libSQL), then:
  *
  * 1. the watch cache's memory per 10,000 1 KiB objects (in this process, heap delta);
- * 2. a baseline: one watcher while a writer makes `--rate` changes/s for `--baseline` s;
- * 3. `--watchers` concurrent watchers on one namespace while the writer makes `--rate`
- *    changes/s for `--duration` s.
+ * 2. a baseline: one watcher (in one client subprocess) while a writer makes `--rate`
+ *    changes/s for `--baseline` s;
+ * 3. `--watchers` watchers on one namespace, spread over `--clients` client subprocesses
+ *    (`lib/watch_client.ts`), while the writer makes `--rate` changes/s for `--duration` s.
  *
- * Prints delivery latency (write sent → event received; the commit lies in between) p50/p99,
- * events/s delivered, the server's CPU and RSS, the p50 ratio against the baseline, whether
- * any watcher missed or reordered an event, and the server's memory per idle watcher.
+ * Latency method: every write is a PUT whose response carries the new resourceVersion; the
+ * writer (this process) records when it sent the PUT and when the response arrived (the
+ * acknowledgement). Each client records when it read each event's bytes and the event's
+ * resourceVersion, so every received event is matched to exactly one write. The commit
+ * lies between send and acknowledgement, so `receipt − ack` is a lower bound on
+ * commit→receipt (negative when the event outran the response) and `receipt − send` an upper
+ * bound; both are printed, with their p50 ratio against the single watcher of the same run.
+ * Clocks are `performance.timeOrigin + performance.now()` in each process; the offset of each
+ * client's clock is measured by ping (the reply time against the midpoint of the round trip,
+ * smallest round trip of several) and subtracted.
+ *
+ * Each watcher must receive exactly the acknowledged writes, in increasing resourceVersion;
+ * any other outcome is reported. Server and client CPU and RSS come from `/proc`, sampled
+ * every 250 ms; memory per idle watcher is the server's RSS growth after opening them.
  *
  * Usage: ./scripts/deno run -A --v8-flags=--expose-gc scripts/bench/watch.ts [--watchers=1000]
- *        [--rate=200] [--duration=30] [--baseline=10]
+ *        [--clients=4] [--rate=200] [--duration=30] [--baseline=10] [--objects=100]
  *
  * @module
  */
 import { parseArgs } from "node:util";
-import { loadKubeconfig } from "../../shared/client/kubeconfig.ts";
 import { WatchCache } from "../../apiserver/watch/watch_cache.ts";
+import {
+  adminHeaders,
+  adminHttpClient,
+  type ApiServerProcess,
+  startApiServerProcess,
+} from "./lib/apiserver_process.ts";
+import { jsonLine, readJsonLines } from "./lib/json_lines.ts";
+import { readProcStats } from "./lib/proc_stats.ts";
+import {
+  type AckedWrite,
+  type FinishReply,
+  wallNow,
+  type WatchClientCommand,
+  type WatchClientConfig,
+} from "./lib/watch_client.ts";
 
 const { values } = parseArgs({
   options: {
     watchers: { type: "string", default: "1000" },
+    clients: { type: "string", default: "4" },
     rate: { type: "string", default: "200" },
     duration: { type: "string", default: "30" },
     baseline: { type: "string", default: "10" },
+    objects: { type: "string", default: "100" },
   },
 });
 const WATCHERS = Number(values.watchers);
+const CLIENTS = Number(values.clients);
 const RATE = Number(values.rate);
 const DURATION = Number(values.duration);
 const BASELINE = Number(values.baseline);
-const NS = "bench";
-const repoRoot = new URL("../../", import.meta.url).pathname;
-
-function pct(xs: number[], p: number): number {
-  if (xs.length === 0) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+const OBJECTS = Number(values.objects);
+for (const [name, v] of Object.entries({ WATCHERS, CLIENTS, RATE, DURATION, BASELINE, OBJECTS })) {
+  if (!(Number.isFinite(v) && v > 0)) {
+    console.error(`--${name.toLowerCase()} must be a positive number`);
+    Deno.exit(2);
+  }
 }
+const NS = "bench";
+const PATH = `/api/v1/namespaces/${NS}/configmaps`;
+const ROOT = new URL("../../", import.meta.url).pathname;
 
 // ---- 1. cache memory per 10,000 1 KiB objects ----
 function cacheMemory(): number {
@@ -78,251 +110,353 @@ function cacheMemory(): number {
   return after - before;
 }
 
-// ---- server ----
-async function startServer() {
-  const dir = await Deno.makeTempDir({ prefix: "watch-bench-" });
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      `${repoRoot}cmd/apiserver.ts`,
-      `--data-dir=${dir}`,
-      "--secure-port=0",
-      "--bind-address=127.0.0.1",
-    ],
-    cwd: repoRoot,
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (!/apiserver ready at/.test(text)) {
-    const { done, value } = await reader.read();
-    if (done) throw new Error(`server exited: ${text}`);
-    text += value;
+// ---- client subprocesses ----
+class ClientProcess {
+  readonly child: Deno.ChildProcess;
+  readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
+  readonly #replies: AsyncGenerator<unknown>;
+  /** This client's clock minus ours (ms). */
+  offset = 0;
+  rtt = Infinity;
+
+  constructor(config: WatchClientConfig) {
+    this.child = new Deno.Command(`${ROOT}scripts/deno`, {
+      args: ["run", "-A", "scripts/bench/lib/watch_client.ts"],
+      cwd: ROOT,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "inherit",
+    }).spawn();
+    this.#writer = this.child.stdin.getWriter();
+    this.#replies = readJsonLines(this.child.stdout);
+    this.#writer.write(jsonLine(config));
   }
-  (async () => {
-    while (!(await reader.read()).done) { /* drain */ }
-  })().catch(() => {});
-  const cfg = await loadKubeconfig(`${dir}/admin.kubeconfig`);
-  const client = Deno.createHttpClient({
-    caCerts: [cfg.caPem!],
-    ...(cfg.clientCertPem ? { cert: cfg.clientCertPem, key: cfg.clientKeyPem } : {}),
-  });
-  const f = (path: string, init: RequestInit = {}) => {
-    const headers = new Headers(init.headers);
-    if (cfg.token) headers.set("authorization", `Bearer ${cfg.token}`);
-    return fetch(cfg.server + path, { ...init, headers, client });
-  };
-  const pid = child.pid;
+
+  get pid(): number {
+    return this.child.pid;
+  }
+
+  async send<T>(cmd: WatchClientCommand): Promise<T> {
+    await this.#writer.write(jsonLine(cmd));
+    const r = await this.#replies.next();
+    if (r.done) throw new Error("watch client exited");
+    const v = r.value as { error?: string };
+    if (v.error) throw new Error(`watch client: ${v.error}`);
+    return v as T;
+  }
+
+  /** Measures the clock offset: the smallest round trip of several pings wins. */
+  async calibrate(): Promise<void> {
+    for (let i = 0; i < 7; i++) {
+      const t0 = wallNow();
+      const { now } = await this.send<{ now: number }>({ op: "ping" });
+      const t1 = wallNow();
+      if (t1 - t0 < this.rtt) {
+        this.rtt = t1 - t0;
+        this.offset = now - (t0 + t1) / 2;
+      }
+    }
+  }
+
+  async exit(): Promise<void> {
+    await this.#writer.write(jsonLine({ op: "exit" })).catch(() => {});
+    await this.#writer.close().catch(() => {});
+    const timer = setTimeout(() => this.child.kill("SIGKILL"), 10_000);
+    await this.child.status;
+    clearTimeout(timer);
+    for await (const _ of this.#replies) { /* drain */ }
+  }
+}
+
+// ---- /proc sampling ----
+interface Sample {
+  at: number;
+  serverCpu: number;
+  clientCpu: number;
+  rss: number;
+}
+
+async function sample(server: number, clients: number[]): Promise<Sample> {
+  const [s, ...cs] = await Promise.all([server, ...clients].map((p) => readProcStats(p)));
   return {
-    fetch: f,
-    pid,
-    async stop() {
-      client.close();
-      child.kill("SIGTERM");
-      await child.status;
-      await Deno.remove(dir, { recursive: true }).catch(() => {});
-    },
+    at: wallNow(),
+    serverCpu: s?.cpuSeconds ?? NaN,
+    clientCpu: cs.reduce((n, c) => n + (c?.cpuSeconds ?? NaN), 0),
+    rss: s?.rssBytes ?? NaN,
   };
 }
 
-function cpuSeconds(pid: number): number {
-  const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, clock ticks
+/** The sample taken closest after `at`. */
+function sampleAt(samples: Sample[], at: number): Sample {
+  return samples.find((s) => s.at >= at) ?? samples[samples.length - 1];
 }
 
-function rssBytes(pid: number): number {
-  const status = Deno.readTextFileSync(`/proc/${pid}/status`);
-  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) * 1024;
-}
-
-// ---- watchers and writer ----
-interface Watcher {
-  latencies: number[];
-  names: string[];
-  lastRv: number;
-  reordered: boolean;
-  done: Promise<void>;
-  abort: AbortController;
-}
-
+// ---- writer ----
 type Fetch = (path: string, init?: RequestInit) => Promise<Response>;
 
-/** Send times of writes, by the object's name and value. */
-const sent = new Map<string, number>();
-
-async function openWatcher(f: Fetch, rv: string): Promise<Watcher> {
-  const abort = new AbortController();
-  const res = await f(`/api/v1/namespaces/${NS}/configmaps?watch=1&resourceVersion=${rv}`, {
-    signal: abort.signal,
-  });
-  if (res.status !== 200) throw new Error(`watch: ${res.status}`);
-  const w: Watcher = {
-    latencies: [],
-    names: [],
-    lastRv: Number(rv),
-    reordered: false,
-    abort,
-    done: Promise.resolve(),
-  };
-  w.done = (async () => {
-    const decoder = new TextDecoder();
-    let buf = "";
-    try {
-      for await (const chunk of res.body!) {
-        const now = performance.now();
-        buf += decoder.decode(chunk, { stream: true });
-        let nl;
-        while ((nl = buf.indexOf("\n")) >= 0) {
-          const line = buf.slice(0, nl);
-          buf = buf.slice(nl + 1);
-          if (!line.trim()) continue;
-          const ev = JSON.parse(line);
-          if (ev.type === "BOOKMARK") continue;
-          const rvNow = Number(ev.object.metadata.resourceVersion);
-          if (rvNow <= w.lastRv) w.reordered = true;
-          w.lastRv = rvNow;
-          const id = `${ev.object.metadata.name}/${ev.object.data?.seq}`;
-          w.names.push(id);
-          const t = sent.get(id);
-          if (t !== undefined) w.latencies.push(now - t);
-        }
-      }
-    } catch {
-      // aborted
-    }
-  })();
-  return w;
-}
-
-async function runWriter(f: Fetch, seconds: number, objects: number): Promise<string[]> {
-  const written: string[] = [];
+async function runWriter(f: Fetch, seconds: number): Promise<AckedWrite[]> {
+  const acked: AckedWrite[] = [];
   const total = Math.round(seconds * RATE);
   const start = performance.now();
   const inflight = new Set<Promise<void>>();
-  let seq = 0;
-  for (let i = 0; i < total; i++) {
+  let failure: unknown;
+  for (let i = 0; i < total && failure === undefined; i++) {
     const due = start + (i * 1000) / RATE;
     const wait = due - performance.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    const name = `obj-${i % objects}`;
-    const s = ++seq;
-    const id = `${name}/${s}`;
+    const name = `obj-${i % OBJECTS}`;
     const p = (async () => {
-      sent.set(id, performance.now());
-      const res = await f(`/api/v1/namespaces/${NS}/configmaps/${name}`, {
+      const body = JSON.stringify({ metadata: { name }, data: { seq: String(i + 1) } });
+      const sentAt = wallNow();
+      const res = await f(`${PATH}/${name}`, {
         method: "PUT",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ metadata: { name }, data: { seq: String(s) } }),
+        body,
       });
-      await res.body?.cancel();
-      if (res.status !== 200) throw new Error(`write ${res.status}`);
-      written.push(id);
-    })();
+      const text = await res.text();
+      const ackedAt = wallNow();
+      if (res.status !== 200) throw new Error(`write answered ${res.status}: ${text}`);
+      const rv = Number(
+        (JSON.parse(text) as { metadata: { resourceVersion: string } })
+          .metadata.resourceVersion,
+      );
+      acked.push([rv, sentAt, ackedAt]);
+    })().catch((e) => {
+      failure ??= e;
+    });
     inflight.add(p);
     p.finally(() => inflight.delete(p));
-    if (inflight.size > 64) await Promise.race(inflight);
+    if (inflight.size >= 64) await Promise.race(inflight);
   }
   await Promise.all(inflight);
-  return written;
+  if (failure !== undefined) throw failure;
+  return acked;
 }
 
-async function currentRv(f: Fetch): Promise<string> {
-  const res = await f(`/api/v1/namespaces/${NS}/configmaps?limit=1`);
-  return (await res.json()).metadata.resourceVersion;
+// ---- one phase ----
+interface PhaseResult {
+  writes: number;
+  received: number;
+  expected: number;
+  fromAck: { p50: number; p99: number };
+  fromSend: { p50: number; p99: number };
+  eventsPerSecond: number;
+  serverCpuPercent: number;
+  clientCpuPercent: number;
+  rss: number;
+  peakRss: number;
+  perIdleWatcher: number;
+  missing: number;
+  reordered: number;
+  ended: number;
+  unknown: number;
+  failed: number;
+  firstError?: string;
+  maxClockOffset: number;
+  maxRtt: number;
 }
 
-async function phase(f: Fetch, pid: number, watchers: number, seconds: number) {
-  const rv = await currentRv(f);
-  const rssIdle0 = rssBytes(pid);
-  const ws: Watcher[] = [];
-  for (let i = 0; i < watchers; i += 50) {
-    const batch = await Promise.all(
-      Array.from({ length: Math.min(50, watchers - i) }, () => openWatcher(f, rv)),
-    );
-    ws.push(...batch);
-  }
-  await new Promise((r) => setTimeout(r, 2000));
-  const rssIdle1 = rssBytes(pid);
-  const cpu0 = cpuSeconds(pid);
-  const t0 = performance.now();
-  const written = await runWriter(f, seconds, 100);
-  // Let the last events arrive.
-  const deadline = performance.now() + 30_000;
-  while (performance.now() < deadline && ws.some((w) => w.names.length < written.length)) {
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const elapsed = (performance.now() - t0) / 1000;
-  const cpu = cpuSeconds(pid) - cpu0;
-  const rss = rssBytes(pid);
-  const latencies = ws.flatMap((w) => w.latencies);
-  const received = ws.reduce((n, w) => n + w.names.length, 0);
-  const writtenSet = new Set(written);
-  const missing =
-    ws.filter((w) => w.names.length !== written.length || w.names.some((n) => !writtenSet.has(n)))
-      .length;
-  const reordered = ws.filter((w) => w.reordered).length;
-  for (const w of ws) w.abort.abort();
-  await Promise.all(ws.map((w) => w.done));
-  return {
-    p50: pct(latencies, 50),
-    p99: pct(latencies, 99),
-    eventsPerSecond: received / elapsed,
-    cpuPercent: (cpu / elapsed) * 100,
-    rss,
-    perIdleWatcher: (rssIdle1 - rssIdle0) / watchers,
-    missing,
-    reordered,
-    writes: written.length,
+async function phase(
+  server: ApiServerProcess,
+  f: Fetch,
+  watchers: number,
+  clientCount: number,
+  seconds: number,
+  tmp: string,
+): Promise<PhaseResult> {
+  const config: WatchClientConfig = {
+    url: server.url,
+    caPem: server.caPem,
+    token: server.token,
+    clientCertPem: server.clientCertPem,
+    clientKeyPem: server.clientKeyPem,
+    path: PATH,
   };
+  const clients = Array.from({ length: clientCount }, () => new ClientProcess(config));
+  try {
+    await Promise.all(clients.map((c) => c.calibrate()));
+    const list = await f(`${PATH}?limit=1`);
+    const rv = (await list.json()).metadata.resourceVersion as string;
+    const rss0 = (await readProcStats(server.pid))!.rssBytes;
+    await Promise.all(clients.map((c, i) => {
+      const count = Math.floor(watchers / clientCount) + (i < watchers % clientCount ? 1 : 0);
+      return c.send({ op: "open", count, resourceVersion: rv });
+    }));
+    await new Promise((r) => setTimeout(r, 3000));
+    const rss1 = (await readProcStats(server.pid))!.rssBytes;
+
+    const pids = clients.map((c) => c.pid);
+    const samples: Sample[] = [await sample(server.pid, pids)];
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        await new Promise((r) => setTimeout(r, 250));
+        samples.push(await sample(server.pid, pids));
+      }
+    })();
+    const t0 = wallNow();
+    let writes: AckedWrite[];
+    let replies: FinishReply[];
+    try {
+      writes = await runWriter(f, seconds);
+      replies = await Promise.all(clients.map((c, i) =>
+        c.send<FinishReply>({
+          op: "finish",
+          writes,
+          timeoutMs: 60_000,
+          outFile: `${tmp}/latencies-${i}.bin`,
+        })
+      ));
+    } finally {
+      sampling = false;
+      await sampler;
+    }
+
+    // Latencies, with each client's clock offset removed.
+    const total = replies.reduce((n, r) => n + r.latencies, 0);
+    const fromAck = new Float64Array(total);
+    const fromSend = new Float64Array(total);
+    let k = 0;
+    for (let i = 0; i < replies.length; i++) {
+      const n = replies[i].latencies;
+      const bytes = await Deno.readFile(`${tmp}/latencies-${i}.bin`);
+      const lat = new Float64Array(bytes.buffer, bytes.byteOffset, n * 2);
+      const off = clients[i].offset;
+      for (let j = 0; j < n; j++) {
+        fromAck[k + j] = lat[j] - off;
+        fromSend[k + j] = lat[n + j] - off;
+      }
+      k += n;
+    }
+    fromAck.sort();
+    fromSend.sort();
+    const pick = sortedPct;
+
+    const lastAt = Math.max(...replies.map((r) => r.lastAt));
+    const end = sampleAt(samples, lastAt);
+    const begin = samples[0];
+    const span = (end.at - begin.at) / 1000;
+    const received = replies.reduce((n, r) => n + r.received, 0);
+    return {
+      writes: writes.length,
+      received,
+      expected: writes.length * watchers,
+      fromAck: { p50: pick(fromAck, 50), p99: pick(fromAck, 99) },
+      fromSend: { p50: pick(fromSend, 50), p99: pick(fromSend, 99) },
+      eventsPerSecond: received / ((lastAt - t0) / 1000),
+      serverCpuPercent: ((end.serverCpu - begin.serverCpu) / span) * 100,
+      clientCpuPercent: ((end.clientCpu - begin.clientCpu) / span) * 100,
+      rss: end.rss,
+      peakRss: Math.max(...samples.map((s) => s.rss)),
+      perIdleWatcher: (rss1 - rss0) / watchers,
+      missing: replies.reduce((n, r) => n + r.missing, 0),
+      reordered: replies.reduce((n, r) => n + r.reordered, 0),
+      ended: replies.reduce((n, r) => n + r.ended, 0),
+      unknown: replies.reduce((n, r) => n + r.unknown, 0),
+      failed: replies.reduce((n, r) => n + r.failed, 0),
+      firstError: replies.find((r) => r.firstError)?.firstError,
+      maxClockOffset: Math.max(...clients.map((c) => Math.abs(c.offset))),
+      maxRtt: Math.max(...clients.map((c) => c.rtt)),
+    };
+  } finally {
+    await Promise.all(clients.map((c) => c.exit()));
+  }
 }
 
+/** Nearest-rank percentile of an already sorted array. */
+function sortedPct(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return NaN;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1];
+}
+
+function ms(x: number): string {
+  return `${x.toFixed(2)} ms`;
+}
+
+// ---- main ----
 const mem = cacheMemory();
 console.log(
   `cache memory per 10,000 1 KiB objects: ${(mem / 1024 / 1024).toFixed(1)} MiB ` +
     `(${(mem / 10_000).toFixed(0)} bytes per object, heap delta)`,
 );
 
-const server = await startServer();
+const tmp = await Deno.makeTempDir({ prefix: "watch-bench-" });
+const server = await startApiServerProcess({ dataDir: `${tmp}/data` });
+const http = adminHttpClient(server);
+const f: Fetch = (path, init = {}) =>
+  fetch(server.url + path, { ...init, headers: adminHeaders(server, init.headers), client: http });
 try {
-  const f = server.fetch;
   const ns = await f("/api/v1/namespaces", {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ metadata: { name: NS } }),
   });
   await ns.body?.cancel();
-  for (let i = 0; i < 100; i++) {
-    const r = await f(`/api/v1/namespaces/${NS}/configmaps`, {
+  for (let i = 0; i < OBJECTS; i++) {
+    const r = await f(PATH, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ metadata: { name: `obj-${i}` }, data: { seq: "0" } }),
     });
     await r.body?.cancel();
+    if (r.status !== 201) throw new Error(`create answered ${r.status}`);
   }
-  const base = await phase(f, server.pid, 1, BASELINE);
   console.log(
-    `single watcher: ${base.writes} writes, p50 ${base.p50.toFixed(2)} ms, p99 ${
-      base.p99.toFixed(2)
-    } ms, missing ${base.missing}, reordered ${base.reordered}`,
+    `latency: commit→receipt bounds per event, matched by resourceVersion: "from ack" = ` +
+      `receipt − write acknowledged (lower bound), "from send" = receipt − write sent ` +
+      `(upper bound)`,
   );
-  const many = await phase(f, server.pid, WATCHERS, DURATION);
+  const base = await phase(server, f, 1, 1, BASELINE, tmp);
   console.log(
-    `${WATCHERS} watchers, ${RATE} changes/s for ${DURATION} s (${many.writes} writes):`,
+    `single watcher (1 client process), ${RATE} changes/s for ${BASELINE} s ` +
+      `(${base.writes} writes): from ack p50 ${ms(base.fromAck.p50)}, p99 ${
+        ms(base.fromAck.p99)
+      }; from send p50 ${ms(base.fromSend.p50)}, p99 ${
+        ms(base.fromSend.p99)
+      }; missing ${base.missing}, reordered ${base.reordered}`,
   );
-  console.log(`  delivery latency p50 ${many.p50.toFixed(2)} ms, p99 ${many.p99.toFixed(2)} ms`);
-  console.log(`  p50 ratio to the single watcher: ${(many.p50 / base.p50).toFixed(2)}x`);
-  console.log(`  events delivered: ${many.eventsPerSecond.toFixed(0)}/s`);
+  const many = await phase(server, f, WATCHERS, CLIENTS, DURATION, tmp);
   console.log(
-    `  server CPU ${many.cpuPercent.toFixed(0)}% of one core, RSS ${
+    `${WATCHERS} watchers in ${CLIENTS} client processes, ${RATE} changes/s for ${DURATION} s ` +
+      `(${many.writes} writes):`,
+  );
+  console.log(
+    `  delivery latency from ack p50 ${ms(many.fromAck.p50)}, p99 ${ms(many.fromAck.p99)}; ` +
+      `from send p50 ${ms(many.fromSend.p50)}, p99 ${ms(many.fromSend.p99)}`,
+  );
+  console.log(
+    `  p50 ratio to the single watcher: from ack ${
+      (many.fromAck.p50 / base.fromAck.p50).toFixed(2)
+    }x, from send ${(many.fromSend.p50 / base.fromSend.p50).toFixed(2)}x`,
+  );
+  console.log(
+    `  events delivered: ${
+      many.eventsPerSecond.toFixed(0)
+    }/s (${many.received} of ${many.expected}; ` +
+      `needed ${(WATCHERS * RATE).toFixed(0)}/s)`,
+  );
+  console.log(
+    `  server CPU ${many.serverCpuPercent.toFixed(0)}% of one core, RSS ${
       (many.rss / 1024 / 1024).toFixed(0)
-    } MiB`,
+    } MiB (peak ${(many.peakRss / 1024 / 1024).toFixed(0)} MiB); client processes CPU ${
+      many.clientCpuPercent.toFixed(0)
+    }% of one core`,
   );
-  console.log(`  watchers that missed an event: ${many.missing}; reordered: ${many.reordered}`);
+  console.log(
+    `  watchers that missed an event: ${many.missing}; reordered: ${many.reordered}; ` +
+      `ended by the server: ${many.ended}; failed: ${many.failed}${
+        many.firstError ? ` (${many.firstError})` : ""
+      }; unmatched events: ${many.unknown}`,
+  );
   console.log(`  server memory per idle watcher: ${(many.perIdleWatcher / 1024).toFixed(1)} KiB`);
+  console.log(
+    `  client clock offsets up to ${ms(many.maxClockOffset)} (ping round trip up to ${
+      ms(many.maxRtt)
+    }), removed`,
+  );
 } finally {
+  http.close();
   await server.stop();
+  await Deno.remove(tmp, { recursive: true }).catch(() => {});
 }

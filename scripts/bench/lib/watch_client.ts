@@ -1,0 +1,300 @@
+/**
+ * A watch benchmark client: a subprocess that holds many watch streams on one server and
+ * records, for every event, its resourceVersion and when its bytes were read. Run by
+ * `scripts/bench/watch.ts` (several of them, so the clients' TLS and parsing are spread over
+ * processes instead of one event loop). Talks JSON lines: the first stdin line is a
+ * {@link WatchClientConfig}, then {@link WatchClientCommand}s; each gets one reply on stdout.
+ *
+ * Times are `performance.timeOrigin + performance.now()` (ms since the epoch, sub-ms
+ * precision), comparable across processes; the `ping` reply lets the parent measure the
+ * offset between the two clocks.
+ *
+ * Usage (by the benchmark): ./scripts/deno run -A scripts/bench/lib/watch_client.ts
+ *
+ * @module
+ */
+import { jsonLine, readJsonLines } from "./json_lines.ts";
+
+/** Where and how to connect (sent on stdin, never on the command line: it holds secrets). */
+export interface WatchClientConfig {
+  /** `https://host:port`. */
+  url: string;
+  caPem: string;
+  /** Bearer token (secret). */
+  token?: string;
+  clientCertPem?: string;
+  /** Secret. */
+  clientKeyPem?: string;
+  /** The collection to watch, e.g. `/api/v1/namespaces/bench/configmaps`. */
+  path: string;
+}
+
+/** One acknowledged write: its resourceVersion, when it was sent and when its response arrived. */
+export type AckedWrite = [revision: number, sentAt: number, ackedAt: number];
+
+/** Commands of the parent. */
+export type WatchClientCommand =
+  | { op: "ping" }
+  | { op: "open"; count: number; resourceVersion: string }
+  | { op: "finish"; writes: AckedWrite[]; timeoutMs: number; outFile: string }
+  | { op: "exit" };
+
+/** Reply to `finish`. */
+export interface FinishReply {
+  watchers: number;
+  /** Events received (all watchers). */
+  received: number;
+  /** Watchers that did not receive exactly the acknowledged writes. */
+  missing: number;
+  /** Watchers that received an event with a resourceVersion not above the previous one. */
+  reordered: number;
+  /** Watchers whose stream the server ended early. */
+  ended: number;
+  /** Events that match no acknowledged write. */
+  unknown: number;
+  /** Watchers whose connection failed, and the first failure. */
+  failed: number;
+  firstError?: string;
+  /** Earliest and latest receipt times (ms since the epoch). */
+  firstAt: number;
+  lastAt: number;
+  /**
+   * Latencies in `outFile` as float64: `received` values of receipt − ack, then `received`
+   * values of receipt − send (ms).
+   */
+  latencies: number;
+}
+
+/** The clock shared by the benchmark's processes (ms since the epoch). */
+export function wallNow(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+const RV_MARK = '"resourceVersion":"';
+
+/** A growable pair of float64 columns. */
+class Columns {
+  rv = new Float64Array(1024);
+  at = new Float64Array(1024);
+  n = 0;
+
+  push(rv: number, at: number): void {
+    if (this.n === this.rv.length) {
+      const rv2 = new Float64Array(this.n * 2);
+      rv2.set(this.rv);
+      this.rv = rv2;
+      const at2 = new Float64Array(this.n * 2);
+      at2.set(this.at);
+      this.at = at2;
+    }
+    this.rv[this.n] = rv;
+    this.at[this.n] = at;
+    this.n++;
+  }
+}
+
+/** One open watch stream. */
+class Watch {
+  readonly events = new Columns();
+  readonly abort = new AbortController();
+  reordered = false;
+  ended = false;
+  /** Why the stream failed, when it did not end normally or by our abort. */
+  error: string | undefined;
+  lastRv = 0;
+  done: Promise<void> = Promise.resolve();
+
+  #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  #stopped = false;
+
+  /** Reads the stream, recording each non-BOOKMARK event's resourceVersion and receipt time. */
+  consume(body: ReadableStream<Uint8Array>): void {
+    const decoder = new TextDecoder();
+    const reader = body.getReader();
+    this.#reader = reader;
+    let buffered = "";
+    this.done = (async () => {
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          const at = wallNow();
+          buffered += decoder.decode(value, { stream: true });
+          let start = 0;
+          let nl;
+          while ((nl = buffered.indexOf("\n", start)) >= 0) {
+            this.#line(buffered, start, nl, at);
+            start = nl + 1;
+          }
+          buffered = start === 0 ? buffered : buffered.slice(start);
+        }
+        if (!this.#stopped) this.ended = true;
+      } catch (err) {
+        // The connection failed: the events it did not deliver count as missing.
+        if (!this.#stopped) this.error = String(err);
+      }
+    })();
+  }
+
+  /** Stops reading and closes the stream. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    await this.#reader?.cancel().catch(() => {});
+    this.abort.abort();
+    await this.done;
+  }
+
+  #line(text: string, start: number, end: number, at: number): void {
+    if (end - start < 2) return;
+    // `{"type":"BOOKMARK",...`: bookmarks carry no write.
+    if (text.startsWith('{"type":"BOOKMARK"', start)) return;
+    const i = text.indexOf(RV_MARK, start);
+    if (i < 0 || i > end) {
+      this.reordered = true; // an event without a resourceVersion: count it as broken order
+      return;
+    }
+    const from = i + RV_MARK.length;
+    const rv = Number(text.slice(from, text.indexOf('"', from)));
+    if (!(rv > this.lastRv)) this.reordered = true;
+    this.lastRv = rv;
+    this.events.push(rv, at);
+  }
+}
+
+async function main(): Promise<void> {
+  const input = readJsonLines(Deno.stdin.readable);
+  const out = Deno.stdout.writable.getWriter();
+  const reply = (value: unknown) => out.write(jsonLine(value));
+  const first = await input.next();
+  if (first.done) return;
+  const cfg = first.value as WatchClientConfig;
+  const client = Deno.createHttpClient({
+    caCerts: [cfg.caPem],
+    ...(cfg.clientCertPem && cfg.clientKeyPem
+      ? { cert: cfg.clientCertPem, key: cfg.clientKeyPem }
+      : {}),
+  });
+  const headers = new Headers();
+  if (cfg.token) headers.set("authorization", `Bearer ${cfg.token}`);
+  let watches: Watch[] = [];
+
+  const open = async (rv: string): Promise<Watch> => {
+    const w = new Watch();
+    const res = await fetch(`${cfg.url}${cfg.path}?watch=1&resourceVersion=${rv}`, {
+      headers,
+      client,
+      signal: w.abort.signal,
+    });
+    if (res.status !== 200) {
+      const text = await res.text();
+      throw new Error(`watch answered ${res.status}: ${text.slice(0, 200)}`);
+    }
+    w.consume(res.body!);
+    return w;
+  };
+
+  for await (const raw of input) {
+    const cmd = raw as WatchClientCommand;
+    try {
+      if (cmd.op === "ping") {
+        await reply({ now: wallNow() });
+      } else if (cmd.op === "open") {
+        for (let i = 0; i < cmd.count; i += 50) {
+          const n = Math.min(50, cmd.count - i);
+          watches.push(
+            ...await Promise.all(Array.from({ length: n }, () => open(cmd.resourceVersion))),
+          );
+        }
+        await reply({ opened: watches.length });
+      } else if (cmd.op === "finish") {
+        await reply(await finish(watches, cmd.writes, cmd.timeoutMs, cmd.outFile));
+        watches = [];
+      } else if (cmd.op === "exit") {
+        break;
+      }
+    } catch (err) {
+      await reply({ error: err instanceof Error ? err.message : String(err) });
+    }
+  }
+  await Promise.all(watches.map((w) => w.stop()));
+  client.close();
+  await out.close();
+}
+
+/** Waits for the last write to reach every watcher, then checks and measures. */
+async function finish(
+  watches: Watch[],
+  writes: AckedWrite[],
+  timeoutMs: number,
+  outFile: string,
+): Promise<FinishReply> {
+  const byRv = new Map<number, number>();
+  writes.forEach(([rv], i) => byRv.set(rv, i));
+  const lastRv = writes.reduce((m, [rv]) => Math.max(m, rv), 0);
+  const deadline = performance.now() + timeoutMs;
+  while (
+    performance.now() < deadline &&
+    watches.some((w) => !w.ended && w.error === undefined && w.lastRv < lastRv)
+  ) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await Promise.all(watches.map((w) => w.stop()));
+
+  let received = 0;
+  for (const w of watches) received += w.events.n;
+  const lat = new Float64Array(received * 2);
+  let k = 0;
+  let missing = 0;
+  let reordered = 0;
+  let ended = 0;
+  let unknown = 0;
+  let failed = 0;
+  let firstError: string | undefined;
+  let firstAt = Infinity;
+  let lastAt = -Infinity;
+  for (const w of watches) {
+    if (w.reordered) reordered++;
+    if (w.ended) ended++;
+    if (w.error !== undefined) {
+      failed++;
+      firstError ??= w.error;
+    }
+    const seen = new Set<number>();
+    const { rv, at, n } = w.events;
+    for (let i = 0; i < n; i++) {
+      const idx = byRv.get(rv[i]);
+      if (idx === undefined) {
+        unknown++;
+        continue;
+      }
+      seen.add(rv[i]);
+      const [, sentAt, ackedAt] = writes[idx];
+      lat[k] = at[i] - ackedAt;
+      lat[received + k] = at[i] - sentAt;
+      k++;
+      if (at[i] < firstAt) firstAt = at[i];
+      if (at[i] > lastAt) lastAt = at[i];
+    }
+    if (seen.size !== writes.length || n !== writes.length) missing++;
+  }
+  // Keep only the matched latencies (k of them) in both halves.
+  const kept = new Float64Array(k * 2);
+  kept.set(lat.subarray(0, k), 0);
+  kept.set(lat.subarray(received, received + k), k);
+  await Deno.writeFile(outFile, new Uint8Array(kept.buffer));
+  return {
+    watchers: watches.length,
+    received,
+    missing,
+    reordered,
+    ended,
+    unknown,
+    failed,
+    firstError,
+    firstAt,
+    lastAt,
+    latencies: k,
+  };
+}
+
+if (import.meta.main) await main();

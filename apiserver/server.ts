@@ -16,7 +16,7 @@ import { buildAuthenticator } from "./auth/authn/build_authenticator.ts";
 import { impersonate } from "./auth/impersonation.ts";
 import { type AuthzAttributes, forbiddenMessage } from "./auth/authz/authorizer.ts";
 import { reconcileDefaultPolicy } from "./auth/authz/bootstrap/reconcile_policy.ts";
-import { type BuiltAuthorization, buildAuthorizer } from "./auth/authz/build_authorizer.ts";
+import { buildAuthorizer, type BuiltAuthorization } from "./auth/authz/build_authorizer.ts";
 import { StorageResourceFeed } from "./auth/authz/resource_feed.ts";
 import { nodeRestriction } from "./admission/node_restriction.ts";
 import {

@@ -54,15 +54,6 @@ function jsonKeys(info: MessageInfo): ReadonlySet<string> {
   return keys;
 }
 
-const valueFields = new WeakMap<FieldInfo, FieldInfo>();
-
-/** The descriptor of a map field's value (field 2 of the map entry). */
-function valueField(f: FieldInfo): FieldInfo {
-  let v = valueFields.get(f);
-  if (!v) valueFields.set(f, v = { ...f, no: 2, map: false });
-  return v;
-}
-
 class MessageEncoder {
   readonly w = new ProtoWriter(1024);
   constructor(readonly embedded: EmbeddedEncoder | undefined) {}

@@ -5,11 +5,19 @@
  * (the client resumes from its last resourceVersion or lists again), so a slow client costs
  * neither the writers nor the other watchers anything.
  *
+ * Fan-out is cheap per watcher: an event's bytes are encoded once per wire format and shared
+ * (cached on the event), a watcher waiting for data gets the bytes handed to its reader at
+ * once (no promise or timer per event), and events that queue up while the connection is busy
+ * are written together as one chunk.
+ *
  * @module
  */
 import { type CachedObject, type CacheEvent, withRevision } from "./cached_object.ts";
-
-const encoder = new TextEncoder();
+import {
+  bookmarkObjectJson,
+  JSON_WATCH_ENCODER,
+  type WatchEventEncoder,
+} from "./watch_event_encoder.ts";
 
 /** Why a watcher ended. */
 export type CloseReason = "timeout" | "evicted" | "client" | "shutdown" | "reset" | "error";
@@ -27,6 +35,8 @@ export interface CacheWatcherOptions {
   /** apiVersion and kind of the bookmark objects. */
   apiVersion: string;
   kind: string;
+  /** The wire format; JSON lines when absent. */
+  encoder?: WatchEventEncoder;
   /** Objects sent first as synthetic ADDED events (already filtered, in key order). */
   initial?: CachedObject[];
   /** When set, a `k8s.io/initial-events-end` bookmark at this revision follows the initial events. */
@@ -55,6 +65,9 @@ export class CacheWatcher {
   /** Why it ended, once it has. */
   closedBy: CloseReason | undefined;
 
+  /** The wire format of this watcher's events. */
+  readonly encoder: WatchEventEncoder;
+
   readonly #matches?: (obj: CachedObject) => boolean;
   readonly #bufferSize: number;
   readonly #apiVersion: string;
@@ -65,10 +78,13 @@ export class CacheWatcher {
   #initialEnd: Uint8Array | undefined;
   #replay: CacheEvent[];
   #replayAt = 0;
+  /** Live events not yet handed to the reader (two arrays, swapped, so draining allocates none). */
   #queue: Uint8Array[] = [];
-  #head = 0;
+  #spare: Uint8Array[] = [];
   #ending = false;
-  #wake: (() => void) | undefined;
+  /** The reader asked for data and got none yet: the next event goes straight to it. */
+  #waiting = false;
+  #controller!: ReadableStreamDefaultController<Uint8Array>;
   #timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(opts: CacheWatcherOptions) {
@@ -79,6 +95,7 @@ export class CacheWatcher {
     this.#bufferSize = opts.bufferSize;
     this.#apiVersion = opts.apiVersion;
     this.#kind = opts.kind;
+    this.encoder = opts.encoder ?? JSON_WATCH_ENCODER;
     this.#onClose = opts.onClose;
     this.#initial = opts.initial ?? [];
     this.#replay = opts.replay ?? [];
@@ -90,14 +107,17 @@ export class CacheWatcher {
       Math.max(0, opts.deadline - opts.now()),
     );
     this.stream = new ReadableStream<Uint8Array>({
-      pull: (controller) => this.#pull(controller),
+      start: (controller) => {
+        this.#controller = controller;
+      },
+      pull: () => this.#pull(),
       cancel: () => this.close("client"),
     }, { highWaterMark: 0 });
   }
 
   /** Live events waiting to be written. */
   get buffered(): number {
-    return this.#queue.length - this.#head;
+    return this.#queue.length;
   }
 
   /** Whether the watcher has ended (or is ending). */
@@ -129,7 +149,7 @@ export class CacheWatcher {
     if (cur) type = old ? "MODIFIED" : "ADDED";
     else if (old) type = "DELETED";
     else return undefined;
-    return eventLine(ev, type);
+    return eventLine(ev, type, this.encoder);
   }
 
   /** Queues a BOOKMARK (only if the client asked for them). */
@@ -138,9 +158,12 @@ export class CacheWatcher {
     this.#push(line);
   }
 
-  /** The encoded BOOKMARK event at `revision` for this watcher's kind. */
+  /** The encoded BOOKMARK event at `revision` for this watcher's kind, in its format. */
   bookmarkLine(revision: number, initialEventsEnd = false): Uint8Array {
-    return bookmarkLine(this.#apiVersion, this.#kind, revision, initialEventsEnd);
+    return this.encoder.encode(
+      "BOOKMARK",
+      bookmarkObjectJson(this.#apiVersion, this.#kind, revision, initialEventsEnd),
+    );
   }
 
   /**
@@ -156,41 +179,48 @@ export class CacheWatcher {
       this.#ending = true;
     } else {
       this.#queue = [];
-      this.#head = 0;
+      this.#spare = [];
       this.#initial = [];
       this.#initialEnd = undefined;
       this.#replay = [];
     }
     this.#onClose?.(this, reason);
-    this.#wake?.();
+    if (this.#waiting) {
+      this.#waiting = false;
+      this.#pull();
+    }
   }
 
   #push(line: Uint8Array): void {
-    if (this.#queue.length - this.#head >= this.#bufferSize) {
+    if (this.#waiting) {
+      // Nothing is queued (the reader found nothing): hand the bytes over at once.
+      this.#waiting = false;
+      this.#controller.enqueue(line);
+      return;
+    }
+    if (this.#queue.length >= this.#bufferSize) {
       this.close("evicted");
       return;
     }
     this.#queue.push(line);
-    const wake = this.#wake;
-    if (wake) {
-      this.#wake = undefined;
-      wake();
-    }
   }
 
-  async #pull(controller: ReadableStreamDefaultController<Uint8Array>): Promise<void> {
-    for (;;) {
-      const chunk = this.#take();
-      if (chunk) {
-        controller.enqueue(chunk);
-        return;
-      }
-      if (this.closedBy) {
-        controller.close();
-        return;
-      }
-      await new Promise<void>((resolve) => this.#wake = resolve);
+  /** Called by the stream when its reader wants data and none is queued in the stream. */
+  #pull(): void {
+    const chunk = this.#take();
+    if (chunk) {
+      this.#controller.enqueue(chunk);
+      return;
     }
+    if (this.closedBy) {
+      try {
+        this.#controller.close();
+      } catch {
+        // Already closed or cancelled by the reader.
+      }
+      return;
+    }
+    this.#waiting = true;
   }
 
   /** The next chunk to write: initial events first, then everything buffered. */
@@ -201,7 +231,7 @@ export class CacheWatcher {
       let bytes = 0;
       while (this.#initialAt < this.#initial.length && bytes < 64 * 1024) {
         const obj = this.#initial[this.#initialAt++];
-        const line = encoder.encode(`{"type":"ADDED","object":${obj.json}}\n`);
+        const line = this.encoder.encode("ADDED", obj.json);
         parts.push(line);
         bytes += line.length;
       }
@@ -225,46 +255,57 @@ export class CacheWatcher {
       if (this.#replayAt >= this.#replay.length) this.#replay = [];
       if (parts.length > 0) return concat(parts);
     }
-    const n = this.#queue.length - this.#head;
-    if (n === 0) return undefined;
-    const parts = this.#queue.slice(this.#head);
-    this.#queue = [];
-    this.#head = 0;
-    return parts.length === 1 ? parts[0] : concat(parts);
+    const parts = this.#queue;
+    if (parts.length === 0) return undefined;
+    const chunk = parts.length === 1 ? parts[0] : concat(parts);
+    parts.length = 0;
+    this.#queue = this.#spare;
+    this.#spare = parts;
+    return chunk;
   }
 }
 
-/** The encoded event line of `ev` delivered as `type`, built once and shared. */
-export function eventLine(ev: CacheEvent, type: "ADDED" | "MODIFIED" | "DELETED"): Uint8Array {
-  ev.lines ??= {};
-  let line = ev.lines[type];
+/**
+ * The encoded event of `ev` delivered as `type` in `encoder`'s format, built once per event,
+ * type and format, and shared by every watcher.
+ */
+export function eventLine(
+  ev: CacheEvent,
+  type: "ADDED" | "MODIFIED" | "DELETED",
+  encoder: WatchEventEncoder = JSON_WATCH_ENCODER,
+): Uint8Array {
+  const lines = ev.lines ??= {};
+  const key = encoder === JSON_WATCH_ENCODER ? type : `${encoder.key}\u0000${type}`;
+  let line = lines[key];
   if (!line) {
     const obj = type === "DELETED" && ev.type !== "DELETED" && ev.prev
       ? withRevision(ev.prev, ev.revision)
       : ev.object;
-    line = encoder.encode(`{"type":"${type}","object":${obj.json}}\n`);
-    ev.lines[type] = line;
+    line = encoder.encode(type, obj.json);
+    lines[key] = line;
   }
   return line;
 }
 
-/** A BOOKMARK event line: an object of the kind with only its resourceVersion (and the annotation). */
+/** A BOOKMARK event line (JSON): an object of the kind with only its resourceVersion (and the annotation). */
 export function bookmarkLine(
   apiVersion: string,
   kind: string,
   revision: number,
   initialEventsEnd = false,
 ): Uint8Array {
-  const metadata: Record<string, unknown> = { resourceVersion: String(revision) };
-  if (initialEventsEnd) metadata.annotations = { "k8s.io/initial-events-end": "true" };
-  return encoder.encode(
-    JSON.stringify({ type: "BOOKMARK", object: { kind, apiVersion, metadata } }) + "\n",
+  return JSON_WATCH_ENCODER.encode(
+    "BOOKMARK",
+    bookmarkObjectJson(apiVersion, kind, revision, initialEventsEnd),
   );
 }
 
-/** An ERROR event line carrying a Status. */
-export function errorLine(status: unknown): Uint8Array {
-  return encoder.encode(JSON.stringify({ type: "ERROR", object: status }) + "\n");
+/** An ERROR event carrying a Status, in `encoder`'s format (JSON lines by default). */
+export function errorLine(
+  status: unknown,
+  encoder: WatchEventEncoder = JSON_WATCH_ENCODER,
+): Uint8Array {
+  return encoder.encode("ERROR", JSON.stringify(status));
 }
 
 function concat(parts: Uint8Array[]): Uint8Array {

@@ -36,7 +36,10 @@ export interface CacheEvent {
   object: CachedObject;
   /** The object before the change (MODIFIED and DELETED), for selector transitions. */
   prev?: CachedObject;
-  /** Encoded lines per event type, built on first use and shared by every watcher. */
+  /**
+   * Encoded events per delivered type (and wire format, for formats other than JSON), built
+   * on first use and shared by every watcher.
+   */
   lines?: Partial<Record<string, Uint8Array>>;
 }
 

@@ -14,6 +14,7 @@ import type { CachedObject, CacheEvent } from "./cached_object.ts";
 import { CacheWatcher } from "./cache_watcher.ts";
 import type { ChangeFeed } from "./change_feed.ts";
 import type { WatchCache } from "./watch_cache.ts";
+import type { WatchEventEncoder } from "./watch_event_encoder.ts";
 
 /** What a watch asks for, already parsed and validated. */
 export interface WatchRequest {
@@ -31,6 +32,8 @@ export interface WatchRequest {
   timeoutSeconds?: number;
   apiVersion: string;
   kind: string;
+  /** The wire format of the events; JSON lines when absent. */
+  encoder?: WatchEventEncoder;
 }
 
 /** A started watch, or the Status of an ERROR event to send instead. */
@@ -89,6 +92,7 @@ export async function startWatch(
     bufferSize: feed.tuning.watcherBufferSize,
     apiVersion: req.apiVersion,
     kind: req.kind,
+    encoder: req.encoder,
     initial,
     initialEventsEnd: req.sendInitialEvents && req.allowWatchBookmarks ? feed.revision : undefined,
     replay,

@@ -191,7 +191,8 @@ export class WatchCache {
 
   /** Sends due bookmarks at `revision` and the one shortly before each deadline. */
   bookmarkTick(revision: number, now: number, intervalMs: number, beforeDeadlineMs: number): void {
-    let line: Uint8Array | undefined;
+    // One encoded bookmark per wire format, shared.
+    let lines: Map<string, Uint8Array> | undefined;
     for (const w of this.#watchers) {
       if (!w.bookmarks) continue;
       const nearDeadline = !w.deadlineBookmarkSent && now >= w.deadline - beforeDeadlineMs;
@@ -199,7 +200,12 @@ export class WatchCache {
       if (now < w.nextBookmark && !nearDeadline) continue;
       if (nearDeadline) w.deadlineBookmarkSent = true;
       w.nextBookmark = now + intervalMs;
-      line ??= w.bookmarkLine(revision);
+      lines ??= new Map();
+      let line = lines.get(w.encoder.key);
+      if (!line) {
+        line = w.bookmarkLine(revision);
+        lines.set(w.encoder.key, line);
+      }
       w.bookmark(line);
     }
   }

@@ -1,0 +1,146 @@
+import assert from "node:assert/strict";
+import { WatchCache } from "../../../apiserver/watch/watch_cache.ts";
+import { CacheWatcher, errorLine, eventLine } from "../../../apiserver/watch/cache_watcher.ts";
+import {
+  JSON_WATCH_ENCODER,
+  type WatchEventEncoder,
+  type WatchEventType,
+} from "../../../apiserver/watch/watch_event_encoder.ts";
+import type { ChangeEvent } from "../../../apiserver/storage/interface.ts";
+
+const P = "/registry/core/configmaps/";
+const decoder = new TextDecoder();
+
+function cache(): WatchCache {
+  const c = new WatchCache(P, {
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    fieldsOf: (o) => ({ "metadata.name": o.metadata.name ?? "" }),
+  }, { windowMs: 60_000, maxEvents: 100 });
+  c.reset([], 0, Date.now());
+  return c;
+}
+
+function change(type: ChangeEvent["type"], name: string, revision: number): ChangeEvent {
+  return {
+    type,
+    key: `${P}ns/${name}`,
+    value: JSON.stringify({ metadata: { name, namespace: "ns" } }),
+    revision,
+    prevRevision: 0,
+  };
+}
+
+function watcher(c: WatchCache, opts: Partial<ConstructorParameters<typeof CacheWatcher>[0]> = {}) {
+  const w = new CacheWatcher({
+    prefix: P,
+    bookmarks: true,
+    bufferSize: 100,
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    deadline: Date.now() + 60_000,
+    now: Date.now,
+    onClose: (x) => c.removeWatcher(x),
+    ...opts,
+  });
+  c.addWatcher(w);
+  return w;
+}
+
+/** An encoder that counts its calls (a stand-in for Protobuf or Table). */
+function countingEncoder(key: string): WatchEventEncoder & { calls: number } {
+  const enc = {
+    key,
+    calls: 0,
+    encode(type: WatchEventType, json: string): Uint8Array {
+      enc.calls++;
+      return new TextEncoder().encode(`${key}|${type}|${JSON.parse(json).metadata.name ?? ""}\n`);
+    },
+  };
+  return enc;
+}
+
+async function readAll(w: CacheWatcher): Promise<string> {
+  let text = "";
+  for await (const chunk of w.stream) text += decoder.decode(chunk);
+  return text;
+}
+
+Deno.test("eventLine() encodes an event once per wire format and shares the bytes", async () => {
+  const c = cache();
+  const a = countingEncoder("a");
+  const watchers = [
+    watcher(c),
+    watcher(c),
+    watcher(c, { encoder: a }),
+    watcher(c, { encoder: a }),
+    watcher(c, { encoder: a }),
+  ];
+  c.apply(change("ADDED", "x", 1), Date.now());
+  c.apply(change("MODIFIED", "x", 2), Date.now());
+  assert.equal(a.calls, 2, "one encoding per event for three watchers in format a");
+  for (const w of watchers) w.close("timeout");
+  const texts = await Promise.all(watchers.map(readAll));
+  assert.equal(texts[0], texts[1]);
+  assert.match(texts[0], /^\{"type":"ADDED","object":\{.*"resourceVersion":"1"/);
+  assert.deepEqual(texts.slice(2), Array(3).fill("a|ADDED|x\na|MODIFIED|x\n"));
+  // The same bytes, not copies.
+  const ring = c.eventsSince(0);
+  assert.ok(ring.ok);
+  const ev = ring.events[0];
+  assert.equal(eventLine(ev, "ADDED"), eventLine(ev, "ADDED", JSON_WATCH_ENCODER));
+  assert.equal(eventLine(ev, "ADDED", a), eventLine(ev, "ADDED", a));
+  assert.equal(a.calls, 2);
+});
+
+Deno.test("CacheWatcher hands an event to a waiting reader and batches what queued meanwhile", async () => {
+  const c = cache();
+  const w = watcher(c);
+  const reader = w.stream.getReader();
+  const pending = reader.read();
+  c.apply(change("ADDED", "x", 1), Date.now());
+  const first = await pending;
+  assert.equal(first.done, false);
+  assert.equal(decoder.decode(first.value).split("\n").filter(Boolean).length, 1);
+  // The reader is busy: these three queue up and arrive as one chunk.
+  c.apply(change("MODIFIED", "x", 2), Date.now());
+  c.apply(change("MODIFIED", "x", 3), Date.now());
+  c.apply(change("DELETED", "x", 4), Date.now());
+  assert.equal(w.buffered, 3);
+  const batch = await reader.read();
+  const lines = decoder.decode(batch.value).trim().split("\n").map((l) => JSON.parse(l));
+  assert.deepEqual(lines.map((l) => l.type), ["MODIFIED", "MODIFIED", "DELETED"]);
+  assert.deepEqual(lines.map((l) => l.object.metadata.resourceVersion), ["2", "3", "4"]);
+  assert.equal(w.buffered, 0);
+  // Closing while the reader waits ends the stream.
+  const end = reader.read();
+  w.close("timeout");
+  assert.equal((await end).done, true);
+  assert.equal(c.watchers.size, 0);
+});
+
+Deno.test("WatchCache.bookmarkTick() encodes one bookmark per wire format", async () => {
+  const c = cache();
+  const a = countingEncoder("a");
+  const ws = [watcher(c), watcher(c, { encoder: a }), watcher(c, { encoder: a })];
+  c.bookmarkTick(7, Date.now(), 0, 0);
+  c.bookmarkTick(7, Date.now() + 1, 0, 0);
+  for (const w of ws) w.close("timeout");
+  const [json, ...others] = await Promise.all(ws.map(readAll));
+  assert.equal(a.calls, 2, "one per tick for both watchers in format a");
+  assert.deepEqual(others, ["a|BOOKMARK|\na|BOOKMARK|\n", "a|BOOKMARK|\na|BOOKMARK|\n"]);
+  const first = JSON.parse(json.split("\n")[0]);
+  assert.deepEqual(first, {
+    type: "BOOKMARK",
+    object: { kind: "ConfigMap", apiVersion: "v1", metadata: { resourceVersion: "7" } },
+  });
+});
+
+Deno.test("errorLine() encodes a Status as an ERROR event in the given format", () => {
+  const status = { kind: "Status", code: 410, metadata: { name: "s" } };
+  assert.deepEqual(JSON.parse(decoder.decode(errorLine(status))), {
+    type: "ERROR",
+    object: status,
+  });
+  assert.equal(decoder.decode(errorLine(status, countingEncoder("b"))), "b|ERROR|s\n");
+});

@@ -17,7 +17,7 @@ import { impersonate } from "./auth/impersonation.ts";
 import { type AuthzAttributes, forbiddenMessage } from "./auth/authz/authorizer.ts";
 import { reconcileDefaultPolicy } from "./auth/authz/bootstrap/reconcile_policy.ts";
 import { buildAuthorizer, type BuiltAuthorization } from "./auth/authz/build_authorizer.ts";
-import { StorageResourceFeed } from "./auth/authz/resource_feed.ts";
+import { ChangeFeedResourceFeed } from "./auth/authz/resource_feed.ts";
 import { nodeRestriction } from "./admission/node_restriction.ts";
 import {
   ClusterRoleAggregationController,
@@ -104,14 +104,6 @@ export async function startServer(
     historyWindowMs: opts.historyWindowMs,
   });
 
-  // Authorization: the chain of --authorization-mode; its indexes follow storage commits.
-  const authorization = await buildAuthorizer(opts.authorization, {
-    feed: new StorageResourceFeed(storage),
-  }).catch(async (err) => {
-    await storage.close();
-    throw err;
-  });
-
   // Kinds, with admission applied by their stores.
   const admission = new AdmissionChain();
   const registry = new ResourceRegistry({ storage, admission });
@@ -142,6 +134,18 @@ export async function startServer(
   });
   const detachWatchCaches = attachWatchCaches(watchFeed, registry);
   await watchFeed.start();
+
+  // Authorization: the chain of --authorization-mode; its indexes follow the change feed, so
+  // they see every API server's RBAC and pod changes on a shared database.
+  const authorization = await buildAuthorizer(opts.authorization, {
+    feed: new ChangeFeedResourceFeed(watchFeed),
+  }).catch(async (err) => {
+    detachWatchCaches();
+    await watchFeed.stop();
+    authn.close();
+    await storage.close();
+    throw err;
+  });
 
   // Health, metrics, discovery.
   const health = new HealthChecks({ logger });

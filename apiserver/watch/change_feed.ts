@@ -55,6 +55,30 @@ export interface ChangeFeedOptions {
 
 const POLL_BATCH = 500;
 
+/**
+ * Follows the raw changes under some key prefixes through a {@link ChangeFeed}: every
+ * process's commits, in revision order, each once.
+ */
+export interface FeedFollower {
+  /**
+   * The complete state under the prefixes at `revision`: first when following starts, and
+   * again whenever the feed lists everything anew (it fell behind the compacted history), so
+   * anything not in `items` is gone.
+   */
+  reset(items: KeyValue[], revision: number): void;
+  /** Changes after the last reset, in revision order. */
+  changes(events: ChangeEvent[]): void;
+}
+
+interface FollowerEntry {
+  prefixes: readonly string[];
+  follower: FeedFollower;
+  /** Changes held while the initial list is read. */
+  held?: ChangeEvent[];
+  /** Set when the feed listed everything anew while the initial list was read. */
+  resetAt?: number;
+}
+
 /** One feed per server, holding one cache per resource. */
 export class ChangeFeed {
   readonly tuning: Required<WatchTuning>;
@@ -77,6 +101,7 @@ export class ChangeFeed {
   #pollTimer: ReturnType<typeof setTimeout> | undefined;
   #tickTimer: ReturnType<typeof setInterval> | undefined;
   #loads = new Set<Promise<void>>();
+  readonly #followers = new Set<FollowerEntry>();
 
   constructor(opts: ChangeFeedOptions) {
     this.#storage = opts.storage;
@@ -125,6 +150,39 @@ export class ChangeFeed {
     this.#caches.set(prefix, cache);
     if (this.#started && !this.#stopped) this.#loadLate(cache);
     return cache;
+  }
+
+  /**
+   * Follows the changes under `prefixes` (after {@link ChangeFeed.start}): lists them at the
+   * feed's revision, hands that state to `follower.reset`, then every later change to
+   * `follower.changes`, in revision order, whichever process committed it. Resolves once the
+   * initial state was delivered; returns a function that stops following.
+   */
+  async follow(prefixes: readonly string[], follower: FeedFollower): Promise<() => void> {
+    if (!this.#started || this.#stopped) throw new Error("the change feed is not running");
+    const entry: FollowerEntry = { prefixes, follower, held: [] };
+    this.#followers.add(entry);
+    const stop = () => {
+      this.#followers.delete(entry);
+    };
+    try {
+      const at = this.#revision;
+      const items: KeyValue[] = [];
+      for (const prefix of prefixes) {
+        items.push(...(await this.#storage.list(prefix, { revision: at })).items);
+      }
+      const held = entry.held ?? [];
+      entry.held = undefined;
+      // A re-list while we listed already delivered a newer state.
+      const from = entry.resetAt ?? at;
+      if (entry.resetAt === undefined) follower.reset(items, at);
+      const later = held.filter((ev) => ev.revision > from);
+      if (later.length > 0) follower.changes(later);
+    } catch (err) {
+      stop();
+      throw err;
+    }
+    return stop;
   }
 
   /** Lists everything once, then follows the change log. */
@@ -226,6 +284,19 @@ export class ChangeFeed {
       if (ev.key.startsWith(cache.prefix)) cache.apply(ev, now);
     }
     this.#revision = ev.revision;
+    for (const entry of this.#followers) {
+      if (!entry.prefixes.some((p) => ev.key.startsWith(p))) continue;
+      if (entry.held) entry.held.push(ev);
+      else this.#deliver(entry, () => entry.follower.changes([ev]));
+    }
+  }
+
+  #deliver(entry: FollowerEntry, call: () => void): void {
+    try {
+      call();
+    } catch (err) {
+      this.#onError(`change feed: a follower of ${entry.prefixes.join(", ")} failed`, err);
+    }
   }
 
   #drainAhead(): void {
@@ -307,6 +378,15 @@ export class ChangeFeed {
     for (const [cache, items] of byPrefix) {
       cache.beginLoading();
       cache.reset(items, list.revision, now);
+    }
+    for (const entry of this.#followers) {
+      const items = list.items.filter((kv) => entry.prefixes.some((p) => kv.key.startsWith(p)));
+      if (entry.held) {
+        // Its own initial list is still being read: this state replaces it.
+        entry.held = [];
+        entry.resetAt = list.revision;
+      }
+      this.#deliver(entry, () => entry.follower.reset(items, list.revision));
     }
     this.#revision = Math.max(this.#revision, list.revision);
     this.#drainAhead();

@@ -2,7 +2,9 @@
  * Builds the authorizer chain from the authorization options: the `system:masters` superuser
  * bypass first (as Kubernetes does), then the modes in flag order. The RBAC index is built
  * whatever the modes (escalation checks and the aggregation controller need it); the Node
- * graph only with mode Node. Both are fed from a ResourceFeed, never from storage per request.
+ * graph only with mode Node. Both are fed from a ResourceFeed, never from storage per request;
+ * the server passes a ChangeFeedResourceFeed over the watch caches' change feed, so with a
+ * shared database every API server's RBAC and pod changes reach every server's indexes.
  *
  * @module
  */
@@ -34,7 +36,10 @@ export interface BuiltAuthorization {
   stop(): void;
 }
 
-/** Builds the chain and starts feeding its indexes; resolves once they hold the initial state. */
+/**
+ * Builds the chain and starts feeding its indexes from `deps.feed`; resolves once they hold
+ * the initial state.
+ */
 export async function buildAuthorizer(
   opts: AuthorizationOptions,
   deps: { feed: ResourceFeed },

@@ -240,6 +240,12 @@ interface PhaseResult {
   expected: number;
   fromAck: { p50: number; p99: number };
   fromSend: { p50: number; p99: number };
+  /** Per write, last receipt − first receipt among all watchers. */
+  spread: { p50: number; p99: number };
+  serverCpuSeconds: number;
+  clientCpuSeconds: number;
+  /** The machine's 1-minute load average at the end. */
+  load: number;
   eventsPerSecond: number;
   serverCpuPercent: number;
   clientCpuPercent: number;
@@ -312,24 +318,36 @@ async function phase(
       await sampler;
     }
 
-    // Latencies, with each client's clock offset removed.
+    // Latencies, with each client's clock offset removed; per write, the first and last
+    // receipt among all watchers.
     const total = replies.reduce((n, r) => n + r.latencies, 0);
     const fromAck = new Float64Array(total);
     const fromSend = new Float64Array(total);
+    const earliest = new Float64Array(writes.length).fill(Infinity);
+    const latest = new Float64Array(writes.length).fill(-Infinity);
     let k = 0;
     for (let i = 0; i < replies.length; i++) {
       const n = replies[i].latencies;
       const bytes = await Deno.readFile(`${tmp}/latencies-${i}.bin`);
-      const lat = new Float64Array(bytes.buffer, bytes.byteOffset, n * 2);
+      const lat = new Float64Array(bytes.buffer, bytes.byteOffset, n * 2 + writes.length * 2);
       const off = clients[i].offset;
       for (let j = 0; j < n; j++) {
         fromAck[k + j] = lat[j] - off;
         fromSend[k + j] = lat[n + j] - off;
       }
+      for (let j = 0; j < writes.length; j++) {
+        const lo = lat[n * 2 + j] - off;
+        const hi = lat[n * 2 + writes.length + j] - off;
+        if (lo < earliest[j]) earliest[j] = lo;
+        if (hi > latest[j]) latest[j] = hi;
+      }
       k += n;
     }
     fromAck.sort();
     fromSend.sort();
+    const spread = new Float64Array(writes.length);
+    for (let j = 0; j < writes.length; j++) spread[j] = latest[j] - earliest[j];
+    spread.sort();
     const pick = sortedPct;
 
     const lastAt = Math.max(...replies.map((r) => r.lastAt));
@@ -343,6 +361,10 @@ async function phase(
       expected: writes.length * watchers,
       fromAck: { p50: pick(fromAck, 50), p99: pick(fromAck, 99) },
       fromSend: { p50: pick(fromSend, 50), p99: pick(fromSend, 99) },
+      spread: { p50: pick(spread, 50), p99: pick(spread, 99) },
+      serverCpuSeconds: end.serverCpu - begin.serverCpu,
+      clientCpuSeconds: end.clientCpu - begin.clientCpu,
+      load: loadAverage(),
       eventsPerSecond: received / ((lastAt - t0) / 1000),
       serverCpuPercent: ((end.serverCpu - begin.serverCpu) / span) * 100,
       clientCpuPercent: ((end.clientCpu - begin.clientCpu) / span) * 100,
@@ -360,6 +382,15 @@ async function phase(
     };
   } finally {
     await Promise.all(clients.map((c) => c.exit()));
+  }
+}
+
+/** The 1-minute load average (runnable tasks; this machine's cores are shared). */
+function loadAverage(): number {
+  try {
+    return Number(Deno.readTextFileSync("/proc/loadavg").split(" ")[0]);
+  } catch {
+    return NaN;
   }
 }
 
@@ -414,7 +445,9 @@ try {
         ms(base.fromAck.p99)
       }; from send p50 ${ms(base.fromSend.p50)}, p99 ${
         ms(base.fromSend.p99)
-      }; missing ${base.missing}, reordered ${base.reordered}`,
+      }; missing ${base.missing}, reordered ${base.reordered}, failed ${base.failed}${
+        base.firstError ? ` (${base.firstError})` : ""
+      }; load average ${base.load.toFixed(1)}`,
   );
   const many = await phase(server, f, WATCHERS, CLIENTS, DURATION, tmp);
   console.log(
@@ -426,9 +459,15 @@ try {
       `from send p50 ${ms(many.fromSend.p50)}, p99 ${ms(many.fromSend.p99)}`,
   );
   console.log(
+    `  fan-out spread per write (last − first receipt among all watchers): p50 ${
+      ms(many.spread.p50)
+    }, p99 ${ms(many.spread.p99)}`,
+  );
+  const ratio = (a: number, b: number) => b > 0 ? `${(a / b).toFixed(2)}x` : "n/a (single ≤ 0)";
+  console.log(
     `  p50 ratio to the single watcher: from ack ${
-      (many.fromAck.p50 / base.fromAck.p50).toFixed(2)
-    }x, from send ${(many.fromSend.p50 / base.fromSend.p50).toFixed(2)}x`,
+      ratio(many.fromAck.p50, base.fromAck.p50)
+    }, from send ${ratio(many.fromSend.p50, base.fromSend.p50)}`,
   );
   console.log(
     `  events delivered: ${
@@ -442,6 +481,14 @@ try {
     } MiB (peak ${(many.peakRss / 1024 / 1024).toFixed(0)} MiB); client processes CPU ${
       many.clientCpuPercent.toFixed(0)
     }% of one core`,
+  );
+  console.log(
+    `  CPU per delivered event: server ${
+      (many.serverCpuSeconds / many.received * 1e6).toFixed(2)
+    } µs (gross: handling the writes included; single-watcher run ${
+      (base.serverCpuSeconds / base.writes * 1e3).toFixed(2)
+    } ms per write), clients ${(many.clientCpuSeconds / many.received * 1e6).toFixed(2)} µs; ` +
+      `machine load average ${many.load.toFixed(1)} on ${navigator.hardwareConcurrency} cores`,
   );
   console.log(
     `  watchers that missed an event: ${many.missing}; reordered: ${many.reordered}; ` +

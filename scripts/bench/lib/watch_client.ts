@@ -59,8 +59,9 @@ export interface FinishReply {
   firstAt: number;
   lastAt: number;
   /**
-   * Latencies in `outFile` as float64: `received` values of receipt − ack, then `received`
-   * values of receipt − send (ms).
+   * Values in `outFile`, float64: `latencies` values of receipt − ack, `latencies` values of
+   * receipt − send (ms), then per acknowledged write (in the order given) the earliest and
+   * then the latest receipt time among this client's watchers (NaN when none received it).
    */
   latencies: number;
 }
@@ -252,6 +253,8 @@ async function finish(
   let firstError: string | undefined;
   let firstAt = Infinity;
   let lastAt = -Infinity;
+  const earliest = new Float64Array(writes.length).fill(NaN);
+  const latest = new Float64Array(writes.length).fill(NaN);
   for (const w of watches) {
     if (w.reordered) reordered++;
     if (w.ended) ended++;
@@ -274,13 +277,17 @@ async function finish(
       k++;
       if (at[i] < firstAt) firstAt = at[i];
       if (at[i] > lastAt) lastAt = at[i];
+      if (!(at[i] >= earliest[idx])) earliest[idx] = at[i];
+      if (!(at[i] <= latest[idx])) latest[idx] = at[i];
     }
     if (seen.size !== writes.length || n !== writes.length) missing++;
   }
-  // Keep only the matched latencies (k of them) in both halves.
-  const kept = new Float64Array(k * 2);
+  // Only the matched latencies (k of them) in both halves, then the receipt ranges.
+  const kept = new Float64Array(k * 2 + writes.length * 2);
   kept.set(lat.subarray(0, k), 0);
   kept.set(lat.subarray(received, received + k), k);
+  kept.set(earliest, k * 2);
+  kept.set(latest, k * 2 + writes.length);
   await Deno.writeFile(outFile, new Uint8Array(kept.buffer));
   return {
     watchers: watches.length,

@@ -1,12 +1,20 @@
 /**
  * A typed REST client for the Kubernetes API, used by the node agent and the tests. It speaks
- * JSON over HTTPS (the kubeconfig's CA, bearer token or client certificate) and turns every
- * non-2xx answer carrying a Status into a StatusError.
+ * JSON, or with `protobuf: true` Kubernetes' Protobuf envelope for the kinds that have one,
+ * over HTTPS (the kubeconfig's CA, bearer token or client certificate), and turns every
+ * non-2xx answer carrying a Status into a StatusError. A Protobuf response whose prefix is not
+ * `k8s\0` is rejected, as the format requires.
  *
  * @module
  */
 import type { DeleteOptions, KubeList, KubeObject, Status } from "../api/meta/v1/types.ts";
 import { StatusError } from "../errors/status_error.ts";
+import {
+  decodeObject,
+  encodeObject,
+  hasProtobuf,
+  PROTOBUF_MEDIA_TYPE,
+} from "../codec/protobuf/mod.ts";
 import { type ClientConfig, loadKubeconfig } from "./kubeconfig.ts";
 import { resourcePath, type ResourceRef } from "./resource_path.ts";
 
@@ -90,13 +98,34 @@ function errorFor(status: number, body: string): StatusError {
   });
 }
 
+/** Options of the client. */
+export interface RestClientOptions {
+  /**
+   * Send and accept Protobuf for kinds that have it (JSON stays the fallback for the others),
+   * as client-go's typed clients do.
+   */
+  protobuf?: boolean;
+}
+
+function isProtobuf(contentType: string | null): boolean {
+  return (contentType ?? "").split(";")[0].trim().toLowerCase() === PROTOBUF_MEDIA_TYPE;
+}
+
+/** Decodes a response body by its Content-Type; a bad Protobuf prefix is rejected. */
+function decodeResponse(contentType: string | null, bytes: Uint8Array): unknown {
+  if (isProtobuf(contentType)) return decodeObject(bytes);
+  return JSON.parse(new TextDecoder().decode(bytes));
+}
+
 /** A Kubernetes REST client. Call close() when done. */
 export class RestClient {
   readonly config: ClientConfig;
   readonly #http?: Deno.HttpClient;
   readonly #base: string;
+  readonly #protobuf: boolean;
 
-  constructor(config: ClientConfig) {
+  constructor(config: ClientConfig, options: RestClientOptions = {}) {
+    this.#protobuf = !!options.protobuf;
     if (config.insecureSkipTlsVerify) {
       throw new Error("insecure-skip-tls-verify is not supported by this client; give a CA");
     }
@@ -116,9 +145,9 @@ export class RestClient {
   /** A client for a kubeconfig's current (or given) context. */
   static async fromKubeconfig(
     path: string,
-    options: { context?: string } = {},
+    options: { context?: string } & RestClientOptions = {},
   ): Promise<RestClient> {
-    return new RestClient(await loadKubeconfig(path, options));
+    return new RestClient(await loadKubeconfig(path, options), options);
   }
 
   /** Releases the connection pool. */
@@ -153,12 +182,40 @@ export class RestClient {
   }
 
   async #json<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
-    const { status, body } = await this.request(method, path, options);
-    if (status < 200 || status > 299) throw errorFor(status, body);
+    const headers = { ...options.headers };
+    let body = options.body;
+    if (this.#protobuf) {
+      headers.accept ??= `${PROTOBUF_MEDIA_TYPE}, application/json`;
+      const obj = body as { apiVersion?: unknown; kind?: unknown } | undefined;
+      if (
+        obj && typeof obj === "object" && !(obj instanceof Uint8Array) &&
+        typeof obj.apiVersion === "string" && typeof obj.kind === "string" &&
+        hasProtobuf(obj.apiVersion, obj.kind) && headers["content-type"] === undefined
+      ) {
+        body = encodeObject(obj as Record<string, unknown>);
+        headers["content-type"] = PROTOBUF_MEDIA_TYPE;
+      }
+    }
+    const res = await this.#fetch(method, path, { ...options, headers, body });
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    const contentType = res.headers.get("content-type");
+    if (res.status < 200 || res.status > 299) {
+      if (isProtobuf(contentType)) {
+        try {
+          const status = decodeObject(bytes);
+          if (isStatus(status)) throw errorFor(res.status, JSON.stringify(status));
+        } catch (err) {
+          if (err instanceof StatusError) throw err;
+        }
+      }
+      throw errorFor(res.status, new TextDecoder().decode(bytes));
+    }
     try {
-      return JSON.parse(body) as T;
-    } catch {
-      throw StatusError.internal(`invalid JSON in the response to ${method} ${path}`);
+      return decodeResponse(contentType, bytes) as T;
+    } catch (err) {
+      throw StatusError.internal(
+        `invalid response to ${method} ${path}: ${(err as Error).message}`,
+      );
     }
   }
 

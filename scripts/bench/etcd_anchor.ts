@@ -13,6 +13,7 @@ import { parseArgs } from "node:util";
 import { freePort } from "./lib/free_port.ts";
 import { percentile } from "./lib/stats.ts";
 import { runPool } from "./lib/run_pool.ts";
+import { stoppable } from "./lib/stop_child.ts";
 
 /** A running etcd. */
 export interface EtcdProcess {
@@ -95,33 +96,15 @@ export async function startEtcd(
     stdout: "null",
     stderr: "null",
   }).spawn();
-  let exited = false;
-  const status = child.status.then((s) => {
-    exited = true;
-    return s;
-  });
+  const proc = stoppable(child, 10_000);
+  const status = proc.status;
   const stop = async () => {
-    if (!exited) {
-      try {
-        child.kill("SIGTERM");
-      } catch {
-        // already gone
-      }
-      const timer = setTimeout(() => {
-        try {
-          child.kill("SIGKILL");
-        } catch {
-          // already gone
-        }
-      }, 10_000);
-      await status;
-      clearTimeout(timer);
-    }
+    await proc.stop();
     await Deno.remove(dataDir, { recursive: true }).catch(() => {});
   };
   const deadline = performance.now() + readyTimeoutMs;
   for (;;) {
-    if (exited) {
+    if (proc.exited) {
       await stop();
       throw new Error(`etcd exited with code ${(await status).code} during start`);
     }

@@ -6,6 +6,7 @@
  * @module
  */
 import { loadKubeconfig } from "../../../shared/client/kubeconfig.ts";
+import { stoppable } from "./stop_child.ts";
 
 /** Options of {@link startApiServerProcess}. */
 export interface ApiServerProcessOptions {
@@ -79,28 +80,10 @@ export async function startApiServerProcess(
       }
     }
   })().catch(() => {});
-  let exited = false;
-  const status = child.status.then((s) => {
-    exited = true;
-    return s;
-  });
+  const proc = stoppable(child, 15_000);
+  const status = proc.status;
   const stop = async () => {
-    if (!exited) {
-      try {
-        child.kill("SIGTERM");
-      } catch {
-        // already gone
-      }
-      const timer = setTimeout(() => {
-        try {
-          child.kill("SIGKILL");
-        } catch {
-          // already gone
-        }
-      }, 15_000);
-      await status;
-      clearTimeout(timer);
-    }
+    await proc.stop();
     await drained;
   };
 

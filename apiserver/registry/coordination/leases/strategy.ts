@@ -1,7 +1,7 @@
 /** Lease (coordination.k8s.io/v1): a lightweight heartbeat and lock. */
 import type { FieldError } from "../../../../shared/errors/status_error.ts";
 import { invalid, isObject } from "../../generic/field_errors.ts";
-import type { KindDef } from "../../generic/kind.ts";
+import type { KindDef, TableColumns } from "../../generic/kind.ts";
 import {
   AGE_COLUMN,
   ageOf as age,
@@ -9,7 +9,6 @@ import {
   NAME_COLUMN,
   objectOf as obj,
 } from "../../generic/table_columns.ts";
-import type { TableColumns } from "../../generic/kind.ts";
 
 /** Lease: Name, Holder, Age. */
 const LEASE_COLUMNS: TableColumns = {

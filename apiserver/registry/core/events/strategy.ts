@@ -1,14 +1,13 @@
 /** Event (core/v1): a record of something that happened to an object. */
 import type { FieldError } from "../../../../shared/errors/status_error.ts";
 import { invalid, isObject, notSupported } from "../../generic/field_errors.ts";
-import type { KindDef } from "../../generic/kind.ts";
+import type { KindDef, TableColumns } from "../../generic/kind.ts";
 import {
   ageCell,
   column as col,
   NAME_COLUMN,
   objectOf as obj,
 } from "../../generic/table_columns.ts";
-import type { TableColumns } from "../../generic/kind.ts";
 
 const INVOLVED = ["kind", "namespace", "name", "uid", "apiVersion", "resourceVersion", "fieldPath"];
 

@@ -1,7 +1,7 @@
 /** Namespace: cluster scoped, with the `kubernetes` finalizer in spec and a finalize subresource. */
 import type { KubeObject } from "../../../../shared/api/meta/v1/types.ts";
 import { isObject } from "../../generic/field_errors.ts";
-import { type KindDef, STATUS_SUBRESOURCE } from "../../generic/kind.ts";
+import { type KindDef, STATUS_SUBRESOURCE, type TableColumns } from "../../generic/kind.ts";
 import {
   AGE_COLUMN,
   ageOf as age,
@@ -9,7 +9,6 @@ import {
   NAME_COLUMN,
   objectOf as obj,
 } from "../../generic/table_columns.ts";
-import type { TableColumns } from "../../generic/kind.ts";
 
 /** The finalizer the namespace controller removes when the namespace is empty. */
 export const NAMESPACE_FINALIZER = "kubernetes";

@@ -1,7 +1,7 @@
 /** Node: cluster scoped, with a status subresource. */
 import type { FieldError } from "../../../../shared/errors/status_error.ts";
 import { invalid, isObject, notSupported } from "../../generic/field_errors.ts";
-import { type KindDef, STATUS_SUBRESOURCE } from "../../generic/kind.ts";
+import { type KindDef, STATUS_SUBRESOURCE, type TableColumns } from "../../generic/kind.ts";
 import {
   AGE_COLUMN,
   ageOf as age,
@@ -10,7 +10,6 @@ import {
   NAME_COLUMN,
   objectOf as obj,
 } from "../../generic/table_columns.ts";
-import type { TableColumns } from "../../generic/kind.ts";
 
 const EFFECTS = ["NoSchedule", "PreferNoSchedule", "NoExecute"];
 

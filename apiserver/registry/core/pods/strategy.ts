@@ -8,7 +8,7 @@ import {
   notSupported,
   required,
 } from "../../generic/field_errors.ts";
-import { type KindDef, STATUS_SUBRESOURCE } from "../../generic/kind.ts";
+import { type KindDef, STATUS_SUBRESOURCE, type TableColumns } from "../../generic/kind.ts";
 import {
   AGE_COLUMN,
   ageOf as age,
@@ -18,7 +18,6 @@ import {
   NAME_COLUMN,
   objectOf as obj,
 } from "../../generic/table_columns.ts";
-import type { TableColumns } from "../../generic/kind.ts";
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const RESTART_POLICIES = ["Always", "OnFailure", "Never"];

@@ -8,7 +8,7 @@ import {
   stringMap,
   validateConfigKey,
 } from "../../generic/field_errors.ts";
-import type { KindDef } from "../../generic/kind.ts";
+import type { KindDef, TableColumns } from "../../generic/kind.ts";
 import {
   AGE_COLUMN,
   ageOf as age,
@@ -16,7 +16,6 @@ import {
   NAME_COLUMN,
   objectOf as obj,
 } from "../../generic/table_columns.ts";
-import type { TableColumns } from "../../generic/kind.ts";
 
 const MAX_SIZE = 1024 * 1024;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;

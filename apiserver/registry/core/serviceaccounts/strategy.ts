@@ -1,7 +1,7 @@
 /** ServiceAccount: a namespaced identity. */
 import type { FieldError } from "../../../../shared/errors/status_error.ts";
 import { invalid } from "../../generic/field_errors.ts";
-import type { KindDef, SubresourceDef } from "../../generic/kind.ts";
+import type { KindDef, SubresourceDef, TableColumns } from "../../generic/kind.ts";
 import {
   createTokenRequest,
   type TokenRequestDeps,
@@ -13,7 +13,6 @@ import {
   listOf as list,
   NAME_COLUMN,
 } from "../../generic/table_columns.ts";
-import type { TableColumns } from "../../generic/kind.ts";
 
 /** ServiceAccount: Name, Secrets, Age. */
 const SERVICEACCOUNT_COLUMNS: TableColumns = {

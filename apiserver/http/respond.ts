@@ -8,17 +8,26 @@
 import { gzip } from "node:zlib";
 import { stringify } from "yaml";
 import type { Status } from "../../shared/api/meta/v1/types.ts";
-import { encodeObject, encodeWatchFrame, ProtobufError } from "../../shared/codec/protobuf/mod.ts";
+import { encodeObject, ProtobufError } from "../../shared/codec/protobuf/mod.ts";
 import { StatusError } from "../../shared/errors/status_error.ts";
 import type { KubeList, KubeObject } from "../../shared/api/meta/v1/types.ts";
 import { hasProtobuf } from "../../shared/codec/protobuf/mod.ts";
-import { apiVersionOf } from "../registry/generic/kind.ts";
+import { apiVersionOf, type KindDef } from "../registry/generic/kind.ts";
+import {
+  JSON_WATCH_ENCODER,
+  objectWatchEncoder,
+  PROTOBUF_WATCH_ENCODER,
+  type WatchEventEncoder,
+} from "../watch/watch_event_encoder.ts";
 import type { ResourceContext } from "./context.ts";
 import { fixedResponse } from "./https_server.ts";
 import { contentTypeOf, isPretty, negotiate, type OutputFormat } from "./negotiation.ts";
-import { parseIncludeObject, tableContentType, toTable } from "./table/table.ts";
-
-const encoder = new TextEncoder();
+import {
+  type IncludeObject,
+  parseIncludeObject,
+  tableContentType,
+  toTable,
+} from "./table/table.ts";
 
 /** Responses at least this large are gzip-compressed when the client accepts it (128 KiB). */
 export const GZIP_THRESHOLD_BYTES = 128 * 1024;
@@ -148,38 +157,6 @@ function gzipLevel1(bytes: Uint8Array): Promise<Uint8Array<ArrayBuffer>> {
   });
 }
 
-/** Encodes watch events for one watch response. */
-export interface WatchEventEncoder {
-  /** The response Content-Type. */
-  contentType: string;
-  /** One event on the wire (a JSON line, or a length-prefixed Protobuf frame). */
-  encode(type: string, object: Record<string, unknown>): Uint8Array;
-}
-
-/**
- * The encoder of watch events in `format`: newline-separated JSON `{"type","object"}` objects,
- * or Protobuf frames (`;stream=watch`). `transform` turns each object into what the client
- * asked for (for example a Table), and is not applied to ERROR and BOOKMARK events' Status.
- */
-export function watchEventEncoder(
-  format: OutputFormat,
-  transform?: (type: string, object: Record<string, unknown>) => Record<string, unknown>,
-): WatchEventEncoder {
-  const conv = (type: string, o: Record<string, unknown>) =>
-    transform && type !== "ERROR" ? transform(type, o) : o;
-  if (format === "protobuf") {
-    return {
-      contentType: "application/vnd.kubernetes.protobuf;stream=watch",
-      encode: (type, object) => encodeWatchFrame(type, conv(type, object)),
-    };
-  }
-  return {
-    contentType: "application/json",
-    encode: (type, object) =>
-      encoder.encode(JSON.stringify({ type, object: conv(type, object) }) + "\n"),
-  };
-}
-
 /**
  * Answers a get or list with the representation the client negotiated: the object or list
  * itself, a Table (with `includeObject`), or PartialObjectMetadata; pretty-printed on request.
@@ -234,17 +211,58 @@ export function respondWithRepresentation(
   return objectResponse(200, value, neg.format, common);
 }
 
-/** How a watch response is written: its Content-Type and, unless plain JSON, a re-encoder. */
+/** How a watch response is written: its Content-Type and the encoder of its events. */
 export interface WatchWire {
   contentType: string;
-  /** Re-encodes the JSON-lines event stream (Protobuf frames, Table objects); absent for JSON. */
-  transform?: TransformStream<Uint8Array, Uint8Array>;
+  /**
+   * Encodes each event; the watch cache shares its bytes among every watcher of the resource
+   * with the same `encoder.key`.
+   */
+  encoder: WatchEventEncoder;
+}
+
+const PROTOBUF_WATCH_CONTENT_TYPE = "application/vnd.kubernetes.protobuf;stream=watch";
+
+/** Table encoders per kind, by key, so concurrent Table watches share one encoder object. */
+const tableEncoders = new WeakMap<KindDef, Map<string, WatchEventEncoder>>();
+
+/**
+ * The encoder of Table watch events for `def` (key `table;<version>;<includeObject>`): each
+ * object becomes a one-row Table (with column definitions), a BOOKMARK an empty Table carrying
+ * only the resourceVersion, and an ERROR event keeps its Status. JSON lines.
+ */
+export function tableWatchEncoder(
+  def: KindDef,
+  version: string,
+  includeObject: IncludeObject,
+): WatchEventEncoder {
+  const key = `table;${version};${includeObject}`;
+  let byKey = tableEncoders.get(def);
+  if (!byKey) tableEncoders.set(def, byKey = new Map());
+  let enc = byKey.get(key);
+  if (!enc) {
+    enc = objectWatchEncoder({
+      key,
+      framing: "json",
+      convert: (type, o) => {
+        if (type === "BOOKMARK") {
+          const t = toTable({ metadata: {}, items: [] }, def, { version });
+          t.metadata.resourceVersion = (o as KubeObject).metadata?.resourceVersion;
+          return t as unknown as Record<string, unknown>;
+        }
+        return toTable(o, def, { version, includeObject }) as unknown as Record<string, unknown>;
+      },
+    });
+    byKey.set(key, enc);
+  }
+  return enc;
 }
 
 /**
- * Negotiates a watch response (JSON lines, Protobuf `;stream=watch` frames, or Table objects
- * in each event) for `ctx`; 406 when nothing fits. The watch handler pipes its JSON-lines
- * stream through `transform` when there is one.
+ * Negotiates a watch response for `ctx`: JSON lines (also for YAML requests), Protobuf
+ * `;stream=watch` frames, or Table objects in each event (JSON lines, Content-Type
+ * `application/json`); 406 when nothing fits, 400 for a bad `includeObject`. The watch handler
+ * hands the encoder to the watch cache, which encodes each event once per format.
  */
 export function watchWire(ctx: ResourceContext): WatchWire {
   const def = ctx.store.def;
@@ -253,39 +271,16 @@ export function watchWire(ctx: ResourceContext): WatchWire {
     representations: ["Table"],
     watch: true,
   });
-  if (neg.format === "json" && !neg.as) return { contentType: "application/json" };
-  let transform:
-    | ((type: string, o: Record<string, unknown>) => Record<string, unknown>)
-    | undefined;
   if (neg.as === "Table") {
     const version = neg.asVersion ?? "v1";
     const includeObject = parseIncludeObject(ctx.url.searchParams);
-    transform = (type, o) => {
-      if (type === "BOOKMARK") {
-        const t = toTable({ metadata: {}, items: [] }, def, { version });
-        t.metadata.resourceVersion = (o as KubeObject).metadata?.resourceVersion;
-        return t as unknown as Record<string, unknown>;
-      }
-      return toTable(o, def, { version, includeObject }) as unknown as Record<string, unknown>;
+    return {
+      contentType: "application/json",
+      encoder: tableWatchEncoder(def, version, includeObject),
     };
   }
-  const enc = watchEventEncoder(neg.format === "protobuf" ? "protobuf" : "json", transform);
-  const decoder = new TextDecoder();
-  let pending = "";
-  return {
-    contentType: neg.as === "Table" ? "application/json" : enc.contentType,
-    transform: new TransformStream({
-      transform(chunk, controller) {
-        pending += decoder.decode(chunk, { stream: true });
-        let nl: number;
-        while ((nl = pending.indexOf("\n")) >= 0) {
-          const line = pending.slice(0, nl);
-          pending = pending.slice(nl + 1);
-          if (line.trim() === "") continue;
-          const e = JSON.parse(line) as { type: string; object: Record<string, unknown> };
-          controller.enqueue(enc.encode(e.type, e.object));
-        }
-      },
-    }),
-  };
+  if (neg.format === "protobuf") {
+    return { contentType: PROTOBUF_WATCH_CONTENT_TYPE, encoder: PROTOBUF_WATCH_ENCODER };
+  }
+  return { contentType: "application/json", encoder: JSON_WATCH_ENCODER };
 }

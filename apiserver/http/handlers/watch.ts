@@ -1,7 +1,9 @@
 /**
  * The watch verb: `GET <collection>?watch=1`, a single object through
  * `fieldSelector=metadata.name=...`, and the legacy `/watch/` paths. Answers 200 with a
- * chunked body of JSON lines `{"type","object"}`, served from the resource's watch cache.
+ * chunked body served from the resource's watch cache, in the negotiated format (JSON lines
+ * `{"type","object"}`, Protobuf `;stream=watch` frames, or Table objects): the cache encodes
+ * each event once per format and every watcher of that format writes the same bytes.
  *
  * @module
  */
@@ -56,27 +58,26 @@ export async function handleWatch(ctx: ResourceContext): Promise<Response> {
     timeoutSeconds: opts.timeoutSeconds,
     apiVersion: apiVersionOf(def),
     kind: def.kind,
+    encoder: wire.encoder,
   });
   const headers = new Headers(WATCH_HEADERS);
   headers.set("content-type", wire.contentType);
-  const encoded = (s: ReadableStream<Uint8Array>) =>
-    wire.transform ? s.pipeThrough(wire.transform) : s;
   for (const w of ctx.warnings) headers.append("Warning", w);
   if ("error" in started) {
     // As Kubernetes: the stream opens, carries one ERROR event with the Status, and ends.
-    const line = errorLine(started.error.status);
+    const line = errorLine(started.error.status, wire.encoder);
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
         controller.enqueue(line);
         controller.close();
       },
     });
-    return new Response(encoded(body), { status: 200, headers });
+    return new Response(body, { status: 200, headers });
   }
   const watcher = started.watcher;
   const signal = ctx.req.signal;
   const onAbort = () => watcher.close("client");
   if (signal.aborted) watcher.close("client");
   else signal.addEventListener("abort", onAbort, { once: true });
-  return new Response(encoded(watcher.stream), { status: 200, headers });
+  return new Response(watcher.stream, { status: 200, headers });
 }

@@ -21,7 +21,16 @@ import {
 } from "../interface.ts";
 import { clearImmediate, setImmediate } from "node:timers";
 import { prefixEnd } from "./key_range.ts";
-import { FILE_PRAGMAS, LOG_ADDED, LOG_DELETED, LOG_MODIFIED, SCHEMA_STATEMENTS } from "./schema.ts";
+import {
+  FILE_PRAGMAS,
+  KV_DEFINITION_SQL,
+  KV_MIGRATION,
+  LOG_ADDED,
+  LOG_DELETED,
+  LOG_MODIFIED,
+  needsKvMigration,
+  SCHEMA_STATEMENTS,
+} from "./schema.ts";
 import { type BatchResult, writeBatch, type WriteOp } from "./write_batch.ts";
 import { WorkerWriter } from "./worker_writer.ts";
 
@@ -239,6 +248,7 @@ export class LibsqlStorage implements Storage {
         if (storage.#embedded) {
           for (const pragma of FILE_PRAGMAS) await client?.execute(pragma);
         }
+        await migrateKv(client!);
         await client?.batch([...SCHEMA_STATEMENTS], "write");
       });
       if (storage.#embedded) {
@@ -508,8 +518,8 @@ export class LibsqlStorage implements Storage {
     const upperCond = upper === undefined ? "" : "AND key < ?2";
     const args = [lower, upper ?? "", limit, revision ?? 0];
     let source: string;
-    // The count reads keys only, so it walks the narrow kv_key_revision index instead of every
-    // value (counting 10k rows of 1 KiB through the table took ~17 ms; through the index <1 ms).
+    // The count reads keys only, so at the latest revision it walks kv's narrow key index
+    // instead of every value (counting 10k rows of 1 KiB through the table took ~17 ms).
     let countSource: string;
     if (revision === undefined) {
       source = `SELECT key, value, revision FROM kv WHERE key ${lowerOp} ?1 ${upperCond}`;
@@ -823,6 +833,20 @@ export class LibsqlStorage implements Storage {
 
   #closedHard(): boolean {
     return this.#client.closed;
+  }
+}
+
+/** Rebuilds an earlier WITHOUT ROWID `kv` (see schema.ts); another process may race us to it. */
+async function migrateKv(client: Client): Promise<void> {
+  const definition = async () => {
+    const rs = await client.execute(KV_DEFINITION_SQL);
+    return rs.rows.length > 0 ? str(rs.rows[0][0]) : undefined;
+  };
+  if (!needsKvMigration(await definition())) return;
+  try {
+    await client.batch([...KV_MIGRATION], "write");
+  } catch (e) {
+    if (needsKvMigration(await definition())) throw e;
   }
 }
 

@@ -1,9 +1,9 @@
 /**
- * One group-commit write transaction, as a handful of statements whatever the batch size: one
- * read of the revision counter and of every key the batch touches, then one multi-row insert
- * into the log, one multi-row upsert into `kv`, one multi-row delete and one counter update.
- * `@libsql/client` prepares every statement anew, so statements per transaction, not rows,
- * set the fixed cost. Runs on the storage's thread (libSQL server) or in the write worker
+ * One group-commit write transaction, as two statements whatever the batch size (below
+ * SQLite's variable limit): one read of the revision counter, the durability setting and every
+ * key the batch touches, then one multi-row insert into the log, whose trigger updates `kv`
+ * and the counter (`schema.ts`). `@libsql/client` prepares every statement anew and builds
+ * its results slowly, so statements per transaction, not rows, set the fixed cost. Runs on the storage's thread (libSQL server) or in the write worker
  * (embedded file); everything it takes and returns survives structured clone.
  *
  * @module
@@ -67,31 +67,39 @@ export async function writeBatch(
   const keys = [...new Set(ops.map((op) => op.key))];
   const tx = await client.transaction("write");
   try {
-    const reads: InStatement[] = ["SELECT revision FROM meta WHERE id = 1"];
-    for (const chunk of chunks(keys, MAX_VARS)) {
-      reads.push({
-        sql: `SELECT key, value, revision FROM kv WHERE key IN (${placeholders(chunk.length)})`,
-        args: chunk,
-      });
-    }
-    if (checkSynchronous) reads.push("PRAGMA synchronous");
+    // One statement reads the counter (and the durability setting) and every key's row: the
+    // first row is meta's, with a NULL key.
+    const reads: InStatement[] = [];
+    const head = checkSynchronous
+      ? "SELECT NULL, (SELECT synchronous FROM pragma_synchronous), revision FROM meta WHERE id = 1"
+      : "SELECT NULL, NULL, revision FROM meta WHERE id = 1";
+    const keyChunks = chunks(keys, MAX_VARS);
+    if (keyChunks.length === 0) reads.push(head);
+    keyChunks.forEach((chunk, i) => {
+      const rows = `SELECT key, value, revision FROM kv WHERE key IN (${
+        placeholders(chunk.length)
+      })`;
+      reads.push({ sql: i === 0 ? `${head} UNION ALL ${rows}` : rows, args: chunk });
+    });
     const rs = await tx.batch(reads);
+    const meta = rs[0].rows[0];
     let synchronous: number | undefined;
     if (checkSynchronous) {
-      synchronous = num(rs[rs.length - 1].rows[0][0]);
+      synchronous = num(meta[1]);
       if (synchronous < SYNCHRONOUS_FULL) {
         throw new Error(`refusing to commit with PRAGMA synchronous=${synchronous} (below FULL)`);
       }
     }
     const state = new Map<string, { value: string; revision: number } | undefined>();
-    for (let i = 1; i < rs.length - (checkSynchronous ? 1 : 0); i++) {
-      for (const row of rs[i].rows) {
+    for (let i = 0; i < rs.length; i++) {
+      const rows = rs[i].rows;
+      for (let j = i === 0 ? 1 : 0; j < rows.length; j++) {
+        const row = rows[j];
         state.set(str(row[0]), { value: str(row[1]), revision: num(row[2]) });
       }
     }
-    let revision = num(rs[0].rows[0][0]);
+    let revision = num(meta[2]);
     const logArgs: Value[] = [];
-    const changed = new Set<string>();
     const outcomes = ops.map((op): WriteOutcome => {
       const prev = state.get(op.key);
       if (op.kind === "create" && prev) return { refused: "exists" };
@@ -118,7 +126,6 @@ export async function writeBatch(
         timeMs,
       );
       state.set(op.key, value === null ? undefined : { value, revision });
-      changed.add(op.key);
       const outcome: WriteOutcome = { revision, prevRevision: prev?.revision ?? 0 };
       if (prev) outcome.prevValue = prev.value;
       return outcome;
@@ -128,39 +135,17 @@ export async function writeBatch(
       await tx.rollback();
       return { outcomes, committed, synchronous };
     }
+    // The log_apply trigger applies each row to kv and the counter (schema.ts).
     const writes: InStatement[] = [];
-    // The final state of every key the batch changed: one upsert row or one delete per key.
-    // kv first: pages its deletes and replaced values free are reused by the log rows.
-    const live: Value[] = [];
-    const gone: string[] = [];
-    for (const key of changed) {
-      const s = state.get(key);
-      if (s) live.push(key, s.value, s.revision);
-      else gone.push(key);
-    }
-    for (const chunk of chunks(gone, MAX_VARS)) {
-      writes.push({
-        sql: `DELETE FROM kv WHERE key IN (${placeholders(chunk.length)})`,
-        args: chunk,
-      });
-    }
-    for (const chunk of chunks(live, MAX_VARS - MAX_VARS % 3)) {
-      writes.push({
-        sql: `INSERT INTO kv (key, value, revision) VALUES ${rowPlaceholders(chunk.length / 3, 3)}
-          ON CONFLICT (key) DO UPDATE SET value = excluded.value, revision = excluded.revision`,
-        args: chunk,
-      });
-    }
     const rowsPerLogInsert = Math.floor(MAX_VARS / LOG_COLUMNS);
     for (let row = 0; row < committed; row += rowsPerLogInsert) {
       const n = Math.min(rowsPerLogInsert, committed - row);
       writes.push({
         sql: `INSERT INTO log (revision, type, key, value, prev_revision, prev_value, time_ms)
           VALUES ${rowPlaceholders(n, LOG_COLUMNS)}`,
-        args: logArgs.slice(row * LOG_COLUMNS, (row + n) * LOG_COLUMNS),
+        args: n === committed ? logArgs : logArgs.slice(row * LOG_COLUMNS, (row + n) * LOG_COLUMNS),
       });
     }
-    writes.push({ sql: "UPDATE meta SET revision = ? WHERE id = 1", args: [revision] });
     await tx.batch(writes);
     await tx.commit();
     return { outcomes, committed, synchronous };

@@ -46,6 +46,12 @@ function walk(
   path: PathElement[],
   c: Comparison,
 ): void {
+  if (lhs === undefined && rhs !== undefined && path.length > 0) {
+    // Everything under a new field is added: build that part of the trie directly.
+    const parent = path.length === 1 ? c.added : c.added.descendPath(path, path.length - 1);
+    addAll(schema, tr, rhs, path, parent);
+    return;
+  }
   const atom: Atom = deduceAtom(schema.resolve(tr), rhs !== undefined ? rhs : lhs);
   let inLeaf = false;
   const leaf = () => {
@@ -131,4 +137,57 @@ function compareList(
       c.added.insert(child);
     }
   }
+}
+
+/**
+ * What {@link walk} adds for a value `v` absent on the left, inserted into `parent` (the set
+ * of `path` without its last element): every leaf, every map and associative list on the way
+ * (after its contents) and every item of an associative list. `path` is used as a stack.
+ */
+function addAll(
+  schema: Schema,
+  tr: TypeRef,
+  v: unknown,
+  path: PathElement[],
+  parent: FieldSet,
+): void {
+  const pe = path[path.length - 1];
+  const atom: Atom = deduceAtom(schema.resolve(tr), v);
+  if (atom.map) {
+    if (atom.map.elementRelationship !== "atomic" && isJsonObject(v)) {
+      let node: FieldSet | undefined;
+      for (const key of Object.keys(v)) {
+        const value = v[key];
+        if (value === undefined) continue;
+        node ??= parent.descend(pe);
+        path.push(fieldElement(key));
+        addAll(schema, schema.memberType(atom.map, key), value, path, node);
+        path.pop();
+      }
+    }
+  } else if (atom.list) {
+    const list = atom.list;
+    if (list.elementRelationship === "associative" && Array.isArray(v) && v.length > 0) {
+      // Items by identity, in first-seen order; an identity seen twice is added as one path.
+      const items = new Map<string, { pe: PathElement; item: unknown; count: number }>();
+      v.forEach((item, i) => {
+        const ipe = listItemElement(schema, list, item, path, i);
+        const k = serializePathElement(ipe);
+        const got = items.get(k);
+        if (got) got.count++;
+        else items.set(k, { pe: ipe, item, count: 1 });
+      });
+      const node = parent.descend(pe);
+      for (const [k, { pe: ipe, item, count }] of items) {
+        if (count > 1) {
+          node.members.set(k, ipe);
+          continue;
+        }
+        path.push(ipe);
+        addAll(schema, list.elementType, item, path, node);
+        path.pop();
+      }
+    }
+  }
+  parent.members.set(serializePathElement(pe), pe);
 }

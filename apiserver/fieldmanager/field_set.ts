@@ -52,6 +52,14 @@ export class FieldSet {
     return c.set;
   }
 
+  /**
+   * The child set under the first `depth` elements of `p`, created when missing (mutates; use
+   * only while building).
+   */
+  descendPath(p: Path, depth: number): FieldSet {
+    return depth <= 0 ? this : this.descend(p[0]).descendPath(p.slice(1), depth - 1);
+  }
+
   /** Whether the set holds no path. */
   empty(): boolean {
     if (this.members.size > 0) return false;

@@ -6,7 +6,8 @@
  * finalizer, and the owner goes away.
  *
  * It keeps an in-memory index of owner references, built from a full list at start, kept
- * current from this process's commits, and rebuilt periodically (other processes' writes).
+ * current from this process's commits (reading the watch cache's shared parse of each value
+ * instead of parsing it again), and rebuilt periodically (other processes' writes).
  *
  * @module
  */
@@ -16,6 +17,7 @@ import type { Logger } from "../../shared/log/mod.ts";
 import type { Store } from "../registry/generic/store.ts";
 import type { ResourceRegistry } from "../registry/resource_registry.ts";
 import type { ChangeEvent, Storage } from "../storage/interface.ts";
+import { parseStoredValue } from "../watch/cached_object.ts";
 
 /** The finalizer of propagationPolicy=Orphan. */
 export const ORPHAN_FINALIZER = "orphan";
@@ -126,10 +128,12 @@ export class GarbageCollector {
       if (!ev.key.startsWith("/registry/")) continue;
       let obj: KubeObject;
       try {
-        obj = JSON.parse(ev.value) as KubeObject;
+        // Shared with the watch cache's parse of the same commit: read only.
+        obj = parseStoredValue(ev.value);
       } catch {
         continue;
       }
+      if (obj === null || typeof obj !== "object") continue;
       const uid = obj.metadata?.uid;
       if (!uid) continue;
       this.#unindex(ev.key);

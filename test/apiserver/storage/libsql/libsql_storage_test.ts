@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { createClient } from "@libsql/client";
 import { CompactedError, RevisionConflictError } from "../../../../apiserver/storage/interface.ts";
 import { LibsqlStorage } from "../../../../apiserver/storage/libsql/libsql_storage.ts";
 import { storageContract } from "../storage_contract.ts";
@@ -251,4 +252,57 @@ Deno.test("LibsqlStorage commits on a write worker unless writeWorker is false",
       });
     });
   }
+});
+
+Deno.test("LibsqlStorage.open() rebuilds an earlier WITHOUT ROWID kv table, keeping every key", async () => {
+  await inTempDir(async (dir) => {
+    const url = `file:${dir}/state.db`;
+    // The layout written before kv became a rowid table.
+    const old = createClient({ url });
+    await old.batch([
+      "CREATE TABLE meta (id INTEGER PRIMARY KEY CHECK (id = 1), revision INTEGER NOT NULL, compacted INTEGER NOT NULL)",
+      "INSERT INTO meta (id, revision, compacted) VALUES (1, 3, 0)",
+      "CREATE TABLE kv (key TEXT NOT NULL PRIMARY KEY, value TEXT NOT NULL, revision INTEGER NOT NULL) WITHOUT ROWID",
+      `CREATE TABLE log (revision INTEGER PRIMARY KEY, type INTEGER NOT NULL, key TEXT NOT NULL,
+        value TEXT, prev_revision INTEGER NOT NULL, prev_value TEXT, time_ms INTEGER NOT NULL)`,
+      "CREATE INDEX log_key_revision ON log (key, revision)",
+      "CREATE INDEX kv_key_revision ON kv (key, revision)",
+      "INSERT INTO log VALUES (1, 0, '/m/a', 'a1', 0, NULL, 1), (2, 0, '/m/b', 'b2', 0, NULL, 1)",
+      "INSERT INTO log VALUES (3, 1, '/m/a', 'a3', 1, 'a1', 1)",
+      "INSERT INTO kv VALUES ('/m/a', 'a3', 3), ('/m/b', 'b2', 2)",
+    ], "write");
+    old.close();
+    for (let open = 0; open < 2; open++) {
+      const s = await LibsqlStorage.open({ url, maintenanceIntervalMs: 0 });
+      try {
+        assert.deepEqual(await s.get("/m/a"), { key: "/m/a", value: "a3", revision: 3 });
+        assert.deepEqual(await s.get("/m/a", { revision: 2 }), {
+          key: "/m/a",
+          value: "a1",
+          revision: 1,
+        });
+        const listed = await s.list("/m/", { limit: 1, count: true });
+        assert.deepEqual(listed.items.map((kv) => kv.key), ["/m/a"]);
+        assert.equal(listed.remaining, 1);
+        if (open === 0) {
+          assert.equal((await s.create("/m/c", "c4")).revision, 4);
+          await s.delete("/m/b", 2);
+        }
+        assert.deepEqual((await s.list("/m/")).items.map((kv) => kv.value), ["a3", "c4"]);
+        assert.equal(await s.currentRevision(), 5);
+      } finally {
+        await s.close();
+      }
+    }
+    const check = createClient({ url });
+    try {
+      const rs = await check.execute("SELECT name, sql FROM sqlite_schema WHERE tbl_name = 'kv'");
+      const names = rs.rows.map((r) => String(r[0]));
+      assert.ok(!names.includes("kv_key_revision"), names.join(", "));
+      const table = rs.rows.find((r) => r[0] === "kv");
+      assert.ok(table && !/WITHOUT ROWID/i.test(String(table[1])), String(table?.[1]));
+    } finally {
+      check.close();
+    }
+  });
 });

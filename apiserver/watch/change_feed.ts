@@ -87,6 +87,10 @@ export class ChangeFeed {
   readonly #historyWindowMs: number;
   readonly #onError: (message: string, err: unknown) => void;
   readonly #caches = new Map<string, WatchCache>();
+  /** Caches by the first two segments of their prefix (see {@link headOf}). */
+  readonly #cachesByHead = new Map<string, WatchCache[]>();
+  /** Caches whose prefix has fewer than two segments: offered every change. */
+  readonly #looseCaches: WatchCache[] = [];
   /** Every change up to this revision has been applied to every cache. */
   #revision = 0;
   #compacted = 0;
@@ -148,6 +152,13 @@ export class ChangeFeed {
       maxEvents: this.tuning.maxHistoryEvents,
     });
     this.#caches.set(prefix, cache);
+    const head = headOf(prefix);
+    if (head === undefined) this.#looseCaches.push(cache);
+    else {
+      const group = this.#cachesByHead.get(head);
+      if (group) group.push(cache);
+      else this.#cachesByHead.set(head, [cache]);
+    }
     if (this.#started && !this.#stopped) this.#loadLate(cache);
     return cache;
   }
@@ -280,7 +291,12 @@ export class ChangeFeed {
 
   #applyOne(ev: ChangeEvent): void {
     const now = this.now();
-    for (const cache of this.#caches.values()) {
+    const head = headOf(ev.key);
+    const group = head === undefined ? undefined : this.#cachesByHead.get(head);
+    if (group) {
+      for (const cache of group) if (ev.key.startsWith(cache.prefix)) cache.apply(ev, now);
+    }
+    for (const cache of this.#looseCaches) {
       if (ev.key.startsWith(cache.prefix)) cache.apply(ev, now);
     }
     this.#revision = ev.revision;
@@ -435,4 +451,16 @@ export class ChangeFeed {
     const now = this.now();
     for (const cache of this.#caches.values()) cache.trim(now, this.#compacted);
   }
+}
+
+/**
+ * The first two segments of a key or prefix with their slashes (`/registry/configmaps/` of
+ * `/registry/configmaps/ns/name`, `/registry/apps/` of `/registry/apps/deployments/…`), or
+ * undefined when it has fewer. A prefix can only match keys with the same head.
+ */
+function headOf(s: string): string | undefined {
+  const first = s.indexOf("/", 1);
+  if (first < 0) return undefined;
+  const second = s.indexOf("/", first + 1);
+  return second < 0 ? undefined : s.slice(0, second + 1);
 }

@@ -253,48 +253,50 @@ export class GarbageCollector {
   async #removeOwnerRef(key: string, ownerUid: string): Promise<void> {
     const loc = this.#locate(key);
     if (!loc) return;
-    for (let attempt = 0; attempt < 5; attempt++) {
-      let obj: KubeObject;
-      try {
-        obj = await loc.store.get(loc.namespace, loc.name);
-      } catch (err) {
-        if (err instanceof StatusError && err.code === 404) return;
-        throw err;
-      }
+    await mutate(loc, (obj) => {
       const refs = obj.metadata.ownerReferences ?? [];
-      if (!refs.some((r) => r.uid === ownerUid)) return;
+      if (!refs.some((r) => r.uid === ownerUid)) return false;
       obj.metadata.ownerReferences = refs.filter((r) => r.uid !== ownerUid);
       if (obj.metadata.ownerReferences.length === 0) delete obj.metadata.ownerReferences;
-      try {
-        await loc.store.update(loc.namespace, loc.name, obj);
-        return;
-      } catch (err) {
-        if (!(err instanceof StatusError && err.code === 409)) throw err;
-      }
-    }
+      return true;
+    });
   }
 
   async #dropFinalizer(
     loc: { store: Store; namespace: string; name: string },
     finalizer: string,
   ): Promise<void> {
-    for (let attempt = 0; attempt < 5; attempt++) {
-      let obj: KubeObject;
-      try {
-        obj = await loc.store.get(loc.namespace, loc.name);
-      } catch (err) {
-        if (err instanceof StatusError && err.code === 404) return;
-        throw err;
-      }
+    await mutate(loc, (obj) => {
       const fins = obj.metadata.finalizers ?? [];
-      if (!fins.includes(finalizer)) return;
+      if (!fins.includes(finalizer)) return false;
       obj.metadata.finalizers = fins.filter((f) => f !== finalizer);
-      try {
-        await loc.store.update(loc.namespace, loc.name, obj);
-        return;
-      } catch (err) {
-        if (!(err instanceof StatusError && err.code === 409)) throw err;
-      }
+      return true;
+    });
+  }
+}
+
+/**
+ * Reads an object, lets `change` edit it (returning false when nothing needs doing) and
+ * writes it back; retries on conflicts, and a missing object ends it quietly.
+ */
+async function mutate(
+  loc: { store: Store; namespace: string; name: string },
+  change: (obj: KubeObject) => boolean,
+): Promise<void> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    let obj: KubeObject;
+    try {
+      obj = await loc.store.get(loc.namespace, loc.name);
+    } catch (err) {
+      if (err instanceof StatusError && err.code === 404) return;
+      throw err;
+    }
+    if (!change(obj)) return;
+    try {
+      await loc.store.update(loc.namespace, loc.name, obj);
+      return;
+    } catch (err) {
+      if (!(err instanceof StatusError && err.code === 409)) throw err;
     }
   }
 }

@@ -236,6 +236,9 @@ export function serveHttps(
     socket.on("close", () => sockets.delete(socket));
   });
   server.on("secureConnection", (socket: Socket) => {
+    // As Node's http server does by default: a watch event or a response is sent at once,
+    // not held back by Nagle's algorithm waiting for the previous segment's ACK.
+    socket.setNoDelay(true);
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
   });

@@ -1,7 +1,8 @@
 /**
  * Starts the real API server as a subprocess (`./scripts/deno run -A cmd/apiserver.ts`), so a
  * benchmark's clients and the server use separate CPU accounts and the server's CPU and RSS
- * can be read from `/proc/<pid>`.
+ * can be read from `/proc/<pid>`. `BENCH_SERVER_DENO_FLAGS` (space-separated) adds Deno flags to
+ * the server's command line, e.g. `--v8-flags=--perf-basic-prof` to profile it with `perf`.
  *
  * @module
  */
@@ -51,6 +52,7 @@ export async function startApiServerProcess(
     args: [
       "run",
       "-A",
+      ...(Deno.env.get("BENCH_SERVER_DENO_FLAGS")?.split(" ").filter((f) => f !== "") ?? []),
       "cmd/apiserver.ts",
       `--data-dir=${opts.dataDir}`,
       "--secure-port=0",

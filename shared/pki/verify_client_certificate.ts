@@ -1,6 +1,6 @@
 /**
  * Client certificate verification. Deno's TLS layer accepts any client certificate when asked
- * for one (node:https with `requestCert` and `rejectUnauthorized: false`), so this is where a
+ * for one (node:tls with `requestCert` and `rejectUnauthorized: false`), so this is where a
  * presented chain is checked: signatures up to one of the configured CAs, validity periods,
  * CA constraints on every issuer, and the clientAuth extended key usage. The rules follow Go's
  * crypto/x509 Verify as Kubernetes uses it for `--client-ca-file`.

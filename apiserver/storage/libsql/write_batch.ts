@@ -42,6 +42,8 @@ export interface BatchResult {
   committed: number;
   /** `PRAGMA synchronous` read inside the transaction, when it was checked. */
   synchronous?: number;
+  /** How long the transaction took where it ran, commit included (ms); set by the caller. */
+  execMs?: number;
 }
 
 /** `PRAGMA synchronous` FULL. */

@@ -38,7 +38,9 @@ async function handle(req: WorkerRequest): Promise<void> {
         return;
       case "write": {
         if (!client) throw new Error("write worker is not open");
+        const started = performance.now();
         const result = await writeBatch(client, req.ops, req.timeMs, true);
+        result.execMs = performance.now() - started;
         scope.postMessage({ id: req.id, result });
         return;
       }

@@ -226,11 +226,16 @@ Deno.test("LibsqlStorage keeps every acknowledged write across kill -9", async (
   });
 });
 
-Deno.test("LibsqlStorage commits on a write worker unless writeWorker is false", async (t) => {
+Deno.test("LibsqlStorage commits correctly inline and on the write worker", async (t) => {
+  // slowCommitMs 0: every commit counts as slow, so with a worker nearly all go to it.
   for (const writeWorker of [true, false]) {
     await t.step(`writeWorker: ${writeWorker}`, async () => {
       await inTempDir(async (dir) => {
-        const s = await LibsqlStorage.open({ url: `file:${dir}/state.db`, writeWorker });
+        const s = await LibsqlStorage.open({
+          url: `file:${dir}/state.db`,
+          writeWorker,
+          slowCommitMs: 0,
+        });
         try {
           const kvs = await Promise.all(
             Array.from({ length: 50 }, (_, i) => s.create(`/w/${i}`, `v${i}`)),
@@ -245,6 +250,8 @@ Deno.test("LibsqlStorage commits on a write worker unless writeWorker is false",
           assert.equal(stats.writeWorker, writeWorker);
           assert.equal(stats.lastSynchronous, 2, "FULL");
           assert.equal(stats.committedWrites, 51);
+          if (writeWorker) assert.ok(stats.workerCommits > 0, JSON.stringify(stats));
+          else assert.equal(stats.workerCommits, 0);
           assert.equal((await s.list("/w/")).items.length, 49);
         } finally {
           await s.close();
@@ -253,6 +260,64 @@ Deno.test("LibsqlStorage commits on a write worker unless writeWorker is false",
     });
   }
 });
+
+Deno.test("LibsqlStorage moves commits to the write worker after a slow one, and back", async (t) => {
+  await inTempDir(async (dir) => {
+    let now = 1_000_000;
+    let slowCommitMs = 60_000;
+    const open = () =>
+      LibsqlStorage.open({
+        url: `file:${dir}/state.db`,
+        slowCommitMs,
+        workerWindowMs: 5000,
+        now: () => now,
+      });
+    const s = await open();
+    try {
+      await t.step("fast commits stay inline", async () => {
+        await s.create("/m/a", "1");
+        await s.create("/m/b", "1");
+        const stats = s.stats();
+        assert.equal(stats.writeWorker, true);
+        assert.equal(stats.inlineCommits, 2);
+        assert.equal(stats.workerCommits, 0);
+        assert.equal(stats.slowCommits, 0);
+      });
+    } finally {
+      await s.close();
+    }
+    slowCommitMs = 0;
+    const slow = await open();
+    try {
+      await t.step("a slow commit sends the next ones to the worker", async () => {
+        await slow.create("/m/c", "1");
+        assert.deepEqual(pick(slow.stats()), { inline: 1, worker: 0, slow: 1 });
+        await slow.create("/m/d", "1");
+        await slow.create("/m/e", "1");
+        assert.deepEqual(pick(slow.stats()), { inline: 1, worker: 2, slow: 3 });
+      });
+      await t.step("after the window without a slow commit, inline again", async () => {
+        now += 5001;
+        await slow.create("/m/f", "1");
+        assert.deepEqual(pick(slow.stats()), { inline: 2, worker: 2, slow: 4 });
+        assert.deepEqual((await slow.list("/m/")).items.map((kv) => kv.key), [
+          "/m/a",
+          "/m/b",
+          "/m/c",
+          "/m/d",
+          "/m/e",
+          "/m/f",
+        ]);
+      });
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
+function pick(stats: { inlineCommits: number; workerCommits: number; slowCommits: number }) {
+  return { inline: stats.inlineCommits, worker: stats.workerCommits, slow: stats.slowCommits };
+}
 
 Deno.test("LibsqlStorage.open() rebuilds an earlier WITHOUT ROWID kv table, keeping every key", async () => {
   await inTempDir(async (dir) => {

@@ -1,6 +1,6 @@
 /**
  * The import rules of the layout: cmd → apiserver | nodeagent → shared; inside the server
- * http → registry → storage; only storage/libsql imports the libSQL client.
+ * http → registry → storage; only storage/libsql imports the libSQL drivers.
  */
 import assert from "node:assert/strict";
 
@@ -65,9 +65,9 @@ const RULES: { name: string; from: RegExp; forbidden: RegExp; except?: RegExp }[
     forbidden: /^apiserver\/http\//,
   },
   {
-    name: "only storage/libsql imports the libSQL client",
+    name: "only storage/libsql imports the libSQL drivers (@libsql/client, libsql)",
     from: /./,
-    forbidden: /^@libsql\/client/,
+    forbidden: /^(npm:)?(@libsql\/client|libsql)(@|\/|$)/,
     except: /^apiserver\/storage\/libsql\//,
   },
 ];

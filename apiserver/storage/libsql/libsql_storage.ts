@@ -32,6 +32,7 @@ import {
   SCHEMA_STATEMENTS,
 } from "./schema.ts";
 import { type BatchResult, writeBatch, type WriteOp } from "./write_batch.ts";
+import { SyncBatchWriter } from "./sync_batch_writer.ts";
 import { WorkerWriter } from "./worker_writer.ts";
 
 /** Options of {@link LibsqlStorage.open}. */
@@ -212,6 +213,8 @@ export class LibsqlStorage implements Storage {
   #turnTimer: ReturnType<typeof setImmediate> | undefined;
   #turnWaiters: Array<() => void> = [];
   #writer: WorkerWriter | undefined;
+  /** Embedded file: this thread's own writing connection (statements prepared once). */
+  #inline: SyncBatchWriter | undefined;
   #stats: LibsqlStorageStats = {
     transactions: 0,
     committedWrites: 0,
@@ -263,6 +266,7 @@ export class LibsqlStorage implements Storage {
     checkPositive("slowCommitMs", opts.slowCommitMs, true);
     checkPositive("workerWindowMs", opts.workerWindowMs, true);
     let client: Client | undefined;
+    let storage: LibsqlStorage | undefined;
     try {
       // The embedded client opens a first connection right away and throws if it cannot.
       const busy = opts.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
@@ -271,29 +275,34 @@ export class LibsqlStorage implements Storage {
         ...(opts.authToken ? { authToken: opts.authToken } : {}),
         ...(scheme === "file" ? { timeout: busy } : {}),
       });
-      const storage = new LibsqlStorage(client, scheme === "file", opts);
-      await storage.#withBusyRetry(async () => {
-        if (storage.#embedded) {
+      const s = storage = new LibsqlStorage(client, scheme === "file", opts);
+      await s.#withBusyRetry(async () => {
+        if (s.#embedded) {
           for (const pragma of FILE_PRAGMAS) await client?.execute(pragma);
         }
         await migrateKv(client!);
         await client?.batch([...SCHEMA_STATEMENTS], "write");
       });
-      if (storage.#embedded) {
+      if (s.#embedded) {
+        s.#inline = SyncBatchWriter.open(url, busy);
         if (opts.writeWorker !== false) {
           try {
-            storage.#writer = await WorkerWriter.start(url, busy);
-            storage.#stats.writeWorker = true;
+            s.#writer = await WorkerWriter.start(url, busy);
+            s.#stats.writeWorker = true;
           } catch {
             // No Worker here (e.g. a compiled binary without the worker module): commit on
             // this thread.
           }
         }
-        storage.#acquireFileLock(url);
+        s.#acquireFileLock(url);
       }
-      storage.#scheduleMaintenance();
-      return storage;
+      s.#scheduleMaintenance();
+      return s;
     } catch (e) {
+      if (storage) {
+        await storage.#writer?.close();
+        storage.#inline?.close();
+      }
       client?.close();
       throw new Error(`cannot open storage: ${errorMessage(e)}`, { cause: e });
     }
@@ -514,6 +523,8 @@ export class LibsqlStorage implements Storage {
     if (this.#turnTimer !== undefined) clearImmediate(this.#turnTimer);
     this.#turnTimer = undefined;
     await this.#writer?.close();
+    this.#inline?.close();
+    this.#inline = undefined;
     this.#client.close();
     this.#releaseFileLock();
   }
@@ -666,7 +677,9 @@ export class LibsqlStorage implements Storage {
       res = await this.#withBusyRetry(async () => {
         if (writer) return await writer.write(ops, time);
         const started = performance.now();
-        const r = await writeBatch(this.#client, ops, time, this.#embedded);
+        const r = this.#inline
+          ? this.#inline.write(ops, time)
+          : await writeBatch(this.#client, ops, time, this.#embedded);
         r.execMs = performance.now() - started;
         return r;
       });

@@ -3,8 +3,11 @@
  * SQLite's variable limit): one read of the revision counter, the durability setting and every
  * key the batch touches, then one multi-row insert into the log, whose trigger updates `kv`
  * and the counter (`schema.ts`). `@libsql/client` prepares every statement anew and builds
- * its results slowly, so statements per transaction, not rows, set the fixed cost. Runs on the storage's thread (libSQL server) or in the write worker
- * (embedded file); everything it takes and returns survives structured clone.
+ * its results slowly, so statements per transaction, not rows, set the fixed cost.
+ * {@link writeBatch} runs on the storage's thread (libSQL server, or an embedded file without
+ * the write worker); the write worker runs the same plan ({@link planWrites}) with the same
+ * statements on the synchronous driver (`sync_batch_writer.ts`). Everything it takes and
+ * returns survives structured clone.
  *
  * @module
  */
@@ -50,8 +53,128 @@ export interface BatchResult {
 export const SYNCHRONOUS_FULL = 2;
 
 /** SQLite's variable limit is 32766; stay well below it in one statement. */
-const MAX_VARS = 30_000;
-const LOG_COLUMNS = 7;
+export const MAX_VARS = 30_000;
+/** Columns of one `log` row as inserted by {@link logInsertSql}. */
+export const LOG_COLUMNS = 7;
+/** Most `log` rows one {@link logInsertSql} statement inserts. */
+export const ROWS_PER_LOG_INSERT = Math.floor(MAX_VARS / LOG_COLUMNS);
+
+/**
+ * The first columns of the read of a batch: one row (NULL key, the durability setting when
+ * `checkSynchronous`, the revision counter) for {@link readSql} to put first.
+ */
+export function readHeadSql(checkSynchronous: boolean): string {
+  return checkSynchronous
+    ? "SELECT NULL, (SELECT synchronous FROM pragma_synchronous), revision FROM meta WHERE id = 1"
+    : "SELECT NULL, NULL, revision FROM meta WHERE id = 1";
+}
+
+/**
+ * Reads `keys` keys' `(key, value, revision)` rows, after the head row of
+ * {@link readHeadSql} when `head` is given.
+ */
+export function readSql(head: string | undefined, keys: number): string {
+  if (keys === 0) return head ?? "SELECT NULL, NULL, NULL WHERE 0";
+  const rows = `SELECT key, value, revision FROM kv WHERE key IN (${placeholders(keys)})`;
+  return head === undefined ? rows : `${head} UNION ALL ${rows}`;
+}
+
+/** Inserts `rows` rows of {@link LOG_COLUMNS} values into `log`. */
+export function logInsertSql(rows: number): string {
+  return `INSERT INTO log (revision, type, key, value, prev_revision, prev_value, time_ms)
+          VALUES ${rowPlaceholders(rows, LOG_COLUMNS)}`;
+}
+
+/** The keys a batch touches, each once, in chunks small enough for one statement. */
+export function keyChunks(ops: readonly WriteOp[]): string[][] {
+  return chunks([...new Set(ops.map((op) => op.key))], MAX_VARS);
+}
+
+/** What {@link planWrites} decided for a batch. */
+export interface WritePlan {
+  /** One outcome per op, in order. */
+  outcomes: WriteOutcome[];
+  /** The `log` rows to insert, {@link LOG_COLUMNS} values each. */
+  logArgs: Value[];
+  /** Rows in `logArgs`. */
+  committed: number;
+}
+
+/**
+ * Decides each op of a batch against the current rows of its keys (`state`, updated in
+ * place) and the revision counter `revision`; see {@link writeBatch}.
+ */
+export function planWrites(
+  ops: readonly WriteOp[],
+  revision: number,
+  state: Map<string, { value: string; revision: number } | undefined>,
+  timeMs: number,
+): WritePlan {
+  const logArgs: Value[] = [];
+  const outcomes = ops.map((op): WriteOutcome => {
+    const prev = state.get(op.key);
+    if (op.kind === "create" && prev) return { refused: "exists" };
+    if (op.kind !== "create") {
+      if (!prev) return { refused: "notFound" };
+      if ((op.kind === "update" || op.expected !== 0) && op.expected !== prev.revision) {
+        return { refused: "conflict", currentRevision: prev.revision };
+      }
+    }
+    revision++;
+    const type = op.kind === "create"
+      ? LOG_ADDED
+      : op.kind === "update"
+      ? LOG_MODIFIED
+      : LOG_DELETED;
+    const value = op.kind === "delete" ? null : op.value;
+    logArgs.push(
+      revision,
+      type,
+      op.key,
+      value,
+      prev?.revision ?? 0,
+      prev?.value ?? null,
+      timeMs,
+    );
+    state.set(op.key, value === null ? undefined : { value, revision });
+    const outcome: WriteOutcome = { revision, prevRevision: prev?.revision ?? 0 };
+    if (prev) outcome.prevValue = prev.value;
+    return outcome;
+  });
+  return { outcomes, logArgs, committed: logArgs.length / LOG_COLUMNS };
+}
+
+/**
+ * Reads a batch's rows (the head row of {@link readHeadSql} first, then `(key, value,
+ * revision)` rows) into the revision counter, the durability setting and the keys' state;
+ * throws if `checkSynchronous` and the setting is below FULL.
+ */
+export function readState(
+  rowSets: ReadonlyArray<ArrayLike<ArrayLike<unknown>>>,
+  checkSynchronous: boolean,
+): {
+  revision: number;
+  synchronous: number | undefined;
+  state: Map<string, { value: string; revision: number } | undefined>;
+} {
+  const meta = rowSets[0][0];
+  let synchronous: number | undefined;
+  if (checkSynchronous) {
+    synchronous = num(meta[1]);
+    if (synchronous < SYNCHRONOUS_FULL) {
+      throw new Error(`refusing to commit with PRAGMA synchronous=${synchronous} (below FULL)`);
+    }
+  }
+  const state = new Map<string, { value: string; revision: number } | undefined>();
+  for (let i = 0; i < rowSets.length; i++) {
+    const rows = rowSets[i];
+    for (let j = i === 0 ? 1 : 0; j < rows.length; j++) {
+      const row = rows[j];
+      state.set(str(row[0]), { value: str(row[1]), revision: num(row[2]) });
+    }
+  }
+  return { revision: num(meta[2]), synchronous, state };
+}
 
 /**
  * Applies `ops` in order in one `BEGIN IMMEDIATE` transaction: each gets the next revision or
@@ -66,85 +189,29 @@ export async function writeBatch(
   timeMs: number,
   checkSynchronous: boolean,
 ): Promise<BatchResult> {
-  const keys = [...new Set(ops.map((op) => op.key))];
   const tx = await client.transaction("write");
   try {
     // One statement reads the counter (and the durability setting) and every key's row: the
     // first row is meta's, with a NULL key.
-    const reads: InStatement[] = [];
-    const head = checkSynchronous
-      ? "SELECT NULL, (SELECT synchronous FROM pragma_synchronous), revision FROM meta WHERE id = 1"
-      : "SELECT NULL, NULL, revision FROM meta WHERE id = 1";
-    const keyChunks = chunks(keys, MAX_VARS);
-    if (keyChunks.length === 0) reads.push(head);
-    keyChunks.forEach((chunk, i) => {
-      const rows = `SELECT key, value, revision FROM kv WHERE key IN (${
-        placeholders(chunk.length)
-      })`;
-      reads.push({ sql: i === 0 ? `${head} UNION ALL ${rows}` : rows, args: chunk });
-    });
+    const head = readHeadSql(checkSynchronous);
+    const chunked = keyChunks(ops);
+    const reads: InStatement[] = chunked.length === 0 ? [head] : chunked.map((chunk, i) => ({
+      sql: readSql(i === 0 ? head : undefined, chunk.length),
+      args: chunk,
+    }));
     const rs = await tx.batch(reads);
-    const meta = rs[0].rows[0];
-    let synchronous: number | undefined;
-    if (checkSynchronous) {
-      synchronous = num(meta[1]);
-      if (synchronous < SYNCHRONOUS_FULL) {
-        throw new Error(`refusing to commit with PRAGMA synchronous=${synchronous} (below FULL)`);
-      }
-    }
-    const state = new Map<string, { value: string; revision: number } | undefined>();
-    for (let i = 0; i < rs.length; i++) {
-      const rows = rs[i].rows;
-      for (let j = i === 0 ? 1 : 0; j < rows.length; j++) {
-        const row = rows[j];
-        state.set(str(row[0]), { value: str(row[1]), revision: num(row[2]) });
-      }
-    }
-    let revision = num(meta[2]);
-    const logArgs: Value[] = [];
-    const outcomes = ops.map((op): WriteOutcome => {
-      const prev = state.get(op.key);
-      if (op.kind === "create" && prev) return { refused: "exists" };
-      if (op.kind !== "create") {
-        if (!prev) return { refused: "notFound" };
-        if ((op.kind === "update" || op.expected !== 0) && op.expected !== prev.revision) {
-          return { refused: "conflict", currentRevision: prev.revision };
-        }
-      }
-      revision++;
-      const type = op.kind === "create"
-        ? LOG_ADDED
-        : op.kind === "update"
-        ? LOG_MODIFIED
-        : LOG_DELETED;
-      const value = op.kind === "delete" ? null : op.value;
-      logArgs.push(
-        revision,
-        type,
-        op.key,
-        value,
-        prev?.revision ?? 0,
-        prev?.value ?? null,
-        timeMs,
-      );
-      state.set(op.key, value === null ? undefined : { value, revision });
-      const outcome: WriteOutcome = { revision, prevRevision: prev?.revision ?? 0 };
-      if (prev) outcome.prevValue = prev.value;
-      return outcome;
-    });
-    const committed = logArgs.length / LOG_COLUMNS;
+    const { revision, synchronous, state } = readState(rs.map((r) => r.rows), checkSynchronous);
+    const { outcomes, logArgs, committed } = planWrites(ops, revision, state, timeMs);
     if (committed === 0) {
       await tx.rollback();
       return { outcomes, committed, synchronous };
     }
     // The log_apply trigger applies each row to kv and the counter (schema.ts).
     const writes: InStatement[] = [];
-    const rowsPerLogInsert = Math.floor(MAX_VARS / LOG_COLUMNS);
-    for (let row = 0; row < committed; row += rowsPerLogInsert) {
-      const n = Math.min(rowsPerLogInsert, committed - row);
+    for (let row = 0; row < committed; row += ROWS_PER_LOG_INSERT) {
+      const n = Math.min(ROWS_PER_LOG_INSERT, committed - row);
       writes.push({
-        sql: `INSERT INTO log (revision, type, key, value, prev_revision, prev_value, time_ms)
-          VALUES ${rowPlaceholders(n, LOG_COLUMNS)}`,
+        sql: logInsertSql(n),
         args: n === committed ? logArgs : logArgs.slice(row * LOG_COLUMNS, (row + n) * LOG_COLUMNS),
       });
     }
@@ -171,16 +238,16 @@ function rowPlaceholders(rows: number, columns: number): string {
   return new Array(rows).fill(row).join(",");
 }
 
-function num(v: Value | undefined): number {
+function num(v: unknown): number {
   if (typeof v === "number") return v;
   if (typeof v === "bigint") return Number(v);
   if (typeof v === "string") return Number(v);
   return 0;
 }
 
-function str(v: Value | undefined): string {
+function str(v: unknown): string {
   if (typeof v === "string") return v;
   if (v === null || v === undefined) return "";
-  if (v instanceof ArrayBuffer) return new TextDecoder().decode(v);
+  if (v instanceof ArrayBuffer || v instanceof Uint8Array) return new TextDecoder().decode(v);
   return String(v);
 }

@@ -1,7 +1,8 @@
 /**
- * Entry point of the write worker (started by {@link WorkerWriter}): owns one embedded
- * `@libsql/client` connection and runs group-commit transactions on it with
- * {@link writeBatch}, so a commit's fsync blocks this thread instead of the server's.
+ * Entry point of the write worker (started by {@link WorkerWriter}): owns one connection to
+ * the embedded file through the synchronous `libsql` driver and runs group-commit transactions
+ * on it with {@link SyncBatchWriter} (statements prepared once), so a commit's fsync blocks
+ * this thread instead of the server's.
  *
  * Messages in: `{ id, type: "open", url, timeoutMs }`, `{ id, type: "write", ops, timeMs }`,
  * `{ id, type: "close" }`. Each is answered with `{ id, result }` or
@@ -9,8 +10,7 @@
  *
  * @module
  */
-import { type Client, createClient } from "@libsql/client";
-import { writeBatch } from "./write_batch.ts";
+import { SyncBatchWriter } from "./sync_batch_writer.ts";
 import type { WorkerRequest, WorkerResponse } from "./worker_writer.ts";
 
 interface WorkerScope {
@@ -20,33 +20,30 @@ interface WorkerScope {
 }
 
 const scope = globalThis as unknown as WorkerScope;
-let client: Client | undefined;
-// Requests run one at a time, in arrival order.
-let queue: Promise<void> = Promise.resolve();
+let writer: SyncBatchWriter | undefined;
 
-scope.onmessage = (e) => {
-  const req = e.data;
-  queue = queue.then(() => handle(req));
-};
+// The driver is synchronous: requests run one at a time, in arrival order.
+scope.onmessage = (e) => handle(e.data);
 
-async function handle(req: WorkerRequest): Promise<void> {
+function handle(req: WorkerRequest): void {
   try {
     switch (req.type) {
       case "open":
-        client = createClient({ url: req.url, timeout: req.timeoutMs });
+        writer?.close();
+        writer = SyncBatchWriter.open(req.url, req.timeoutMs);
         scope.postMessage({ id: req.id, result: undefined });
         return;
       case "write": {
-        if (!client) throw new Error("write worker is not open");
+        if (!writer) throw new Error("write worker is not open");
         const started = performance.now();
-        const result = await writeBatch(client, req.ops, req.timeMs, true);
+        const result = writer.write(req.ops, req.timeMs);
         result.execMs = performance.now() - started;
         scope.postMessage({ id: req.id, result });
         return;
       }
       case "close":
-        client?.close();
-        client = undefined;
+        writer?.close();
+        writer = undefined;
         scope.postMessage({ id: req.id, result: undefined });
         scope.close();
         return;

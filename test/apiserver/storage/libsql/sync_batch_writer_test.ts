@@ -1,0 +1,193 @@
+import assert from "node:assert/strict";
+import { createClient } from "@libsql/client";
+import { FILE_PRAGMAS, SCHEMA_STATEMENTS } from "../../../../apiserver/storage/libsql/schema.ts";
+import {
+  embeddedFilePath,
+  SyncBatchWriter,
+} from "../../../../apiserver/storage/libsql/sync_batch_writer.ts";
+import type { WriteOp } from "../../../../apiserver/storage/libsql/write_batch.ts";
+
+type Client = ReturnType<typeof createClient>;
+
+async function withDb(
+  busyTimeoutMs: number,
+  fn: (writer: SyncBatchWriter, client: Client, url: string) => Promise<void>,
+) {
+  const dir = await Deno.makeTempDir({ prefix: "sync_batch_writer_" });
+  const url = `file:${dir}/state.db`;
+  const client = createClient({ url });
+  let writer: SyncBatchWriter | undefined;
+  try {
+    for (const pragma of FILE_PRAGMAS) await client.execute(pragma);
+    await client.batch([...SCHEMA_STATEMENTS], "write");
+    writer = SyncBatchWriter.open(url, busyTimeoutMs);
+    await fn(writer, client, url);
+  } finally {
+    writer?.close();
+    client.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+async function rows(client: Client, sql: string): Promise<unknown[][]> {
+  const rs = await client.execute(sql);
+  return rs.rows.map((r) => Array.from({ length: r.length }, (_, i) => r[i]));
+}
+
+Deno.test("SyncBatchWriter.write() applies each write in order and refuses only the failing ones", async () => {
+  await withDb(1000, async (writer, client) => {
+    const first = writer.write([{ kind: "create", key: "/a", value: "a1" }], 7);
+    assert.deepEqual(first, {
+      outcomes: [{ revision: 1, prevRevision: 0 }],
+      committed: 1,
+      synchronous: 2,
+    });
+    const ops: WriteOp[] = [
+      { kind: "create", key: "/a", value: "dup" },
+      { kind: "update", key: "/a", value: "a2", expected: 1 },
+      { kind: "update", key: "/a", value: "stale", expected: 1 },
+      { kind: "delete", key: "/missing", expected: 0 },
+      { kind: "create", key: "/c", value: "c1" },
+      { kind: "delete", key: "/c", expected: 3 },
+      { kind: "create", key: "/c", value: "c2" },
+      { kind: "create", key: "/d", value: "d1" },
+      { kind: "delete", key: "/d", expected: 0 },
+    ];
+    const res = writer.write(ops, 8);
+    assert.deepEqual(res.outcomes, [
+      { refused: "exists" },
+      { revision: 2, prevRevision: 1, prevValue: "a1" },
+      { refused: "conflict", currentRevision: 2 },
+      { refused: "notFound" },
+      { revision: 3, prevRevision: 0 },
+      { revision: 4, prevRevision: 3, prevValue: "c1" },
+      { revision: 5, prevRevision: 0 },
+      { revision: 6, prevRevision: 0 },
+      { revision: 7, prevRevision: 6, prevValue: "d1" },
+    ]);
+    assert.equal(res.committed, 6);
+    assert.equal(res.synchronous, 2);
+    assert.deepEqual(await rows(client, "SELECT key, value, revision FROM kv ORDER BY key"), [
+      ["/a", "a2", 2],
+      ["/c", "c2", 5],
+    ]);
+    assert.deepEqual(
+      await rows(
+        client,
+        "SELECT revision, type, key, value, prev_revision, prev_value, time_ms FROM log ORDER BY revision",
+      ),
+      [
+        [1, 0, "/a", "a1", 0, null, 7],
+        [2, 1, "/a", "a2", 1, "a1", 8],
+        [3, 0, "/c", "c1", 0, null, 8],
+        [4, 2, "/c", null, 3, "c1", 8],
+        [5, 0, "/c", "c2", 0, null, 8],
+        [6, 0, "/d", "d1", 0, null, 8],
+        [7, 2, "/d", null, 6, "d1", 8],
+      ],
+    );
+    assert.deepEqual(await rows(client, "SELECT revision FROM meta"), [[7]]);
+  });
+});
+
+Deno.test("SyncBatchWriter.write() reuses its statements across batches of the same and other sizes", async () => {
+  await withDb(1000, async (writer, client) => {
+    let revision = 0;
+    for (let round = 0; round < 3; round++) {
+      for (const size of [1, 3, 7, 3, 1]) {
+        const ops: WriteOp[] = Array.from({ length: size }, (_, i) => ({
+          kind: "create",
+          key: `/r${round}/s${size}/${revision + i}`,
+          value: "v",
+        }));
+        const res = writer.write(ops, 1);
+        assert.equal(res.committed, size);
+        revision += size;
+        assert.deepEqual(res.outcomes.at(-1), { revision, prevRevision: 0 });
+      }
+    }
+    assert.deepEqual(await rows(client, "SELECT COUNT(*), MAX(revision) FROM kv"), [[
+      revision,
+      revision,
+    ]]);
+  });
+});
+
+Deno.test("SyncBatchWriter.write() rolls back a batch in which every write is refused", async () => {
+  await withDb(1000, async (writer, client) => {
+    const res = writer.write([{ kind: "delete", key: "/x", expected: 0 }], 1);
+    assert.deepEqual(res, { outcomes: [{ refused: "notFound" }], committed: 0, synchronous: 2 });
+    assert.deepEqual(await rows(client, "SELECT COUNT(*) FROM log"), [[0]]);
+    // The connection is out of its transaction: the next batch commits.
+    assert.equal(writer.write([{ kind: "create", key: "/x", value: "x" }], 1).committed, 1);
+  });
+});
+
+Deno.test("SyncBatchWriter.write() commits batches larger than one statement's variable limit", async () => {
+  await withDb(1000, async (writer, client) => {
+    const ops: WriteOp[] = Array.from({ length: 5000 }, (_, i) => ({
+      kind: "create",
+      key: `/big/${i}`,
+      value: "v",
+    }));
+    assert.equal(writer.write(ops, 1).committed, 5000);
+    assert.deepEqual(await rows(client, "SELECT COUNT(*), MAX(revision) FROM kv"), [[5000, 5000]]);
+  });
+});
+
+Deno.test("SyncBatchWriter.open() sets the busy timeout and keeps synchronous at FULL", async () => {
+  await withDb(1234, (writer) => {
+    assert.deepEqual(writer.pragma("busy_timeout"), [1234]);
+    assert.deepEqual(writer.pragma("synchronous"), [2]);
+    return Promise.resolve();
+  });
+});
+
+Deno.test("SyncBatchWriter.write() fails with SQLITE_BUSY while another connection holds the lock, then commits", async () => {
+  await withDb(20, async (writer, client) => {
+    const tx = await client.transaction("write");
+    try {
+      await tx.execute("UPDATE meta SET compacted = compacted WHERE id = 1");
+      assert.throws(
+        () => writer.write([{ kind: "create", key: "/k", value: "v" }], 1),
+        (e: unknown) => (e as { code?: string }).code === "SQLITE_BUSY",
+      );
+    } finally {
+      await tx.rollback();
+      tx.close();
+    }
+    const res = writer.write([{ kind: "create", key: "/k", value: "v" }], 1);
+    assert.deepEqual(res.outcomes, [{ revision: 1, prevRevision: 0 }]);
+  });
+});
+
+Deno.test("SyncBatchWriter.write() refuses to commit below synchronous=FULL and rolls back", async () => {
+  await withDb(1000, async (writer, client) => {
+    writer.pragma("synchronous = NORMAL");
+    assert.throws(
+      () => writer.write([{ kind: "create", key: "/k", value: "v" }], 1),
+      /synchronous=1 \(below FULL\)/,
+    );
+    assert.deepEqual(await rows(client, "SELECT COUNT(*) FROM log"), [[0]]);
+    writer.pragma("synchronous = FULL");
+    assert.equal(writer.write([{ kind: "create", key: "/k", value: "v" }], 1).committed, 1);
+  });
+});
+
+Deno.test("embeddedFilePath() reads a file: URL as @libsql/client does", async (t) => {
+  const cases: Array<[string, string | RegExp]> = [
+    ["file:/tmp/a/state.db", "/tmp/a/state.db"],
+    ["file:///tmp/a/state.db", "/tmp/a/state.db"],
+    ["file:rel/state.db", "rel/state.db"],
+    ["file:/tmp/a%20b/state.db?mode=rwc", "/tmp/a b/state.db"],
+    ["file://host/tmp/state.db", /must not name a host/],
+    ["file:", /needs a path/],
+    ["libsql://example.org", /not an embedded database URL/],
+  ];
+  for (const [url, want] of cases) {
+    await t.step(url, () => {
+      if (typeof want === "string") assert.equal(embeddedFilePath(url), want);
+      else assert.throws(() => embeddedFilePath(url), want);
+    });
+  }
+});

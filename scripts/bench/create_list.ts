@@ -8,13 +8,17 @@
  *   through `@libsql/client` with the storage's durability setting, at the same concurrency;
  * - where `etcd` is installed, etcd's put rate at the same concurrency ({@link etcdPutRate}).
  *
- * The machine this runs on pauses for long stretches, so the creates are split into rounds,
+ * The server first takes `--warmup` untimed creates (in another namespace), so the timed
+ * rounds measure compiled code rather than V8 warming up: without it the first round ran at
+ * about 70% of the later ones. The machine this runs on pauses for long stretches, so the
+ * creates are split into rounds,
  * each followed by both anchors with the same number of writes (A B C, A B C…), and the report
  * quotes medians over rounds and the median of per-round ratios. Every phase is capped in
  * count and time; the run stops by itself.
  *
  *   ./scripts/deno task bench [--objects=10000] [--concurrency=16] [--rounds=3]
  *     [--page-size=500] [--list-repeats=5] [--cap-seconds=120] [--value-bytes=1024] [--no-etcd]
+ *     [--warmup=2000]
  *
  * @module
  */
@@ -50,6 +54,8 @@ export interface CreateListOptions {
   valueBytes: number;
   /** Measure etcd where it is installed. */
   etcd: boolean;
+  /** Untimed creates before the first round (JIT warm-up; another namespace). Default 0. */
+  warmup?: number;
   /** Progress lines (default: none). */
   log?: (line: string) => void;
 }
@@ -104,6 +110,7 @@ export interface CreateListReport {
 }
 
 const NAMESPACE = "bench";
+const WARMUP_NAMESPACE = "bench-warmup";
 
 /** Runs the benchmark. Throws when the server cannot start or nothing could be created. */
 export async function runCreateListBench(opts: CreateListOptions): Promise<CreateListReport> {
@@ -152,6 +159,34 @@ export async function runCreateListBench(opts: CreateListOptions): Promise<Creat
     if (ns.status !== 201) throw new Error(`creating namespace: ${ns.status} ${nsText}`);
 
     const bodyOf = configMapBody(opts.valueBytes);
+    const warmup = opts.warmup ?? 0;
+    if (warmup > 0) {
+      log(`warm-up: ${warmup} untimed creates`);
+      const wns = await call("/api/v1/namespaces", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          apiVersion: "v1",
+          kind: "Namespace",
+          metadata: { name: WARMUP_NAMESPACE },
+        }),
+      });
+      await wns.text();
+      if (wns.status !== 201) throw new Error(`creating namespace: ${wns.status}`);
+      const pool = await runPool(
+        { count: warmup, concurrency: opts.concurrency, capMs, offset: 0 },
+        async (i) => {
+          const res = await call(`/api/v1/namespaces/${WARMUP_NAMESPACE}/configmaps`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: bodyOf(i),
+          });
+          await res.text();
+          if (res.status !== 201) throw new Error(`warm-up create answered ${res.status}`);
+        },
+      );
+      if (pool.firstError !== undefined) throw pool.firstError;
+    }
     const rounds: RoundResult[] = [];
     let firstCreateError: string | undefined;
     let offset = 0;
@@ -241,6 +276,7 @@ export async function runCreateListBench(opts: CreateListOptions): Promise<Creat
         capSeconds: opts.capSeconds,
         valueBytes: opts.valueBytes,
         etcd: opts.etcd,
+        warmup: opts.warmup ?? 0,
       },
       rounds,
       list,
@@ -361,7 +397,9 @@ export function formatReport(report: CreateListReport): string {
   lines.push(
     `create/list benchmark: ${o.objects} ConfigMaps of ${o.valueBytes} B, ` +
       `${o.concurrency} concurrent HTTPS clients, ${o.rounds} rounds, ` +
-      `list in pages of ${o.pageSize} ×${o.listRepeats}`,
+      `list in pages of ${o.pageSize} ×${o.listRepeats}; ${
+        o.warmup ?? 0
+      } untimed warm-up creates first`,
   );
   lines.push("");
   lines.push("per round (creates, then the anchors with as many writes at the same concurrency):");
@@ -460,6 +498,7 @@ export function parseBenchFlags(args: string[]): CreateListOptions | { errors: s
         "cap-seconds": { type: "string", default: "120" },
         "value-bytes": { type: "string", default: "1024" },
         "no-etcd": { type: "boolean", default: false },
+        warmup: { type: "string", default: "2000" },
       },
     }));
   } catch (e) {
@@ -481,7 +520,9 @@ export function parseBenchFlags(args: string[]): CreateListOptions | { errors: s
     capSeconds: int("cap-seconds"),
     valueBytes: int("value-bytes"),
     etcd: !values["no-etcd"],
+    warmup: /^[0-9]+$/.test(String(values.warmup)) ? Number(values.warmup) : NaN,
   };
+  if (!Number.isSafeInteger(opts.warmup)) errors.push("--warmup must be a non-negative integer");
   if (errors.length === 0 && opts.rounds > opts.objects) {
     errors.push("--rounds must not exceed --objects");
   }

@@ -17,6 +17,7 @@ Deno.test("parseBenchFlags() takes defaults and reports every bad flag", async (
       capSeconds: 120,
       valueBytes: 1024,
       etcd: true,
+      warmup: 2000,
     });
   });
   await t.step("smaller run", () => {
@@ -31,6 +32,7 @@ Deno.test("parseBenchFlags() takes defaults and reports every bad flag", async (
     ["fraction", ["--page-size=1.5"], [/--page-size/]],
     ["more rounds than objects", ["--objects=2", "--rounds=3"], [/--rounds/]],
     ["unknown flag", ["--nope"], [/nope/]],
+    ["negative warm-up", ["--warmup=-1"], [/--warmup/]],
   ];
   for (const [name, args, patterns] of bad) {
     await t.step(name, () => {
@@ -52,6 +54,7 @@ Deno.test("runCreateListBench() creates and lists through the real server", asyn
     capSeconds: 120,
     valueBytes: 512,
     etcd: false,
+    warmup: 5,
   });
   assert.deepEqual(report.rounds.map((r) => r.created), [15, 15]);
   assert.ok(report.rounds.every((r) => r.failed === 0), report.firstCreateError ?? "");
@@ -64,6 +67,7 @@ Deno.test("runCreateListBench() creates and lists through the real server", asyn
   assert.match(text, /creates\/s ÷ raw rows\/s/);
   assert.match(text, /list page of 7 p50/);
   assert.match(text, /skipped: disabled with --no-etcd/);
+  assert.match(text, /5 untimed warm-up creates first/);
 });
 
 Deno.test("runCreateListBench() rejects bad options before starting anything", async () => {

@@ -17,7 +17,7 @@ import type { Logger } from "../../shared/log/mod.ts";
 import type { Store } from "../registry/generic/store.ts";
 import type { ResourceRegistry } from "../registry/resource_registry.ts";
 import type { ChangeEvent, Storage } from "../storage/interface.ts";
-import { parseStoredValue } from "../watch/cached_object.ts";
+import { parseStoredValue } from "../registry/generic/stored_value.ts";
 
 /** The finalizer of propagationPolicy=Orphan. */
 export const ORPHAN_FINALIZER = "orphan";

@@ -3,11 +3,14 @@
  * apiVersion, kind and resourceVersion set, ready to send), its revision, and the label and
  * field sets selectors are matched against. Parsing happens once, when the change arrives, and
  * other readers of the same commit (the garbage collector) share that parse through
- * {@link parseStoredValue}.
+ * `parseStoredValue` (`registry/generic/stored_value.ts`).
  *
  * @module
  */
 import type { KubeObject } from "../../shared/api/meta/v1/types.ts";
+import { parseStoredValue } from "../registry/generic/stored_value.ts";
+
+export { parseStoredValue };
 
 /** One object as the cache holds it. */
 export interface CachedObject {
@@ -54,28 +57,6 @@ export interface ObjectCodec {
   fieldsOf(obj: KubeObject): Record<string, string>;
 }
 
-/** How many recent parses {@link parseStoredValue} keeps (more than one group commit). */
-const RECENT_PARSES = 512;
-const recentParses = new Map<string, KubeObject>();
-
-/**
- * The parsed object of a stored value, shared: every listener of one commit gets the same
- * object from a small cache of recent parses instead of parsing the value again. The result
- * is shared: read it, copy what you keep, never change it (only {@link cachedObjectOf}
- * stamps apiVersion, kind and resourceVersion on it, which the stored text omits). Throws
- * SyntaxError for text that is not JSON.
- */
-export function parseStoredValue(value: string): KubeObject {
-  let obj = recentParses.get(value);
-  if (obj !== undefined) return obj;
-  obj = JSON.parse(value) as KubeObject;
-  if (recentParses.size >= RECENT_PARSES) {
-    recentParses.delete(recentParses.keys().next().value!);
-  }
-  recentParses.set(value, obj);
-  return obj;
-}
-
 /** Parses a stored value into a cached object at `revision`. */
 export function cachedObjectOf(
   codec: ObjectCodec,
@@ -87,16 +68,15 @@ export function cachedObjectOf(
   if (obj === null || typeof obj !== "object" || Array.isArray(obj)) {
     throw new TypeError(`the value of ${key} is not an object`);
   }
-  obj.apiVersion = codec.apiVersion;
-  obj.kind = codec.kind;
-  obj.metadata ??= {};
-  obj.metadata.resourceVersion = String(revision);
+  // Stamped on a shallow copy: the parse is shared (it may be the store's own object).
+  const metadata = { ...obj.metadata, resourceVersion: String(revision) };
+  const stamped = { ...obj, apiVersion: codec.apiVersion, kind: codec.kind, metadata };
   return {
     key,
-    json: JSON.stringify(obj),
+    json: JSON.stringify(stamped),
     revision,
-    labels: obj.metadata.labels ?? EMPTY,
-    fields: codec.fieldsOf(obj),
+    labels: metadata.labels ? { ...metadata.labels } : EMPTY,
+    fields: codec.fieldsOf(stamped),
   };
 }
 

@@ -22,6 +22,7 @@ import { type Clock, rfc3339, systemClock } from "./clock.ts";
 import { encodeContinue } from "./continue_token.ts";
 import { maintainManagedFields } from "../../fieldmanager/track_write.ts";
 import { apiVersionOf, type KindDef } from "./kind.ts";
+import { writingValue } from "./stored_value.ts";
 import {
   generateName,
   validateObjectMeta,
@@ -263,9 +264,11 @@ export class Store {
     if (opts.dryRun) return obj;
     for (let attempt = 0;; attempt++) {
       try {
-        const kv = await this.#storage.create(
-          this.key(namespace, obj.metadata.name!),
+        const key = this.key(namespace, obj.metadata.name!);
+        const kv = await writingValue(
           this.#encode(obj),
+          obj,
+          (value) => this.#storage.create(key, value),
         );
         obj.metadata.resourceVersion = String(kv.revision);
         return obj;
@@ -370,7 +373,11 @@ export class Store {
           obj.metadata.resourceVersion = String(ev.revision);
           return { object: obj, created: false };
         }
-        const kv = await this.#storage.update(key, this.#encode(obj), current.revision);
+        const kv = await writingValue(
+          this.#encode(obj),
+          obj,
+          (value) => this.#storage.update(key, value, current.revision),
+        );
         obj.metadata.resourceVersion = String(kv.revision);
         return { object: obj, created: false };
       } catch (err) {
@@ -499,7 +506,11 @@ export class Store {
   ): Promise<{ object: KubeObject; deleted: boolean } | undefined> {
     if (opts.dryRun) return { object: next, deleted: false };
     try {
-      const kv = await this.#storage.update(key, this.#encode(next), revision);
+      const kv = await writingValue(
+        this.#encode(next),
+        next,
+        (value) => this.#storage.update(key, value, revision),
+      );
       next.metadata.resourceVersion = String(kv.revision);
       return { object: next, deleted: false };
     } catch (err) {

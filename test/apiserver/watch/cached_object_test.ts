@@ -18,7 +18,7 @@ Deno.test("parseStoredValue() shares one parse of a value between readers", () =
   assert.throws(() => parseStoredValue("{not json"), SyntaxError);
 });
 
-Deno.test("cachedObjectOf() stamps apiVersion, kind and resourceVersion on a shared parse", async (t) => {
+Deno.test("cachedObjectOf() stamps apiVersion, kind and resourceVersion on a copy of the shared parse", async (t) => {
   const value = JSON.stringify({ metadata: { name: "b", labels: { app: "x" } } });
   const shared = parseStoredValue(value);
   await t.step("at the change's revision", () => {
@@ -31,6 +31,8 @@ Deno.test("cachedObjectOf() stamps apiVersion, kind and resourceVersion on a sha
     assert.deepEqual(obj.labels, { app: "x" });
     assert.deepEqual(obj.fields, { "metadata.name": "b" });
     assert.equal(shared.metadata.uid, undefined, "readers of the shared parse see no uid added");
+    assert.equal(shared.metadata.resourceVersion, undefined, "nor a resourceVersion");
+    assert.equal(shared.kind, undefined);
   });
   await t.step("the same text again (a deletion's last value) at a later revision", () => {
     const obj = cachedObjectOf(CODEC, "/registry/configmaps/ns/b", value, 9);

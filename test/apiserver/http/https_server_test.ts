@@ -11,18 +11,12 @@ import {
   serveHttps,
   splitHeaderList,
 } from "../../../apiserver/http/https_server.ts";
-import { createCA, issueCertificate } from "../../../shared/pki/issue_certificate.ts";
+import { issueCertificate } from "../../../shared/pki/issue_certificate.ts";
+import { servingPki, withHttpsServer } from "../../support/test_pki.ts";
 import { pemCertificates } from "../../../shared/pki/pem.ts";
 import { StatusError } from "../../../shared/errors/status_error.ts";
 
-const ca = await createCA("test-ca");
-const serving = await issueCertificate({
-  ca,
-  commonName: "server",
-  dnsNames: ["localhost"],
-  ipAddresses: ["127.0.0.1"],
-  usages: "server",
-});
+const { ca, serving } = await servingPki();
 const client = await issueCertificate({
   ca,
   commonName: "jane",
@@ -81,25 +75,15 @@ function headerValues(raw: string[], name: string): string[] {
   return out;
 }
 
-async function withServer(
+function withServer(
   handler: (req: Request, conn: ConnInfo) => Promise<Response> | Response,
   fn: (port: number) => Promise<void>,
   extra: { maxRequestBodyBytes?: number; onError?: (err: unknown) => void } = {},
 ): Promise<void> {
-  const server = await serveHttps(handler, {
-    hostname: "127.0.0.1",
-    port: 0,
-    certPem: serving.certPem,
-    keyPem: serving.keyPem,
+  return withHttpsServer(serving, handler, (server) => fn(server.port), {
     requestClientCert: true,
-    onError: extra.onError ?? (() => {}),
-    ...(extra.maxRequestBodyBytes ? { maxRequestBodyBytes: extra.maxRequestBodyBytes } : {}),
+    ...extra,
   });
-  try {
-    await fn(server.port);
-  } finally {
-    await server.close();
-  }
 }
 
 Deno.test("serveHttps() passes method, URL, headers and body to the handler", async () => {

@@ -1,36 +1,15 @@
 import assert from "node:assert/strict";
 import { serveHttps } from "../../../shared/http/https_server.ts";
 import type { HttpsHandler, HttpsServer } from "../../../shared/http/https_server.ts";
-import { createCA, issueCertificate } from "../../../shared/pki/issue_certificate.ts";
+import { servingPki, withHttpsServer } from "../../support/test_pki.ts";
 
-const ca = await createCA("test-ca");
-const serving = await issueCertificate({
-  ca,
-  commonName: "server",
-  dnsNames: ["localhost"],
-  ipAddresses: ["127.0.0.1"],
-  usages: "server",
-});
+const { ca, serving } = await servingPki();
 
-async function withServer(
+function withServer(
   handler: HttpsHandler,
   fn: (server: HttpsServer) => Promise<void>,
-  extra: { idleTimeoutMs?: number; readHeaderTimeoutMs?: number } = {},
 ): Promise<void> {
-  const server = await serveHttps(handler, {
-    hostname: "127.0.0.1",
-    port: 0,
-    certPem: serving.certPem,
-    keyPem: serving.keyPem,
-    requestClientCert: false,
-    onError: () => {},
-    ...extra,
-  });
-  try {
-    await fn(server);
-  } finally {
-    await server.close();
-  }
+  return withHttpsServer(serving, handler, fn);
 }
 
 /** A raw TLS connection: write bytes, read text until a condition holds or the server closes. */

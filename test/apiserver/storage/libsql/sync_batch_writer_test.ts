@@ -6,6 +6,7 @@ import {
   SyncBatchWriter,
 } from "../../../../apiserver/storage/libsql/sync_batch_writer.ts";
 import type { WriteOp } from "../../../../apiserver/storage/libsql/write_batch.ts";
+import { FIRST_OP, MIXED_BATCH } from "./_write_cases.ts";
 
 type Client = ReturnType<typeof createClient>;
 
@@ -36,57 +37,28 @@ async function rows(client: Client, sql: string): Promise<unknown[][]> {
 
 Deno.test("SyncBatchWriter.write() applies each write in order and refuses only the failing ones", async () => {
   await withDb(1000, async (writer, client) => {
-    const first = writer.write([{ kind: "create", key: "/a", value: "a1" }], 7);
+    const first = writer.write([FIRST_OP], 7);
     assert.deepEqual(first, {
       outcomes: [{ revision: 1, prevRevision: 0 }],
       committed: 1,
       synchronous: 2,
     });
-    const ops: WriteOp[] = [
-      { kind: "create", key: "/a", value: "dup" },
-      { kind: "update", key: "/a", value: "a2", expected: 1 },
-      { kind: "update", key: "/a", value: "stale", expected: 1 },
-      { kind: "delete", key: "/missing", expected: 0 },
-      { kind: "create", key: "/c", value: "c1" },
-      { kind: "delete", key: "/c", expected: 3 },
-      { kind: "create", key: "/c", value: "c2" },
-      { kind: "create", key: "/d", value: "d1" },
-      { kind: "delete", key: "/d", expected: 0 },
-    ];
-    const res = writer.write(ops, 8);
-    assert.deepEqual(res.outcomes, [
-      { refused: "exists" },
-      { revision: 2, prevRevision: 1, prevValue: "a1" },
-      { refused: "conflict", currentRevision: 2 },
-      { refused: "notFound" },
-      { revision: 3, prevRevision: 0 },
-      { revision: 4, prevRevision: 3, prevValue: "c1" },
-      { revision: 5, prevRevision: 0 },
-      { revision: 6, prevRevision: 0 },
-      { revision: 7, prevRevision: 6, prevValue: "d1" },
-    ]);
-    assert.equal(res.committed, 6);
+    const res = writer.write(MIXED_BATCH.ops, 8);
+    assert.deepEqual(res.outcomes, MIXED_BATCH.outcomes);
+    assert.equal(res.committed, MIXED_BATCH.committed);
     assert.equal(res.synchronous, 2);
-    assert.deepEqual(await rows(client, "SELECT key, value, revision FROM kv ORDER BY key"), [
-      ["/a", "a2", 2],
-      ["/c", "c2", 5],
-    ]);
+    assert.deepEqual(
+      await rows(client, "SELECT key, value, revision FROM kv ORDER BY key"),
+      MIXED_BATCH.kv,
+    );
     assert.deepEqual(
       await rows(
         client,
         "SELECT revision, type, key, value, prev_revision, prev_value, time_ms FROM log ORDER BY revision",
       ),
-      [
-        [1, 0, "/a", "a1", 0, null, 7],
-        [2, 1, "/a", "a2", 1, "a1", 8],
-        [3, 0, "/c", "c1", 0, null, 8],
-        [4, 2, "/c", null, 3, "c1", 8],
-        [5, 0, "/c", "c2", 0, null, 8],
-        [6, 0, "/d", "d1", 0, null, 8],
-        [7, 2, "/d", null, 6, "d1", 8],
-      ],
+      MIXED_BATCH.log,
     );
-    assert.deepEqual(await rows(client, "SELECT revision FROM meta"), [[7]]);
+    assert.deepEqual(await rows(client, "SELECT revision FROM meta"), [[MIXED_BATCH.metaRevision]]);
   });
 });
 

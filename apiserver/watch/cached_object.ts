@@ -1,9 +1,9 @@
 /**
  * What the watch cache keeps per object and per event: the object's JSON text (with
- * apiVersion, kind and resourceVersion set, ready to send), its revision, and the label and
- * field sets selectors are matched against. Parsing happens once, when the change arrives, and
- * other readers of the same commit (the garbage collector) share that parse through
- * `parseStoredValue` (`registry/generic/stored_value.ts`).
+ * apiVersion, kind and resourceVersion set, ready to send; built when first needed), its
+ * revision, and the label and field sets selectors are matched against. Parsing happens once,
+ * when the change arrives, and other readers of the same commit (the garbage collector) share
+ * that parse through `parseStoredValue` (`registry/generic/stored_value.ts`).
  *
  * @module
  */
@@ -57,7 +57,11 @@ export interface ObjectCodec {
   fieldsOf(obj: KubeObject): Record<string, string>;
 }
 
-/** Parses a stored value into a cached object at `revision`. */
+/**
+ * Parses a stored value into a cached object at `revision`. Its labels and fields are read
+ * now; its JSON text is built on first use (a watcher or a list needs it; with nobody
+ * watching, a write never pays for it).
+ */
 export function cachedObjectOf(
   codec: ObjectCodec,
   key: string,
@@ -68,16 +72,53 @@ export function cachedObjectOf(
   if (obj === null || typeof obj !== "object" || Array.isArray(obj)) {
     throw new TypeError(`the value of ${key} is not an object`);
   }
-  // Stamped on a shallow copy: the parse is shared (it may be the store's own object).
-  const metadata = { ...obj.metadata, resourceVersion: String(revision) };
-  const stamped = { ...obj, apiVersion: codec.apiVersion, kind: codec.kind, metadata };
-  return {
+  const labels = obj.metadata?.labels;
+  return new StoredObject(
     key,
-    json: JSON.stringify(stamped),
     revision,
-    labels: metadata.labels ? { ...metadata.labels } : EMPTY,
-    fields: codec.fieldsOf(stamped),
-  };
+    labels ? { ...labels } : EMPTY,
+    // The parse is shared (it may be the store's own object): fields are read from a copy
+    // stamped with the revision, as the object will be sent.
+    codec.fieldsOf(stamp(codec, obj, revision)),
+    codec,
+    value,
+  );
+}
+
+/** A shallow copy of `obj` with apiVersion, kind and resourceVersion set. */
+function stamp(codec: ObjectCodec, obj: KubeObject, revision: number): KubeObject {
+  const metadata = { ...obj.metadata, resourceVersion: String(revision) };
+  return { ...obj, apiVersion: codec.apiVersion, kind: codec.kind, metadata };
+}
+
+/** A {@link CachedObject} whose JSON text is built from the stored value when first read. */
+class StoredObject implements CachedObject {
+  #codec: ObjectCodec | undefined;
+  #value: string | undefined;
+  #json: string | undefined;
+
+  constructor(
+    readonly key: string,
+    readonly revision: number,
+    readonly labels: Readonly<Record<string, string>>,
+    readonly fields: Readonly<Record<string, string>>,
+    codec: ObjectCodec,
+    value: string,
+  ) {
+    this.#codec = codec;
+    this.#value = value;
+  }
+
+  get json(): string {
+    if (this.#json === undefined) {
+      this.#json = JSON.stringify(
+        stamp(this.#codec!, parseStoredValue(this.#value!), this.revision),
+      );
+      this.#codec = undefined;
+      this.#value = undefined;
+    }
+    return this.#json;
+  }
 }
 
 /** The same object with another resourceVersion (a DELETED event of a selector transition). */

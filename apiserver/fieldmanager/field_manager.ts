@@ -28,6 +28,7 @@ import { TypedError } from "./typed_error.ts";
 import { Updater } from "./updater.ts";
 import { goJson, isJsonObject, type JsonObject } from "./value.ts";
 import { UNTYPED_DEDUCED } from "./schema.ts";
+import { formatTime } from "../../shared/api/meta/v1/time.ts";
 
 /** The annotation client-side apply keeps. */
 export const LAST_APPLIED_ANNOTATION = "kubectl.kubernetes.io/last-applied-configuration";
@@ -63,11 +64,6 @@ export interface FieldManagerOptions {
   maxUpdateManagers?: number;
 }
 
-/** The RFC 3339 time (seconds) of `ms`. */
-function rfc3339(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");
-}
-
 function withoutManagedFields(obj: KubeObject | JsonObject | undefined): JsonObject {
   if (!obj) return {};
   const copy = { ...obj } as JsonObject;
@@ -98,7 +94,7 @@ export class FieldManager {
   }
 
   #now(): string {
-    return rfc3339((this.#opts.now ?? Date.now)());
+    return formatTime((this.#opts.now ?? Date.now)());
   }
 
   #id(manager: string, operation: "Apply" | "Update"): string {

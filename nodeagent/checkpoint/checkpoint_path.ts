@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { formatTime } from "../../shared/api/meta/v1/time.ts";
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -17,7 +18,7 @@ export function validCheckpointNames(namespace: string, pod: string, container: 
 
 /** Formats a time as Go's `time.RFC3339` in UTC (`2024-02-29T18:28:17Z`). */
 export function rfc3339Seconds(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.000Z$/, "Z");
+  return formatTime(ms);
 }
 
 /**

@@ -14,6 +14,7 @@
  */
 import { type EvictionThreshold, thresholdAmount } from "../config/eviction_threshold.ts";
 import type { HostReadings } from "./host_readings.ts";
+import { formatTime } from "../../shared/api/meta/v1/time.ts";
 
 /** A node condition on the wire. */
 export interface NodeCondition {
@@ -54,7 +55,7 @@ export interface ConditionInputs {
 
 /** Formats milliseconds as RFC 3339 with seconds precision, as metav1.Time serializes. */
 export function rfc3339(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.000Z$/, "Z");
+  return formatTime(ms);
 }
 
 const PRESSURE_TEXT = {

@@ -8,6 +8,4 @@ export interface Clock {
 export const systemClock: Clock = { now: () => Date.now() };
 
 /** Formats a time the way Kubernetes serializes metav1.Time: RFC 3339, second precision. */
-export function rfc3339(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");
-}
+export { formatTime as rfc3339 } from "../../../shared/api/meta/v1/time.ts";

@@ -23,6 +23,7 @@ import { writeArchiveAtomically } from "../../checkpoint/archive_writer.ts";
 import { captureProcess } from "./capture_process.ts";
 import type { Clock } from "../../clock/clock.ts";
 import { systemClock } from "../../clock/clock.ts";
+import { formatTime } from "../../../shared/api/meta/v1/time.ts";
 
 /** The version reported as `process://<version>`. */
 export const PROCESS_RUNTIME_VERSION = "0.1.0";
@@ -59,7 +60,7 @@ export interface ProcessRuntimeOptions {
 }
 
 function iso(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.000Z$/, "Z");
+  return formatTime(ms);
 }
 
 function randomId(): string {

@@ -1,4 +1,5 @@
 /** ConfigMap: namespaced string and binary data, optionally immutable. */
+import { Buffer } from "node:buffer";
 import type { FieldError } from "../../../../shared/errors/status_error.ts";
 import type { KubeObject } from "../../../../shared/api/meta/v1/types.ts";
 import {
@@ -19,8 +20,9 @@ import {
 
 const MAX_SIZE = 1024 * 1024;
 
+/** The UTF-8 size of `s`, counted without encoding it (lone surrogates as U+FFFD, 3 bytes). */
 function utf8Length(s: string): number {
-  return new TextEncoder().encode(s).byteLength;
+  return Buffer.byteLength(s, "utf8");
 }
 
 /** The decoded length of base64 text. */

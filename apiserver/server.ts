@@ -98,10 +98,12 @@ export async function startServer(
     certFile: opts.tlsCertFile,
     keyFile: opts.tlsPrivateKeyFile,
   });
+  const metrics = createApiServerMetrics(new MetricsRegistry({ currentVersion: "1.32" }));
   const storage = await LibsqlStorage.open({
     url: opts.storageUrl ?? `file:${opts.dataDir}/state.db`,
     authToken: opts.storageAuthToken,
     historyWindowMs: opts.historyWindowMs,
+    onGroupCommit: (commit) => metrics.observeGroupCommit(commit),
   });
 
   // Kinds, with admission applied by their stores.
@@ -151,7 +153,6 @@ export async function startServer(
   const health = new HealthChecks({ logger });
   health.addHealthChecks(storageCheck(() => storage.ping()));
   const bootstrapHook = health.addPostStartHook("bootstrap-objects");
-  const metrics = createApiServerMetrics(new MetricsRegistry({ currentVersion: "1.32" }));
   const serveMetrics = metricsHandler(metrics.registry);
   const discovery = new Discovery(registry, servedVerbs);
   const openapi = new OpenApiV3Handler(() => registry.all().map((s) => s.def), servedVerbs);

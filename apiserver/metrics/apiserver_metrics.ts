@@ -134,6 +134,16 @@ export interface ApiServerMetrics {
   authenticationDuration: Histogram;
   /** `apiserver_storage_size_bytes{storage_cluster_id}`, filled by the storage size hook. */
   storageSize: Gauge;
+  /** `apiserver_storage_group_commit_duration_seconds{where}`. */
+  groupCommitDuration: Histogram;
+  /** `apiserver_storage_group_commit_writes{where}`: writes per group commit. */
+  groupCommitWrites: Histogram;
+  /** `apiserver_storage_slow_group_commits_total{where}`. */
+  slowGroupCommits: Counter;
+  /** Records one group commit of the storage (`where`: inline, worker or server). */
+  observeGroupCommit(
+    commit: { where: string; writes: number; seconds: number; slow: boolean },
+  ): void;
   /** Records one finished request in the request metrics. */
   observeRequest(obs: RequestObservation): void;
   /** Records one authentication attempt. */
@@ -225,6 +235,26 @@ export function createApiServerMetrics(registry: MetricsRegistry): ApiServerMetr
     stabilityLevel: "STABLE",
   });
 
+  const groupCommitDuration = registry.histogram({
+    name: "apiserver_storage_group_commit_duration_seconds",
+    help:
+      "Duration of the storage's group-commit transactions, commit and sync included, by where they ran (inline on the server's thread, on the write worker, or on a libSQL server).",
+    labels: ["where"],
+    buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+  });
+  const groupCommitWrites = registry.histogram({
+    name: "apiserver_storage_group_commit_writes",
+    help: "Writes committed together in one storage transaction.",
+    labels: ["where"],
+    buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256],
+  });
+  const slowGroupCommits = registry.counter({
+    name: "apiserver_storage_slow_group_commits_total",
+    help:
+      "Group commits slower than the storage's slow-commit limit; each moves the following commits to the write worker for a while.",
+    labels: ["where"],
+  });
+
   return {
     registry,
     requestTotal,
@@ -233,6 +263,14 @@ export function createApiServerMetrics(registry: MetricsRegistry): ApiServerMetr
     authenticationAttempts,
     authenticationDuration,
     storageSize,
+    groupCommitDuration,
+    groupCommitWrites,
+    slowGroupCommits,
+    observeGroupCommit({ where, writes, seconds, slow }) {
+      groupCommitDuration.observe({ where }, seconds);
+      groupCommitWrites.observe({ where }, writes);
+      if (slow) slowGroupCommits.inc({ where });
+    },
     observeRequest(obs) {
       const base: Labels = {
         verb: reportedVerb(obs),

@@ -192,6 +192,12 @@ Deno.test("discovery, version, health and metrics", async (t) => {
       assert.match(text, /^apiserver_request_duration_seconds_bucket\{[^}]*le="\+Inf"[^}]*\} \d+/m);
       assert.match(text, /^apiserver_request_duration_seconds_count\{/m);
       assert.match(text, /^apiserver_request_duration_seconds_sum\{/m);
+      // The creates went through the storage's group commits, on this thread.
+      assert.match(
+        text,
+        /^apiserver_storage_group_commit_duration_seconds_count\{where="inline"\} [1-9]/m,
+      );
+      assert.match(text, /^apiserver_storage_group_commit_writes_sum\{where="inline"\} [1-9]/m);
     });
   } finally {
     await s.close();

@@ -76,6 +76,20 @@ export interface LibsqlStorageOptions {
   slowCommitMs?: number;
   /** How long commits stay on the write worker after a slow commit (ms). Default 10000. */
   workerWindowMs?: number;
+  /** Told of every group commit that wrote something (for metrics). */
+  onGroupCommit?: (commit: GroupCommitInfo) => void;
+}
+
+/** One group commit, as {@link LibsqlStorageOptions.onGroupCommit} hears of it. */
+export interface GroupCommitInfo {
+  /** Where it ran: this thread, the write worker, or a libSQL server. */
+  where: "inline" | "worker" | "server";
+  /** Writes it committed. */
+  writes: number;
+  /** How long the transaction took where it ran, commit included (seconds). */
+  seconds: number;
+  /** Slower than `slowCommitMs` (it moved the next commits to the write worker). */
+  slow: boolean;
 }
 
 /** Counters describing the write path, for tests and benchmarks. */
@@ -227,6 +241,7 @@ export class LibsqlStorage implements Storage {
   };
   readonly #slowCommitMs: number;
   readonly #workerWindowMs: number;
+  readonly #onGroupCommit: ((commit: GroupCommitInfo) => void) | undefined;
   /** Commits go to the write worker until this time (ms, storage clock). */
   #workerUntil = -Infinity;
 
@@ -239,6 +254,7 @@ export class LibsqlStorage implements Storage {
     this.#maintenanceIntervalMs = opts.maintenanceIntervalMs ?? DEFAULT_MAINTENANCE_INTERVAL_MS;
     this.#slowCommitMs = opts.slowCommitMs ?? DEFAULT_SLOW_COMMIT_MS;
     this.#workerWindowMs = opts.workerWindowMs ?? DEFAULT_WORKER_WINDOW_MS;
+    this.#onGroupCommit = opts.onGroupCommit;
   }
 
   /**
@@ -697,9 +713,22 @@ export class LibsqlStorage implements Storage {
     if (res.synchronous !== undefined) this.#stats.lastSynchronous = res.synchronous;
     if (writer) this.#stats.workerCommits++;
     else this.#stats.inlineCommits++;
-    if ((res.execMs ?? 0) > this.#slowCommitMs) {
+    const slow = (res.execMs ?? 0) > this.#slowCommitMs;
+    if (slow) {
       this.#stats.slowCommits++;
       if (this.#writer) this.#workerUntil = this.#now() + this.#workerWindowMs;
+    }
+    if (this.#onGroupCommit && res.committed > 0) {
+      try {
+        this.#onGroupCommit({
+          where: writer ? "worker" : this.#embedded ? "inline" : "server",
+          writes: res.committed,
+          seconds: (res.execMs ?? 0) / 1000,
+          slow,
+        });
+      } catch (e) {
+        console.error(`storage onGroupCommit failed: ${errorMessage(e)}`);
+      }
     }
     const events: ChangeEvent[] = [];
     const settle: Array<() => void> = [];

@@ -117,6 +117,22 @@ Deno.test("createApiServerMetrics() records authentication and storage size", as
     assert.ok(text.includes('authentication_attempts{result="success"} 2\n'));
     assert.ok(text.includes('authentication_attempts{result="failure"} 1\n'));
   });
+  await t.step("group commits", async () => {
+    const m = createApiServerMetrics(new MetricsRegistry());
+    m.observeGroupCommit({ where: "inline", writes: 7, seconds: 0.0008, slow: false });
+    m.observeGroupCommit({ where: "inline", writes: 3, seconds: 0.3, slow: true });
+    m.observeGroupCommit({ where: "worker", writes: 1, seconds: 0.001, slow: false });
+    const text = await m.registry.exposition();
+    assert.ok(
+      text.includes('apiserver_storage_group_commit_duration_seconds_count{where="inline"} 2\n'),
+    );
+    assert.ok(text.includes('apiserver_storage_group_commit_writes_sum{where="inline"} 10\n'));
+    assert.ok(
+      text.includes('apiserver_storage_group_commit_writes_bucket{where="inline",le="8"} 2\n'),
+    );
+    assert.ok(text.includes('apiserver_storage_slow_group_commits_total{where="inline"} 1\n'));
+    assert.ok(!text.includes('apiserver_storage_slow_group_commits_total{where="worker"}'));
+  });
   await t.step("storage size hook", async () => {
     const m = createApiServerMetrics(new MetricsRegistry());
     assert.ok(!(await m.registry.exposition()).includes("apiserver_storage_size_bytes"));

@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
 import { createClient } from "@libsql/client";
 import { CompactedError, RevisionConflictError } from "../../../../apiserver/storage/interface.ts";
-import { LibsqlStorage } from "../../../../apiserver/storage/libsql/libsql_storage.ts";
+import {
+  type GroupCommitInfo,
+  LibsqlStorage,
+} from "../../../../apiserver/storage/libsql/libsql_storage.ts";
 import { storageContract } from "../storage_contract.ts";
 import { eventually } from "../../../support/eventually.ts";
 
@@ -311,6 +314,25 @@ Deno.test("LibsqlStorage moves commits to the write worker after a slow one, and
       });
     } finally {
       await slow.close();
+    }
+  });
+});
+
+Deno.test("LibsqlStorage reports each group commit that wrote something to onGroupCommit", async () => {
+  await inTempDir(async (dir) => {
+    const seen: GroupCommitInfo[] = [];
+    const s = await LibsqlStorage.open({
+      url: `file:${dir}/state.db`,
+      onGroupCommit: (c) => seen.push(c),
+    });
+    try {
+      await Promise.all([s.create("/o/a", "1"), s.create("/o/b", "2")]);
+      await assert.rejects(s.create("/o/a", "again"));
+      assert.deepEqual(seen.map((c) => [c.where, c.slow]), [["inline", false]]);
+      assert.equal(seen[0].writes, 2);
+      assert.ok(seen[0].seconds > 0 && seen[0].seconds < 60);
+    } finally {
+      await s.close();
     }
   });
 });

@@ -10,8 +10,6 @@
 import type { KubeObject } from "../../shared/api/meta/v1/types.ts";
 import { parseStoredValue } from "../registry/generic/stored_value.ts";
 
-export { parseStoredValue };
-
 /** One object as the cache holds it. */
 export interface CachedObject {
   /** Full storage key. */
@@ -77,9 +75,8 @@ export function cachedObjectOf(
     key,
     revision,
     labels ? { ...labels } : EMPTY,
-    // The parse is shared (it may be the store's own object): fields are read from a copy
-    // stamped with the revision, as the object will be sent.
-    codec.fieldsOf(stamp(codec, obj, revision)),
+    // Read only: the parse is shared (it may be the store's own object).
+    codec.fieldsOf(obj),
     codec,
     value,
   );

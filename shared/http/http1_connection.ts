@@ -308,11 +308,6 @@ export class Http1Exchange {
     return this.#framing !== undefined;
   }
 
-  /** Whether the response is complete. */
-  get ended(): boolean {
-    return this.#ended;
-  }
-
   /**
    * Receives the request body: set it while handling the request (before returning from
    * `onRequest`). Sends `100 Continue` first when the client waits for it.

@@ -2,9 +2,9 @@
  * Group-commit write transactions on an embedded database file through the synchronous `libsql`
  * driver (the one `@libsql/client` wraps), with every statement prepared once and reused:
  * `@libsql/client` prepares each statement anew on every call and builds its rows slowly, which
- * made up most of the write worker's CPU per transaction. Runs in the write worker
- * (`write_worker.ts`), which owns the one connection; the transaction does what
- * {@link writeBatch} does (same plan, same SQL, same durability check).
+ * made up most of the write CPU per transaction. The storage commits through one of these on
+ * its own thread, and the write worker (`write_worker.ts`) through another; the transaction
+ * does what {@link writeBatch} does (same plan, same SQL, same durability check).
  *
  * @module
  */

@@ -4,10 +4,10 @@
  * key the batch touches, then one multi-row insert into the log, whose trigger updates `kv`
  * and the counter (`schema.ts`). `@libsql/client` prepares every statement anew and builds
  * its results slowly, so statements per transaction, not rows, set the fixed cost.
- * {@link writeBatch} runs on the storage's thread (libSQL server, or an embedded file without
- * the write worker); the write worker runs the same plan ({@link planWrites}) with the same
- * statements on the synchronous driver (`sync_batch_writer.ts`). Everything it takes and
- * returns survives structured clone.
+ * {@link writeBatch} runs on the storage's thread for a libSQL server; for an embedded file the
+ * same plan ({@link planWrites}) and statements run on the synchronous driver
+ * (`sync_batch_writer.ts`), inline or in the write worker. Everything it takes and returns
+ * survives structured clone.
  *
  * @module
  */

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { KubeObject } from "../../../shared/api/meta/v1/types.ts";
-import { cachedObjectOf, parseStoredValue } from "../../../apiserver/watch/cached_object.ts";
+import { cachedObjectOf } from "../../../apiserver/watch/cached_object.ts";
+import { parseStoredValue } from "../../../apiserver/registry/generic/stored_value.ts";
 
 const CODEC = {
   apiVersion: "v1",

@@ -9,6 +9,7 @@ import { featureGatesFromFlag } from "../shared/feature_gates.ts";
 import type { FeatureGates } from "../shared/feature_gates.ts";
 import { parseDuration } from "../shared/flags/duration.ts";
 import { parseVerbosity } from "../shared/log/mod.ts";
+import { HTTP2_MAX_STREAMS } from "../shared/http/https_server.ts";
 import {
   type AuthorizationOptions,
   authorizationOptionsFromFlags,
@@ -37,6 +38,8 @@ export interface ServerOptions {
   tlsCertFile?: string;
   tlsPrivateKeyFile?: string;
   tlsSans: string[];
+  /** Streams an HTTP/2 client may open at once on one connection; 0 turns HTTP/2 off. */
+  http2MaxStreamsPerConnection: number;
   /** How long history stays readable, ms. */
   historyWindowMs: number;
   /** How long a node may go without a heartbeat before it is marked Unknown, ms (default 40 s). */
@@ -70,6 +73,8 @@ export const FLAG_HELP: Record<string, string> = {
   "tls-private-key-file": "key of --tls-cert-file (PEM)",
   "tls-san": "extra subject alternative name for the generated serving certificate (repeatable)",
   "history-window": "how long the change history stays readable (default 5m)",
+  "http2-max-streams-per-connection":
+    "streams an HTTP/2 client may open at once on one connection (default 1000; 0 serves HTTP/1.1 only)",
   "feature-gates": "comma-separated Name=true|false pairs",
   "node-monitor-grace-period":
     "how long a node may go without a heartbeat before it is marked Unknown (default 40s)",
@@ -99,6 +104,7 @@ export function parseServerOptions(
         "tls-private-key-file": { type: "string" },
         "tls-san": { type: "string", multiple: true },
         "history-window": { type: "string" },
+        "http2-max-streams-per-connection": { type: "string" },
         "feature-gates": { type: "string" },
         "node-monitor-grace-period": { type: "string" },
         "v": { type: "string", short: "v" },
@@ -124,6 +130,18 @@ export function parseServerOptions(
   if (historyWindowMs === undefined || historyWindowMs <= 0) {
     errors.push(
       `--history-window: must be a positive duration such as 5m, got ${JSON.stringify(windowText)}`,
+    );
+  }
+  const streamsText = str("http2-max-streams-per-connection") ?? String(HTTP2_MAX_STREAMS);
+  const http2MaxStreamsPerConnection = Number(streamsText);
+  if (
+    !Number.isInteger(http2MaxStreamsPerConnection) || http2MaxStreamsPerConnection < 0 ||
+    http2MaxStreamsPerConnection > 2 ** 31 - 1
+  ) {
+    errors.push(
+      `--http2-max-streams-per-connection: must be a non-negative integer, got ${
+        JSON.stringify(streamsText)
+      }`,
     );
   }
   const graceText = str("node-monitor-grace-period") ?? "40s";
@@ -172,6 +190,7 @@ export function parseServerOptions(
       tlsCertFile: cert,
       tlsPrivateKeyFile: key,
       tlsSans: sans,
+      http2MaxStreamsPerConnection,
       historyWindowMs: historyWindowMs!,
       nodeMonitorGracePeriodMs: nodeMonitorGracePeriodMs!,
       featureGates: gates.gates,

@@ -261,6 +261,8 @@ export async function startServer(
     certPem: pki.serving.certPem,
     keyPem: pki.serving.keyPem,
     requestClientCert: true,
+    http2: opts.http2MaxStreamsPerConnection > 0,
+    http2MaxStreamsPerConnection: opts.http2MaxStreamsPerConnection || undefined,
   });
   const url = serverUrlFor(opts.bindAddress, server.port);
   const kubeconfigPath = `${opts.dataDir}/admin.kubeconfig`;

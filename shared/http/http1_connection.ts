@@ -15,17 +15,9 @@ import { Buffer } from "node:buffer";
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import { ChunkedBodyError, ChunkedDecoder } from "./chunked_decoder.ts";
+import type { BodySink, Exchange } from "./exchange.ts";
+import { currentHttpDate } from "./http_date.ts";
 import { HttpParseError, parseRequestHead, type RequestHead } from "./request_head.ts";
-
-/** Where request body data goes. */
-export interface BodySink {
-  /** A piece of the body (a view valid only during the call); false asks for a pause. */
-  data(chunk: Uint8Array): boolean;
-  /** The body is complete. */
-  end(): void;
-  /** The body cannot be completed (bad framing, the client left). */
-  error(err: Error): void;
-}
 
 /** Options of {@link Http1Connection}. */
 export interface Http1ConnectionOptions {
@@ -46,16 +38,15 @@ const MAX_PIPELINED_BYTES = 1024 * 1024;
 /** Head text without characters above 0x7f is the same in UTF-8 and latin1. */
 const NON_ASCII = /[\u0080-\uffff]/;
 
-let dateSecond = -1;
+let dateValue = "";
 let dateLine = "";
 
 /** The Date field for now, formatted once per second. */
 function currentDateLine(): string {
-  const now = Date.now();
-  const second = Math.floor(now / 1000);
-  if (second !== dateSecond) {
-    dateSecond = second;
-    dateLine = `date: ${new Date(second * 1000).toUTCString()}\r\n`;
+  const date = currentHttpDate();
+  if (date !== dateValue) {
+    dateValue = date;
+    dateLine = `date: ${date}\r\n`;
   }
   return dateLine;
 }
@@ -274,7 +265,7 @@ export class Http1Connection {
 type Framing = "none" | "length" | "chunked" | "close";
 
 /** One request and its response on an {@link Http1Connection}. */
-export class Http1Exchange {
+export class Http1Exchange implements Exchange {
   readonly head: RequestHead;
   #conn: Http1Connection;
   #abort = new AbortController();
@@ -405,6 +396,30 @@ export class Http1Exchange {
       this.socket.on("close", done);
     });
   }
+
+  /** Writes a piece of a streamed body at once; false (and `onDrain` later) when the socket is full. */
+  push(chunk: Uint8Array, onDrain: () => void): boolean {
+    if (this.#ended || this.#framing === undefined || this.#framing === "none") return true;
+    if (chunk.byteLength === 0 || this.socket.destroyed) return true;
+    const data = this.#framing === "chunked"
+      ? Buffer.concat([Buffer.from(`${chunk.byteLength.toString(16)}\r\n`), chunk, CRLF])
+      : chunk;
+    if (this.socket.write(data)) return true;
+    if (!this.#drainWaiting) {
+      this.#drainWaiting = true;
+      const done = () => {
+        this.socket.off("drain", done);
+        this.socket.off("close", done);
+        this.#drainWaiting = false;
+        onDrain();
+      };
+      this.socket.on("drain", done);
+      this.socket.on("close", done);
+    }
+    return false;
+  }
+
+  #drainWaiting = false;
 
   /** Ends a streamed body. */
   end(): void {

@@ -3,7 +3,8 @@
  * certificates: with `requestCert: true, rejectUnauthorized: false` the TLS layer accepts any
  * client certificate and hands it to us unverified (verification is apiserver/pki's job).
  * HTTP/1.1 is spoken by {@link Http1Connection} rather than `node:https`, which costs about
- * twice the CPU per request under Deno. The handler is fetch-style: it gets a `Request` (method, full URL, headers, streaming body, and a
+ * twice the CPU per request under Deno; HTTP/2, offered in ALPN as kube-apiserver does, by
+ * {@link Http2Connection}. The handler is fetch-style: it gets a `Request` (method, full URL, headers, streaming body, and a
  * signal that fires when the client goes away) plus the connection's peer certificates, and
  * returns a `Response` whose body is streamed chunk by chunk with backpressure.
  *
@@ -13,7 +14,10 @@ import { Buffer } from "node:buffer";
 import type { Socket } from "node:net";
 import { createServer, type DetailedPeerCertificate, type Server, type TLSSocket } from "node:tls";
 import { StatusError, toStatusError } from "../errors/status_error.ts";
-import { Http1Connection, type Http1Exchange } from "./http1_connection.ts";
+import type { Exchange } from "./exchange.ts";
+import { Http1Connection } from "./http1_connection.ts";
+import { Http2Connection } from "./http2_connection.ts";
+import { type PushSource, pushSourceOf } from "./push_body.ts";
 import type { RequestHead } from "./request_head.ts";
 
 /** What the handler learns about the connection. */
@@ -49,6 +53,10 @@ export interface ServeHttpsOptions {
   readHeaderTimeoutMs?: number;
   /** Clock for the timeouts, in ms (default Date.now). */
   now?: () => number;
+  /** Offer HTTP/2 in ALPN (default true); without it every client speaks HTTP/1.1. */
+  http2?: boolean;
+  /** Most streams an HTTP/2 client may open at once on one connection (default 1000). */
+  http2MaxStreamsPerConnection?: number;
 }
 
 /** A running server. */
@@ -66,6 +74,9 @@ export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
 
 /** kube-apiserver's limit on a request head (MaxHeaderBytes). */
 export const MAX_HEAD_BYTES = 1024 * 1024;
+
+/** Streams per HTTP/2 connection, as kube-apiserver's `--http2-max-streams-per-connection`. */
+export const HTTP2_MAX_STREAMS = 1000;
 
 /** kube-apiserver's keep-alive idle timeout. */
 const IDLE_TIMEOUT_MS = 90_000;
@@ -253,7 +264,9 @@ export function serveHttps(
   const idleTimeoutMs = options.idleTimeoutMs ?? IDLE_TIMEOUT_MS;
   const readHeaderTimeoutMs = options.readHeaderTimeoutMs ?? READ_HEADER_TIMEOUT_MS;
   const sockets = new Set<Socket>();
-  const connections = new Set<Http1Connection>();
+  const connections = new Set<Http1Connection | Http2Connection>();
+  const http2 = options.http2 ?? true;
+  const maxStreams = options.http2MaxStreamsPerConnection ?? HTTP2_MAX_STREAMS;
   let closing = false;
 
   const server: Server = createServer({
@@ -261,7 +274,7 @@ export function serveHttps(
     key: options.keyPem,
     requestCert: options.requestClientCert,
     rejectUnauthorized: false,
-    ALPNProtocols: ["http/1.1"],
+    ALPNProtocols: http2 ? ["h2", "http/1.1"] : ["http/1.1"],
   });
   server.on("connection", (socket: Socket) => {
     sockets.add(socket);
@@ -272,16 +285,20 @@ export function serveHttps(
     // waiting for the previous segment's ACK.
     socket.setNoDelay(true);
     sockets.add(socket);
-    const conn = new Http1Connection(socket, {
-      maxHeadBytes: MAX_HEAD_BYTES,
-      now,
-      onRequest: (ex) => {
-        handle(ex).catch(() => {
-          // Only reachable through a bug in handle(); never let it escape.
-          ex.destroy();
-        });
-      },
-    });
+    const onRequest = (ex: Exchange) => {
+      handle(ex).catch(() => {
+        // Only reachable through a bug in handle(); never let it escape.
+        ex.destroy();
+      });
+    };
+    const conn = http2 && socket.alpnProtocol === "h2"
+      ? new Http2Connection(socket, {
+        maxHeadBytes: MAX_HEAD_BYTES,
+        maxConcurrentStreams: maxStreams,
+        now,
+        onRequest,
+      })
+      : new Http1Connection(socket, { maxHeadBytes: MAX_HEAD_BYTES, now, onRequest });
     connections.add(conn);
     socket.on("close", () => {
       sockets.delete(socket);
@@ -304,7 +321,7 @@ export function serveHttps(
     }
   }, sweepMs);
 
-  async function handle(ex: Http1Exchange): Promise<void> {
+  async function handle(ex: Exchange): Promise<void> {
     const head = ex.head;
     const socket = ex.socket;
     const conn: ConnInfo = {
@@ -431,7 +448,7 @@ const PLAIN_HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/;
  * goes away first.
  */
 function readWholeBody(
-  ex: Http1Exchange,
+  ex: Exchange,
   length: number,
 ): Promise<Uint8Array<ArrayBuffer> | undefined> {
   return new Promise((resolve) => {
@@ -455,7 +472,7 @@ function readWholeBody(
 
 /** The request body as a ReadableStream with backpressure and a size limit. */
 function requestBody(
-  ex: Http1Exchange,
+  ex: Exchange,
   limit: number,
   onTooLarge: () => void,
 ): ReadableStream<Uint8Array> {
@@ -502,7 +519,7 @@ function requestBody(
 const NO_BODY_STATUS = new Set([101, 204, 205, 304]);
 
 /** Writes a Response: headers, then the body streamed with backpressure. */
-async function send(ex: Http1Exchange, response: Response): Promise<void> {
+async function send(ex: Exchange, response: Response): Promise<void> {
   const { lines, contentLength } = headerLines(response.headers);
   const status = response.status;
   const statusText = response.statusText;
@@ -520,6 +537,9 @@ async function send(ex: Http1Exchange, response: Response): Promise<void> {
     ex.respond(status, statusText, lines, null);
     return;
   }
+
+  const push = pushSourceOf(response);
+  if (push) return sendPushed(ex, status, statusText, lines, contentLength, push);
 
   const signal = ex.signal;
   const reader = body.getReader();
@@ -581,6 +601,44 @@ async function send(ex: Http1Exchange, response: Response): Promise<void> {
     signal.removeEventListener("abort", cancel);
     reader.releaseLock();
   }
+}
+
+/** Writes a push body: the head, then whatever the source writes until it ends the body. */
+function sendPushed(
+  ex: Exchange,
+  status: number,
+  statusText: string,
+  lines: string,
+  contentLength: number | undefined,
+  source: PushSource,
+): Promise<void> {
+  const signal = ex.signal;
+  if (signal.aborted) {
+    source.cancel();
+    return Promise.resolve();
+  }
+  ex.writeHead(status, statusText, lines, contentLength);
+  return new Promise<void>((resolve) => {
+    let ended = false;
+    const onAbort = () => {
+      if (ended) return;
+      ended = true;
+      source.cancel();
+      resolve();
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    const drain = () => source.drain();
+    source.attach({
+      write: (chunk) => ended || ex.push(chunk, drain),
+      end: () => {
+        if (ended) return;
+        ended = true;
+        signal.removeEventListener("abort", onAbort);
+        if (!signal.aborted) ex.end();
+        resolve();
+      },
+    });
+  });
 }
 
 const TIMEOUT = Symbol("timeout");

@@ -11,6 +11,7 @@ Deno.test("parseServerOptions() applies defaults", () => {
   assert.equal(r.options.dataDir, "./data");
   assert.equal(r.options.historyWindowMs, 5 * 60_000);
   assert.equal(r.options.verbosity, 0);
+  assert.equal(r.options.http2MaxStreamsPerConnection, 1000);
 });
 
 Deno.test("parseServerOptions() reads every flag", () => {
@@ -23,6 +24,7 @@ Deno.test("parseServerOptions() reads every flag", () => {
     "--tls-san=10.0.0.1",
     "-v=2",
     "--storage-url=ws://127.0.0.1:8080",
+    "--http2-max-streams-per-connection=0",
   ], (k) => k === "LIBSQL_AUTH_TOKEN" ? "tok" : undefined);
   assert.ok(r.ok);
   assert.equal(r.options.dataDir, "/tmp/x");
@@ -32,6 +34,7 @@ Deno.test("parseServerOptions() reads every flag", () => {
   assert.equal(r.options.verbosity, 2);
   assert.equal(r.options.storageUrl, "ws://127.0.0.1:8080");
   assert.equal(r.options.storageAuthToken, "tok");
+  assert.equal(r.options.http2MaxStreamsPerConnection, 0);
 });
 
 Deno.test("parseServerOptions() reports every problem at once", async (t) => {
@@ -42,6 +45,7 @@ Deno.test("parseServerOptions() reports every problem at once", async (t) => {
     "--tls-cert-file=/c.pem",
     "--feature-gates=Bogus=true",
     "-v=loud",
+    "--http2-max-streams-per-connection=-1",
   ], noEnv);
   assert.ok(!r.ok);
   for (
@@ -52,6 +56,7 @@ Deno.test("parseServerOptions() reports every problem at once", async (t) => {
       "--tls-cert-file",
       "--feature-gates",
       "-v",
+      "--http2-max-streams-per-connection",
     ]
   ) {
     await t.step(flag, () => {

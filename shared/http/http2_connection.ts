@@ -1,0 +1,1234 @@
+/**
+ * One HTTP/2 connection on the server side (RFC 9113), over a TLS socket whose ALPN chose
+ * `h2`. It reads frames, decodes header blocks (HPACK, {@link ./hpack.ts}), hands each request
+ * stream to the server as an {@link Http2Stream} (the same {@link Exchange} interface an
+ * HTTP/1.1 exchange has), and writes responses as HEADERS and DATA frames within the peer's
+ * flow-control windows.
+ *
+ * Why the server speaks it: Go clients (kubectl, client-go) negotiate HTTP/2 when offered and
+ * then multiplex every request and watch of a process over one connection, as they do against
+ * kube-apiserver. A watch event that reaches many watchers on one connection leaves in one
+ * socket write (frames queued during a turn of the event loop are written together), instead
+ * of one TLS record and system call per watcher.
+ *
+ * What it does not do: server push (disabled in our SETTINGS), priorities (PRIORITY frames and
+ * fields are read and ignored, as RFC 9113 allows), CONNECT, and HTTP/2 over cleartext.
+ *
+ * @module
+ */
+import { Buffer } from "node:buffer";
+import type { Socket } from "node:net";
+import type { BodySink, Exchange } from "./exchange.ts";
+import { encodeHeaders, HeaderListTooLargeError, HpackDecoder } from "./hpack.ts";
+import { currentHttpDate } from "./http_date.ts";
+import type { RequestHead } from "./request_head.ts";
+
+/** The client connection preface (RFC 9113 section 3.4). */
+const PREFACE = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "latin1");
+
+// Frame types (RFC 9113 section 6).
+const DATA = 0x0;
+const HEADERS = 0x1;
+const PRIORITY = 0x2;
+const RST_STREAM = 0x3;
+const SETTINGS = 0x4;
+const PUSH_PROMISE = 0x5;
+const PING = 0x6;
+const GOAWAY = 0x7;
+const WINDOW_UPDATE = 0x8;
+const CONTINUATION = 0x9;
+
+// Flags.
+const END_STREAM = 0x1;
+const ACK = 0x1;
+const END_HEADERS = 0x4;
+const PADDED = 0x8;
+const PRIORITY_FLAG = 0x20;
+
+// Settings (RFC 9113 section 6.5.2).
+const SETTINGS_HEADER_TABLE_SIZE = 0x1;
+const SETTINGS_ENABLE_PUSH = 0x2;
+const SETTINGS_MAX_CONCURRENT_STREAMS = 0x3;
+const SETTINGS_INITIAL_WINDOW_SIZE = 0x4;
+const SETTINGS_MAX_FRAME_SIZE = 0x5;
+const SETTINGS_MAX_HEADER_LIST_SIZE = 0x6;
+
+/** Error codes (RFC 9113 section 7). */
+export const Http2Error = {
+  NO_ERROR: 0x0,
+  PROTOCOL_ERROR: 0x1,
+  INTERNAL_ERROR: 0x2,
+  FLOW_CONTROL_ERROR: 0x3,
+  STREAM_CLOSED: 0x5,
+  FRAME_SIZE_ERROR: 0x6,
+  REFUSED_STREAM: 0x7,
+  CANCEL: 0x8,
+  COMPRESSION_ERROR: 0x9,
+  ENHANCE_YOUR_CALM: 0xb,
+} as const;
+
+const DEFAULT_WINDOW = 65_535;
+const MAX_WINDOW = 2 ** 31 - 1;
+/** The largest frame we accept: the protocol's default, which we do not raise. */
+const MAX_FRAME_SIZE = 16_384;
+/**
+ * Output queued in the socket beyond this makes write() wait for it to drain. Generous: the
+ * socket counts a write as queued until its asynchronous completion, and one watch event to
+ * a few hundred streams is a write of around 100 KiB.
+ */
+const OUTPUT_HIGH_WATER = 8 * 1024 * 1024;
+/** A stream's body data waiting for flow-control window beyond this makes its write() wait. */
+const STREAM_HIGH_WATER = 64 * 1024;
+
+/** A connection error: GOAWAY with `code`, then close. */
+class ConnectionError extends Error {
+  constructor(readonly code: number, message: string) {
+    super(message);
+  }
+}
+
+/** A stream error: RST_STREAM with `code`; the connection goes on. */
+class StreamError extends Error {
+  constructor(readonly code: number, message: string) {
+    super(message);
+  }
+}
+
+/** Options of {@link Http2Connection}. */
+export interface Http2ConnectionOptions {
+  /** Largest header list of a request (SETTINGS_MAX_HEADER_LIST_SIZE), in bytes. */
+  maxHeadBytes: number;
+  /** Most streams a client may have open at once (SETTINGS_MAX_CONCURRENT_STREAMS). */
+  maxConcurrentStreams: number;
+  /** Called for each request stream, as soon as its header block has arrived. */
+  onRequest: (stream: Http2Stream) => void;
+  /** Clock for the idle and preface timeouts (ms). */
+  now: () => number;
+  /** Receive window of each stream (bytes of request body buffered per stream); default 256 KiB. */
+  streamWindow?: number;
+  /** Receive window of the connection; default 4 MiB. */
+  connectionWindow?: number;
+}
+
+interface PendingHeaderBlock {
+  id: number;
+  parts: Uint8Array[];
+  size: number;
+  endStream: boolean;
+}
+
+/** See the module documentation. */
+export class Http2Connection {
+  readonly socket: Socket;
+  #opts: Http2ConnectionOptions;
+  #streamWindow: number;
+  #connectionWindow: number;
+  #buf: Buffer | undefined;
+  #prefaceDone = false;
+  #settingsReceived = false;
+  #decoder = new HpackDecoder(4096);
+  #streams = new Map<number, Http2Stream>();
+  #lastStreamId = 0;
+  #header: PendingHeaderBlock | undefined;
+  #goawaySent = false;
+  #peerGoaway = false;
+  #closed = false;
+  /** A connection error was sent: nothing more is read. */
+  #fatal = false;
+  /** When the connection last became idle (or was opened). */
+  #since: number;
+
+  // Peer settings.
+  /** @internal */
+  _peerMaxFrame = MAX_FRAME_SIZE;
+  #peerInitialWindow = DEFAULT_WINDOW;
+
+  // Flow control.
+  /** @internal What the peer lets us send on the connection. */
+  _sendWindow = DEFAULT_WINDOW;
+  #recvWindow: number;
+  #recvUnacked = 0;
+  /** Streams with body data waiting for window. */
+  #blocked = new Set<Http2Stream>();
+  /** Streams whose write() waits for room. */
+  #waiting = new Set<Http2Stream>();
+
+  // Output.
+  /** Frames not yet written, in one buffer (absent while nothing is queued). */
+  #out: Buffer | undefined;
+  #outBytes = 0;
+  /** Size of the last write: the next buffer starts at it, so a busy connection rarely regrows. */
+  #lastWrite = 0;
+  #flushScheduled = false;
+
+  constructor(socket: Socket, opts: Http2ConnectionOptions) {
+    this.socket = socket;
+    this.#opts = opts;
+    this.#streamWindow = opts.streamWindow ?? 256 * 1024;
+    this.#connectionWindow = opts.connectionWindow ?? 4 * 1024 * 1024;
+    this.#recvWindow = this.#connectionWindow;
+    this.#since = opts.now();
+    socket.on("data", (chunk: Buffer) => this.#onData(chunk));
+    socket.on("close", () => this.#onClose());
+    socket.on("error", () => socket.destroy());
+    socket.on("drain", () => this.#wake());
+
+    const settings = Buffer.alloc(24);
+    [
+      [SETTINGS_MAX_CONCURRENT_STREAMS, opts.maxConcurrentStreams],
+      [SETTINGS_INITIAL_WINDOW_SIZE, this.#streamWindow],
+      [SETTINGS_MAX_HEADER_LIST_SIZE, opts.maxHeadBytes],
+      [SETTINGS_ENABLE_PUSH, 0],
+    ].forEach(([id, value], i) => {
+      settings.writeUInt16BE(id, i * 6);
+      settings.writeUInt32BE(value, i * 6 + 2);
+    });
+    this.#frame(SETTINGS, 0, 0, settings);
+    if (this.#connectionWindow > DEFAULT_WINDOW) {
+      this.#windowUpdate(0, this.#connectionWindow - DEFAULT_WINDOW);
+    }
+    this.#flush();
+  }
+
+  /**
+   * What the connection is doing, for timeouts: `head` (the client's preface has not arrived,
+   * since the connection opened), `idle` (no open stream, since `since`), `busy`, `closed`.
+   */
+  get state(): { kind: "idle" | "head" | "busy" | "closed"; since: number } {
+    if (this.#closed) return { kind: "closed", since: this.#since };
+    if (!this.#settingsReceived) return { kind: "head", since: this.#since };
+    if (this.#streams.size === 0) return { kind: "idle", since: this.#since };
+    return { kind: "busy", since: this.#since };
+  }
+
+  /**
+   * Ends the connection (timeouts): GOAWAY, then close once it is written. Streams still open
+   * are reset.
+   */
+  destroy(): void {
+    if (this.#closed) return;
+    this.#goaway(Http2Error.NO_ERROR, "");
+    for (const stream of [...this.#streams.values()]) {
+      stream._reset(new Error("connection closed by the server"));
+    }
+    this.#endSocket();
+  }
+
+  // ---- input ----
+
+  #onData(chunk: Buffer): void {
+    if (this.#closed || this.#fatal) return;
+    this.#buf = this.#buf?.length ? Buffer.concat([this.#buf, chunk]) : chunk;
+    try {
+      this.#process();
+    } catch (err) {
+      if (err instanceof ConnectionError) this.#fail(err.code, err.message);
+      else this.#fail(Http2Error.INTERNAL_ERROR, "internal error");
+    }
+    this.#flush();
+  }
+
+  #process(): void {
+    if (!this.#prefaceDone) {
+      const buf = this.#buf!;
+      const n = Math.min(buf.length, PREFACE.length);
+      if (!buf.subarray(0, n).equals(PREFACE.subarray(0, n))) {
+        throw new ConnectionError(Http2Error.PROTOCOL_ERROR, "invalid connection preface");
+      }
+      if (buf.length < PREFACE.length) return;
+      this.#buf = buf.subarray(PREFACE.length);
+      this.#prefaceDone = true;
+    }
+    while (!this.#closed && !this.#fatal) {
+      const buf = this.#buf;
+      if (!buf || buf.length < 9) return;
+      const length = (buf[0] << 16) | (buf[1] << 8) | buf[2];
+      if (length > MAX_FRAME_SIZE) {
+        throw new ConnectionError(Http2Error.FRAME_SIZE_ERROR, "frame larger than allowed");
+      }
+      if (buf.length < 9 + length) return;
+      const type = buf[3];
+      const flags = buf[4];
+      const id = buf.readUInt32BE(5) & 0x7fffffff;
+      const payload = buf.subarray(9, 9 + length);
+      this.#buf = buf.subarray(9 + length);
+      this.#onFrame(type, flags, id, payload);
+    }
+  }
+
+  #onFrame(type: number, flags: number, id: number, payload: Buffer): void {
+    if (!this.#settingsReceived && (type !== SETTINGS || (flags & ACK))) {
+      throw new ConnectionError(Http2Error.PROTOCOL_ERROR, "expected SETTINGS first");
+    }
+    if (this.#header && (type !== CONTINUATION || id !== this.#header.id)) {
+      throw new ConnectionError(Http2Error.PROTOCOL_ERROR, "expected CONTINUATION");
+    }
+    switch (type) {
+      case DATA:
+        return this.#onDataFrame(flags, id, payload);
+      case HEADERS:
+        return this.#onHeaders(flags, id, payload);
+      case PRIORITY:
+        if (id === 0) throw new ConnectionError(Http2Error.PROTOCOL_ERROR, "PRIORITY on stream 0");
+        if (payload.length !== 5) this.#resetStream(id, Http2Error.FRAME_SIZE_ERROR);
+        return;
+      case RST_STREAM:
+        return this.#onRstStream(id, payload);
+      case SETTINGS:
+        return this.#onSettings(flags, id, payload);
+      case PUSH_PROMISE:
+        throw new ConnectionError(Http2Error.PROTOCOL_ERROR, "clients do not push");
+      case PING:
+        if (id !== 0) throw new ConnectionError(Http2Error.PROTOCOL_ERROR, "PING on a stream");
+        if (payload.length !== 8) {
+          throw new ConnectionError(Http2Error.FRAME_SIZE_ERROR, "PING must be 8 bytes");
+        }
+        if (!(flags & ACK)) this.#frame(PING, ACK, 0, Buffer.from(payload));
+        return;
+      case GOAWAY:
+        if (id !== 0) throw new ConnectionError(Http2Error.PROTOCOL_ERROR, "GOAWAY on a stream");
+        this.#peerGoaway = true;
+        if (this.#streams.size === 0) this.#endSocket();
+        return;
+      case WINDOW_UPDATE:
+        return this.#onWindowUpdate(id, payload);
+      case CONTINUATION:
+        return this.#onContinuation(flags, id, payload);
+      default:
+        // Unknown frame types are ignored (RFC 9113 section 4.1).
+        return;
+    }
+  }
+
+  #onSettings(flags: number, id: number, payload: Buffer): void {
+    if (id !== 0) throw new ConnectionError(Http2Error.PROTOCOL_ERROR, "SETTINGS on a stream");
+    if (flags & ACK) {
+      if (payload.length !== 0) {
+        throw new ConnectionError(Http2Error.FRAME_SIZE_ERROR, "SETTINGS ACK with a payload");
+      }
+      return;
+    }
+    if (payload.length % 6 !== 0) {
+      throw new ConnectionError(Http2Error.FRAME_SIZE_ERROR, "SETTINGS length not a multiple of 6");
+    }
+    this.#settingsReceived = true;
+    for (let i = 0; i < payload.length; i += 6) {
+      const key = payload.readUInt16BE(i);
+      const value = payload.readUInt32BE(i + 2);
+      switch (key) {
+        case SETTINGS_ENABLE_PUSH:
+          if (value > 1) {
+            throw new ConnectionError(Http2Error.PROTOCOL_ERROR, "ENABLE_PUSH must be 0 or 1");
+          }
+          break;
+        case SETTINGS_INITIAL_WINDOW_SIZE: {
+          if (value > MAX_WINDOW) {
+            throw new ConnectionError(
+              Http2Error.FLOW_CONTROL_ERROR,
+              "INITIAL_WINDOW_SIZE too large",
+            );
+          }
+          const delta = value - this.#peerInitialWindow;
+          this.#peerInitialWindow = value;
+          for (const stream of this.#streams.values()) {
+            if (!stream._adjustSendWindow(delta)) {
+              throw new ConnectionError(Http2Error.FLOW_CONTROL_ERROR, "window overflow");
+            }
+          }
+          break;
+        }
+        case SETTINGS_MAX_FRAME_SIZE:
+          if (value < MAX_FRAME_SIZE || value > 16_777_215) {
+            throw new ConnectionError(Http2Error.PROTOCOL_ERROR, "MAX_FRAME_SIZE out of range");
+          }
+          this._peerMaxFrame = value;
+          break;
+        case SETTINGS_HEADER_TABLE_SIZE:
+        case SETTINGS_MAX_CONCURRENT_STREAMS:
+        case SETTINGS_MAX_HEADER_LIST_SIZE:
+          // Our encoder never uses the dynamic table, and we open no streams.
+          break;
+      }
+    }
+    this.#frame(SETTINGS, ACK, 0);
+    this.#pumpBlocked();
+  }
+
+  #onWindowUpdate(id: number, payload: Buffer): void {
+    if (payload.length !== 4) {
+      throw new ConnectionError(Http2Error.FRAME_SIZE_ERROR, "WINDOW_UPDATE must be 4 bytes");
+    }
+    const increment = payload.readUInt32BE(0) & 0x7fffffff;
+    if (id === 0) {
+      if (increment === 0) {
+        throw new ConnectionError(Http2Error.PROTOCOL_ERROR, "WINDOW_UPDATE of 0");
+      }
+      if (this._sendWindow + increment > MAX_WINDOW) {
+        throw new ConnectionError(Http2Error.FLOW_CONTROL_ERROR, "connection window overflow");
+      }
+      this._sendWindow += increment;
+      this.#pumpBlocked();
+      return;
+    }
+    const stream = this.#streams.get(id);
+    if (!stream) {
+      if (id > this.#lastStreamId) {
+        throw new ConnectionError(Http2Error.PROTOCOL_ERROR, "WINDOW_UPDATE on an idle stream");
+      }
+      return;
+    }
+    if (increment === 0) return this.#resetStream(id, Http2Error.PROTOCOL_ERROR);
+    if (!stream._adjustSendWindow(increment)) {
+      return this.#resetStream(id, Http2Error.FLOW_CONTROL_ERROR);
+    }
+    stream._pump();
+    this.#wake();
+  }
+
+  #onRstStream(id: number, payload: Buffer): void {
+    if (id === 0) throw new ConnectionError(Http2Error.PROTOCOL_ERROR, "RST_STREAM on stream 0");
+    if (payload.length !== 4) {
+      throw new ConnectionError(Http2Error.FRAME_SIZE_ERROR, "RST_STREAM must be 4 bytes");
+    }
+    if (id > this.#lastStreamId) {
+      throw new ConnectionError(Http2Error.PROTOCOL_ERROR, "RST_STREAM on an idle stream");
+    }
+    this.#streams.get(id)?._reset(new Error("the client reset the stream"));
+  }
+
+  #onHeaders(flags: number, id: number, payload: Buffer): void {
+    if (id === 0 || id % 2 === 0) {
+      throw new ConnectionError(Http2Error.PROTOCOL_ERROR, "HEADERS on an invalid stream id");
+    }
+    let p: Uint8Array = payload;
+    let pad = 0;
+    if (flags & PADDED) {
+      if (p.length < 1) throw new ConnectionError(Http2Error.FRAME_SIZE_ERROR, "short HEADERS");
+      pad = p[0];
+      p = p.subarray(1);
+    }
+    if (flags & PRIORITY_FLAG) {
+      if (p.length < 5) throw new ConnectionError(Http2Error.FRAME_SIZE_ERROR, "short HEADERS");
+      p = p.subarray(5);
+    }
+    if (pad > p.length) throw new ConnectionError(Http2Error.PROTOCOL_ERROR, "padding too long");
+    p = p.subarray(0, p.length - pad);
+    const block: PendingHeaderBlock = {
+      id,
+      parts: [Uint8Array.from(p)],
+      size: p.length,
+      endStream: (flags & END_STREAM) !== 0,
+    };
+    this.#checkBlockSize(block);
+    if (flags & END_HEADERS) this.#endHeaders(block);
+    else this.#header = block;
+  }
+
+  #onContinuation(flags: number, id: number, payload: Buffer): void {
+    const block = this.#header;
+    if (!block || block.id !== id) {
+      throw new ConnectionError(Http2Error.PROTOCOL_ERROR, "CONTINUATION without HEADERS");
+    }
+    block.parts.push(Uint8Array.from(payload));
+    block.size += payload.length;
+    this.#checkBlockSize(block);
+    if (flags & END_HEADERS) {
+      this.#header = undefined;
+      this.#endHeaders(block);
+    }
+  }
+
+  /** A header block's compressed size is bounded (CONTINUATION floods). */
+  #checkBlockSize(block: PendingHeaderBlock): void {
+    if (block.size > this.#opts.maxHeadBytes) {
+      throw new ConnectionError(Http2Error.ENHANCE_YOUR_CALM, "header block too large");
+    }
+  }
+
+  #endHeaders(block: PendingHeaderBlock): void {
+    const bytes = block.parts.length === 1 ? block.parts[0] : Buffer.concat(block.parts);
+    let fields: string[];
+    let tooLarge = false;
+    try {
+      // Every block is decoded, even one that is then refused: HPACK state is per connection.
+      fields = this.#decoder.decode(bytes, this.#opts.maxHeadBytes);
+    } catch (err) {
+      if (!(err instanceof HeaderListTooLargeError)) {
+        throw new ConnectionError(Http2Error.COMPRESSION_ERROR, "header block cannot be decoded");
+      }
+      fields = [];
+      tooLarge = true;
+    }
+    const id = block.id;
+    if (id <= this.#lastStreamId) {
+      const stream = this.#streams.get(id);
+      if (stream && !stream._remoteClosed) {
+        // Trailers: they end the request; their fields are not used.
+        if (!block.endStream) return this.#resetStream(id, Http2Error.PROTOCOL_ERROR);
+        stream._remoteEnd();
+        return;
+      }
+      // A stream we already closed or reset.
+      return;
+    }
+    this.#lastStreamId = id;
+    if (this.#goawaySent || this.#peerGoaway) return;
+    if (this.#streams.size >= this.#opts.maxConcurrentStreams) {
+      return this.#resetStream(id, Http2Error.REFUSED_STREAM);
+    }
+    let head: RequestHead;
+    try {
+      head = tooLarge ? TOO_LARGE_HEAD : requestHeadOf(fields, block.endStream);
+    } catch (err) {
+      if (err instanceof StreamError) return this.#resetStream(id, err.code);
+      throw err;
+    }
+    const stream = new Http2Stream(this, id, head, this.#peerInitialWindow, this.#streamWindow);
+    this.#streams.set(id, stream);
+    if (block.endStream) stream._remoteClosed = true;
+    if (tooLarge) {
+      stream.respond(431, "", "content-type: application/json\r\n", TOO_LARGE_BODY);
+      return;
+    }
+    this.#opts.onRequest(stream);
+    if (block.endStream) stream._sinkEnd();
+  }
+
+  #onDataFrame(flags: number, id: number, payload: Buffer): void {
+    if (id === 0) throw new ConnectionError(Http2Error.PROTOCOL_ERROR, "DATA on stream 0");
+    const length = payload.length;
+    if (length > this.#recvWindow) {
+      throw new ConnectionError(Http2Error.FLOW_CONTROL_ERROR, "connection window exceeded");
+    }
+    this.#recvWindow -= length;
+    let data: Uint8Array = payload;
+    if (flags & PADDED) {
+      if (length < 1 || data[0] >= length) {
+        throw new ConnectionError(Http2Error.PROTOCOL_ERROR, "padding too long");
+      }
+      data = data.subarray(1, length - data[0]);
+    }
+    const stream = this.#streams.get(id);
+    if (!stream || stream._remoteClosed) {
+      this._consumed(length);
+      if (id > this.#lastStreamId) {
+        throw new ConnectionError(Http2Error.PROTOCOL_ERROR, "DATA on an idle stream");
+      }
+      if (stream) this.#resetStream(id, Http2Error.STREAM_CLOSED);
+      return;
+    }
+    stream._receive(data, length, (flags & END_STREAM) !== 0);
+  }
+
+  // ---- used by streams ----
+
+  /** @internal Request body bytes have been used (or dropped): give the connection window back. */
+  _consumed(bytes: number): void {
+    this.#recvUnacked += bytes;
+    if (this.#recvUnacked >= this.#connectionWindow / 2) {
+      this.#windowUpdate(0, this.#recvUnacked);
+      this.#recvWindow += this.#recvUnacked;
+      this.#recvUnacked = 0;
+    }
+  }
+
+  /** @internal Grants the peer `increment` more bytes on stream `id`. */
+  _windowUpdate(id: number, increment: number): void {
+    this.#windowUpdate(id, increment);
+    this.#scheduleFlush();
+  }
+
+  /** @internal Queues a header block (HEADERS, then CONTINUATION frames when it is large). */
+  _headers(id: number, fields: string[], endStream: boolean): void {
+    const block = encodeHeaders(fields);
+    const max = this._peerMaxFrame;
+    const flags = endStream ? END_STREAM : 0;
+    if (block.length <= max) {
+      this.#frame(HEADERS, flags | END_HEADERS, id, block);
+    } else {
+      this.#frame(HEADERS, flags, id, block.subarray(0, max));
+      for (let at = max; at < block.length; at += max) {
+        const end = Math.min(block.length, at + max);
+        this.#frame(
+          CONTINUATION,
+          end === block.length ? END_HEADERS : 0,
+          id,
+          block.subarray(at, end),
+        );
+      }
+    }
+    this.#scheduleFlush();
+  }
+
+  /** @internal Queues one DATA frame (the caller has taken the windows into account). */
+  _data(id: number, data: Uint8Array, endStream: boolean): void {
+    this.#frame(DATA, endStream ? END_STREAM : 0, id, data);
+    this.#scheduleFlush();
+  }
+
+  /** @internal The stream has data waiting for window. */
+  _block(stream: Http2Stream, blocked: boolean): void {
+    if (blocked) this.#blocked.add(stream);
+    else this.#blocked.delete(stream);
+  }
+
+  /** @internal The stream's write() waits until {@link _writable} and its own buffer allow. */
+  _wait(stream: Http2Stream): void {
+    this.#waiting.add(stream);
+  }
+
+  /** @internal Whether queued output leaves room for more. */
+  _writable(): boolean {
+    return this.#outBytes + this.socket.writableLength < OUTPUT_HIGH_WATER;
+  }
+
+  /** @internal Sends RST_STREAM and forgets the stream. */
+  _reset(id: number, code: number): void {
+    this.#resetStream(id, code);
+    this.#scheduleFlush();
+  }
+
+  /** @internal The stream is done (both sides ended, or reset). */
+  _streamClosed(stream: Http2Stream): void {
+    if (this.#streams.get(stream.id) !== stream) return;
+    this.#streams.delete(stream.id);
+    this.#blocked.delete(stream);
+    this.#waiting.delete(stream);
+    if (this.#streams.size === 0) {
+      this.#since = this.#opts.now();
+      if (this.#peerGoaway || this.#goawaySent) this.#endSocket();
+    }
+  }
+
+  #resetStream(id: number, code: number): void {
+    const stream = this.#streams.get(id);
+    if (stream) stream._reset(new Error(`stream reset (error ${code})`));
+    const payload = Buffer.alloc(4);
+    payload.writeUInt32BE(code, 0);
+    this.#frame(RST_STREAM, 0, id, payload);
+  }
+
+  #pumpBlocked(): void {
+    for (const stream of [...this.#blocked]) {
+      if (this._sendWindow <= 0) break;
+      stream._pump();
+    }
+    this.#wake();
+  }
+
+  /** Resolves the write() of streams that have room again. */
+  #wake(): void {
+    if (this.#waiting.size === 0 || !this._writable()) return;
+    for (const stream of [...this.#waiting]) {
+      if (stream._ready()) {
+        this.#waiting.delete(stream);
+        stream._wakeWriter();
+      }
+    }
+  }
+
+  #windowUpdate(id: number, increment: number): void {
+    const payload = Buffer.alloc(4);
+    payload.writeUInt32BE(increment, 0);
+    this.#frame(WINDOW_UPDATE, 0, id, payload);
+  }
+
+  #frame(type: number, flags: number, id: number, payload?: Uint8Array): void {
+    if (this.#closed) return;
+    const length = payload?.length ?? 0;
+    const at = this.#outBytes;
+    const end = at + 9 + length;
+    let buf = this.#out;
+    if (!buf || end > buf.length) {
+      const grown = Buffer.allocUnsafe(
+        Math.max(end, (buf?.length ?? 0) * 2, this.#lastWrite, 16_384),
+      );
+      if (buf) buf.copy(grown, 0, 0, at);
+      buf = this.#out = grown;
+    }
+    buf[at] = length >>> 16;
+    buf[at + 1] = (length >>> 8) & 0xff;
+    buf[at + 2] = length & 0xff;
+    buf[at + 3] = type;
+    buf[at + 4] = flags;
+    buf[at + 5] = (id >>> 24) & 0x7f;
+    buf[at + 6] = (id >>> 16) & 0xff;
+    buf[at + 7] = (id >>> 8) & 0xff;
+    buf[at + 8] = id & 0xff;
+    if (length > 0) buf.set(payload!, at + 9);
+    this.#outBytes = end;
+  }
+
+  /**
+   * Frames queued during one turn of the event loop are written together: a watch event fanned
+   * out to many streams of this connection leaves in one write.
+   */
+  #scheduleFlush(): void {
+    if (this.#flushScheduled || this.#closed) return;
+    this.#flushScheduled = true;
+    setImmediate(() => this.#flush());
+  }
+
+  #flush(): void {
+    this.#flushScheduled = false;
+    const buf = this.#out;
+    if (!buf || this.#outBytes === 0 || this.#closed) return;
+    const data = buf.subarray(0, this.#outBytes);
+    this.#out = undefined;
+    this.#lastWrite = Math.min(this.#outBytes, 1024 * 1024);
+    this.#outBytes = 0;
+    this.socket.write(data);
+    this.#wake();
+  }
+
+  /** A connection error: GOAWAY, then close once it is written. */
+  #fail(code: number, message: string): void {
+    this.#fatal = true;
+    this.#goaway(code, message);
+    this.#flush();
+    for (const stream of [...this.#streams.values()]) {
+      stream._reset(new Error(`connection error: ${message}`));
+    }
+    this.#endSocket();
+  }
+
+  #goaway(code: number, message: string): void {
+    if (this.#goawaySent || this.#closed) return;
+    this.#goawaySent = true;
+    const debug = Buffer.from(message);
+    const payload = Buffer.alloc(8 + debug.length);
+    payload.writeUInt32BE(this.#lastStreamId, 0);
+    payload.writeUInt32BE(code, 4);
+    debug.copy(payload, 8);
+    this.#frame(GOAWAY, 0, 0, payload);
+  }
+
+  #endSocket(): void {
+    if (this.#closed) return;
+    this.#flush();
+    this.#closed = true;
+    this.socket.end();
+  }
+
+  #onClose(): void {
+    this.#closed = true;
+    this.#buf = undefined;
+    this.#out = undefined;
+    this.#outBytes = 0;
+    for (const stream of [...this.#streams.values()]) {
+      stream._reset(new Error("client disconnected"));
+    }
+    this.#streams.clear();
+  }
+}
+
+/** The head of a request whose header list was too large; it is answered 431 at once. */
+const TOO_LARGE_HEAD: RequestHead = {
+  method: "GET",
+  target: "/",
+  minorVersion: 1,
+  rawHeaders: [],
+  host: "",
+  body: { kind: "none" },
+  keepAlive: true,
+  expectContinue: false,
+};
+
+const TOO_LARGE_BODY = JSON.stringify({
+  kind: "Status",
+  apiVersion: "v1",
+  metadata: {},
+  status: "Failure",
+  message: "request header fields too large",
+  reason: "RequestHeaderFieldsTooLarge",
+  code: 431,
+});
+
+/** A lower-case field name (RFC 9113 section 8.2.1: upper case makes a request malformed). */
+const LOWER_TOKEN = /^[!#$%&'*+\-.^_`|~0-9a-z]+$/;
+/** A field value may hold HTAB, visible characters and obs-text, but no other control. */
+// deno-lint-ignore no-control-regex
+const BAD_VALUE = /[\x00-\x08\x0a-\x1f\x7f]/;
+const TARGET = /^[\x21-\x7e]+$/;
+const DIGITS = /^[0-9]+$/;
+/** Fields that are specific to HTTP/1 connections and make an HTTP/2 request malformed. */
+const CONNECTION_SPECIFIC = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "transfer-encoding",
+  "upgrade",
+]);
+
+function malformed(message: string): StreamError {
+  return new StreamError(Http2Error.PROTOCOL_ERROR, `malformed request: ${message}`);
+}
+
+/**
+ * The request head of a decoded header list (RFC 9113 section 8.3.1); throws a
+ * {@link StreamError} for a malformed request.
+ */
+export function requestHeadOf(fields: string[], endStream: boolean): RequestHead {
+  let method: string | undefined;
+  let scheme: string | undefined;
+  let path: string | undefined;
+  let authority: string | undefined;
+  let contentLength: string | undefined;
+  let host: string | undefined;
+  let regular = false;
+  const rawHeaders: string[] = [];
+  let cookie: string | undefined;
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const name = fields[i];
+    const value = fields[i + 1];
+    if (name.startsWith(":")) {
+      if (regular) throw malformed("pseudo-header field after a regular one");
+      switch (name) {
+        case ":method":
+          if (method !== undefined) throw malformed("repeated :method");
+          method = value;
+          break;
+        case ":scheme":
+          if (scheme !== undefined) throw malformed("repeated :scheme");
+          scheme = value;
+          break;
+        case ":path":
+          if (path !== undefined) throw malformed("repeated :path");
+          path = value;
+          break;
+        case ":authority":
+          if (authority !== undefined) throw malformed("repeated :authority");
+          authority = value;
+          break;
+        default:
+          throw malformed(`unknown pseudo-header field ${name}`);
+      }
+      continue;
+    }
+    regular = true;
+    if (!LOWER_TOKEN.test(name)) throw malformed("invalid field name");
+    if (BAD_VALUE.test(value)) throw malformed(`invalid value of ${name}`);
+    if (CONNECTION_SPECIFIC.has(name)) throw malformed(`connection-specific field ${name}`);
+    switch (name) {
+      case "te":
+        if (value.trim().toLowerCase() !== "trailers") throw malformed("te other than trailers");
+        break;
+      case "cookie":
+        // Cookie crumbs are joined with "; " (RFC 9113 section 8.2.3).
+        cookie = cookie === undefined ? value : `${cookie}; ${value}`;
+        continue;
+      case "content-length":
+        if (!DIGITS.test(value) || (contentLength !== undefined && contentLength !== value)) {
+          throw malformed("invalid content-length");
+        }
+        contentLength = value;
+        break;
+      case "host":
+        host ??= value;
+        break;
+    }
+    rawHeaders.push(name, value);
+  }
+  if (cookie !== undefined) rawHeaders.push("cookie", cookie);
+  if (method === undefined || scheme === undefined || path === undefined) {
+    throw malformed("missing :method, :scheme or :path");
+  }
+  if (!LOWER_TOKEN.test(method.toLowerCase())) throw malformed("invalid :method");
+  if (method === "CONNECT") throw malformed("CONNECT is not supported");
+  if (!TARGET.test(path) || !(path.startsWith("/") || (path === "*" && method === "OPTIONS"))) {
+    throw malformed("invalid :path");
+  }
+  if (authority !== undefined && host === undefined) {
+    rawHeaders.push("host", authority);
+    host = authority;
+  }
+  let body: RequestHead["body"];
+  if (endStream) {
+    if (contentLength !== undefined && Number(contentLength) > 0) {
+      throw malformed("content-length without a body");
+    }
+    body = { kind: "none" };
+  } else if (contentLength !== undefined) {
+    const length = Number(contentLength);
+    if (!Number.isSafeInteger(length)) throw malformed("invalid content-length");
+    body = { kind: "length", length };
+  } else {
+    body = { kind: "chunked" };
+  }
+  return {
+    method,
+    target: path,
+    minorVersion: 1,
+    rawHeaders,
+    host: host ?? "",
+    body,
+    keepAlive: true,
+    expectContinue: false,
+  };
+}
+
+/** Response fields that HTTP/2 does not carry. */
+const DROPPED_RESPONSE_FIELDS = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "transfer-encoding",
+  "upgrade",
+  "content-length",
+  "date",
+]);
+
+/** Appends the fields of `lines` (`name: value\r\n` each) to `out`. */
+function appendFields(lines: string, out: string[]): void {
+  let pos = 0;
+  while (pos < lines.length) {
+    let end = lines.indexOf("\r\n", pos);
+    if (end < 0) end = lines.length;
+    const colon = lines.indexOf(":", pos);
+    if (colon > pos && colon < end) {
+      const name = lines.slice(pos, colon).toLowerCase();
+      if (!DROPPED_RESPONSE_FIELDS.has(name)) {
+        out.push(name, lines.slice(colon + 1, end).trim());
+      }
+    }
+    pos = end + 2;
+  }
+}
+
+/** One request stream of an {@link Http2Connection} and its response. */
+export class Http2Stream implements Exchange {
+  readonly id: number;
+  readonly head: RequestHead;
+  #conn: Http2Connection;
+  #abort = new AbortController();
+  #headersSent = false;
+  #localClosed = false;
+  #done = false;
+
+  // Request body.
+  /** @internal The client ended its side (END_STREAM or RST). */
+  _remoteClosed = false;
+  #sink: BodySink | undefined;
+  #paused = false;
+  #pendingIn: Uint8Array[] = [];
+  #pendingInBytes = 0;
+  #endPending = false;
+  #received = 0;
+  #recvWindow: number;
+  #recvWindowSize: number;
+  #recvUnacked = 0;
+
+  // Response body.
+  #sendWindow: number;
+  #pendingOut: Uint8Array[] = [];
+  #pendingOutBytes = 0;
+  #endAfterPending = false;
+  /** Waiting for flow-control window (listed in the connection's blocked set). */
+  #blocked = false;
+  #writer: (() => void) | undefined;
+
+  constructor(
+    conn: Http2Connection,
+    id: number,
+    head: RequestHead,
+    sendWindow: number,
+    recvWindow: number,
+  ) {
+    this.#conn = conn;
+    this.id = id;
+    this.head = head;
+    this.#sendWindow = sendWindow;
+    this.#recvWindow = recvWindow;
+    this.#recvWindowSize = recvWindow;
+  }
+
+  /** The connection's socket. */
+  get socket(): Socket {
+    return this.#conn.socket;
+  }
+
+  /** Aborted when the client resets the stream or the connection closes before the response ends. */
+  get signal(): AbortSignal {
+    return this.#abort.signal;
+  }
+
+  /** Whether the response head has been written. */
+  get headersSent(): boolean {
+    return this.#headersSent;
+  }
+
+  /** Receives the request body. */
+  readBody(sink: BodySink): void {
+    this.#sink = sink;
+    if (this.#pendingIn.length > 0 || this.#endPending) queueMicrotask(() => this.resumeBody());
+  }
+
+  /** Asks for more body data after the sink returned false. */
+  resumeBody(): void {
+    this.#paused = false;
+    const sink = this.#sink;
+    if (!sink || this.#done) return;
+    while (this.#pendingIn.length > 0 && !this.#paused) {
+      const chunk = this.#pendingIn.shift()!;
+      this.#pendingInBytes -= chunk.length;
+      if (!sink.data(chunk)) this.#paused = true;
+      this.#credit(chunk.length);
+    }
+    if (this.#pendingIn.length === 0 && this.#endPending) {
+      this.#endPending = false;
+      sink.end();
+    }
+  }
+
+  /** Writes the whole response: HEADERS, then the body in DATA frames. */
+  respond(
+    status: number,
+    _statusText: string,
+    headerLines: string,
+    body: string | Uint8Array | null,
+  ): void {
+    if (this.#headersSent || this.#done) return;
+    const noBody = this.#noBody(status);
+    const bytes = noBody || body === null
+      ? undefined
+      : typeof body === "string"
+      ? Buffer.from(body)
+      : body;
+    const fields = [":status", String(status)];
+    appendFields(headerLines, fields);
+    fields.push("date", currentHttpDate());
+    if (!noBody) fields.push("content-length", String(bytes?.length ?? 0));
+    this.#headersSent = true;
+    if (!bytes || bytes.length === 0) {
+      this.#conn._headers(this.id, fields, true);
+      this.#localEnd();
+      return;
+    }
+    this.#conn._headers(this.id, fields, false);
+    this.#send(bytes, true);
+  }
+
+  /** Writes the response head of a streamed body. */
+  writeHead(status: number, _statusText: string, headerLines: string, contentLength?: number) {
+    if (this.#headersSent || this.#done) return;
+    const noBody = this.#noBody(status);
+    const fields = [":status", String(status)];
+    appendFields(headerLines, fields);
+    fields.push("date", currentHttpDate());
+    if (contentLength !== undefined && !noBody) {
+      fields.push("content-length", String(contentLength));
+    }
+    this.#headersSent = true;
+    this.#conn._headers(this.id, fields, noBody);
+    if (noBody) this.#localEnd();
+  }
+
+  /** Writes a piece of a streamed body; resolves once more can be written, or the stream ended. */
+  write(chunk: Uint8Array): Promise<void> {
+    if (!this.#headersSent || this.#localClosed || this.#done || chunk.length === 0) {
+      return Promise.resolve();
+    }
+    this.#send(chunk, false);
+    if (this.#done || (this._ready() && this.#conn._writable())) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.#writer = resolve;
+      this.#conn._wait(this);
+    });
+  }
+
+  /** Writes a piece of a streamed body at once; false (and `onDrain` later) when the stream is full. */
+  push(chunk: Uint8Array, onDrain: () => void): boolean {
+    if (!this.#headersSent || this.#localClosed || this.#done || chunk.length === 0) return true;
+    this.#send(chunk, false);
+    if (this.#done || (this._ready() && this.#conn._writable())) return true;
+    this.#writer = onDrain;
+    this.#conn._wait(this);
+    return false;
+  }
+
+  /** Ends a streamed body. */
+  end(): void {
+    if (!this.#headersSent || this.#localClosed || this.#done) return;
+    if (this.#pendingOut.length > 0) {
+      this.#endAfterPending = true;
+      return;
+    }
+    this.#conn._data(this.id, EMPTY, true);
+    this.#localEnd();
+  }
+
+  /** Breaks off the response: the client sees the stream reset. */
+  destroy(): void {
+    if (this.#done) return;
+    this.#conn._reset(this.id, Http2Error.INTERNAL_ERROR);
+  }
+
+  // ---- used by the connection ----
+
+  /** @internal Body data of the request (`frameLength` counts padding too). */
+  _receive(data: Uint8Array, frameLength: number, endStream: boolean): void {
+    if (frameLength > this.#recvWindow) {
+      this.#conn._consumed(frameLength);
+      this.#conn._reset(this.id, Http2Error.FLOW_CONTROL_ERROR);
+      return;
+    }
+    this.#recvWindow -= frameLength;
+    if (frameLength > data.length) this.#credit(frameLength - data.length);
+    this.#received += data.length;
+    const body = this.head.body;
+    if (body.kind === "length" && this.#received > body.length) {
+      this.#conn._reset(this.id, Http2Error.PROTOCOL_ERROR);
+      return;
+    }
+    if (data.length > 0) {
+      if (this.#sink && !this.#paused && this.#pendingIn.length === 0) {
+        if (!this.#sink.data(data)) this.#paused = true;
+        this.#credit(data.length);
+      } else {
+        this.#pendingIn.push(Uint8Array.from(data));
+        this.#pendingInBytes += data.length;
+      }
+    }
+    if (endStream) this._remoteEnd();
+  }
+
+  /** @internal The client ended its side of the stream. */
+  _remoteEnd(): void {
+    if (this._remoteClosed) return;
+    this._remoteClosed = true;
+    const body = this.head.body;
+    if (body.kind === "length" && this.#received !== body.length) {
+      this.#sink?.error(new Error("request body shorter than its content-length"));
+      this.#conn._reset(this.id, Http2Error.PROTOCOL_ERROR);
+      return;
+    }
+    if (this.#pendingIn.length > 0) this.#endPending = true;
+    else this._sinkEnd();
+    if (this.#localClosed) this.#finish();
+  }
+
+  /** @internal Tells the sink the body is complete (a request without one, or all delivered). */
+  _sinkEnd(): void {
+    if (this.#pendingIn.length > 0) {
+      this.#endPending = true;
+      return;
+    }
+    const sink = this.#sink;
+    if (sink) sink.end();
+    else this.#endPending = true;
+  }
+
+  /** @internal Changes the send window; false when it would overflow. */
+  _adjustSendWindow(delta: number): boolean {
+    if (this.#sendWindow + delta > MAX_WINDOW) return false;
+    this.#sendWindow += delta;
+    return true;
+  }
+
+  /** @internal Whether this stream's own queue leaves room for more. */
+  _ready(): boolean {
+    return this.#pendingOutBytes < STREAM_HIGH_WATER;
+  }
+
+  /** @internal Resolves a waiting write(). */
+  _wakeWriter(): void {
+    const w = this.#writer;
+    this.#writer = undefined;
+    w?.();
+  }
+
+  /** @internal Sends what the windows allow of the queued body. */
+  _pump(): void {
+    const conn = this.#conn;
+    while (this.#pendingOut.length > 0) {
+      const allowed = Math.min(this.#sendWindow, conn._sendWindow, conn._peerMaxFrame);
+      if (allowed <= 0) {
+        this.#blocked = true;
+        conn._block(this, true);
+        return;
+      }
+      const chunk = this.#pendingOut[0];
+      const n = Math.min(chunk.length, allowed);
+      const piece = n === chunk.length ? chunk : chunk.subarray(0, n);
+      if (n === chunk.length) this.#pendingOut.shift();
+      else this.#pendingOut[0] = chunk.subarray(n);
+      this.#pendingOutBytes -= n;
+      this.#sendWindow -= n;
+      conn._sendWindow -= n;
+      const last = this.#pendingOut.length === 0 && this.#endAfterPending;
+      conn._data(this.id, piece, last);
+      if (last) {
+        this.#endAfterPending = false;
+        this.#localEnd();
+      }
+    }
+    if (this.#blocked) {
+      this.#blocked = false;
+      conn._block(this, false);
+    }
+  }
+
+  /** @internal Ends the stream without completing it (reset by either side, connection gone). */
+  _reset(err: Error): void {
+    if (this.#done) return;
+    this.#done = true;
+    this.#pendingOut = [];
+    this.#pendingOutBytes = 0;
+    // Body data nobody will read still counts against the connection's window.
+    if (this.#pendingInBytes > 0) this.#conn._consumed(this.#pendingInBytes);
+    this.#pendingIn = [];
+    this.#pendingInBytes = 0;
+    if (!this._remoteClosed) {
+      this._remoteClosed = true;
+      this.#sink?.error(err);
+    }
+    if (!this.#localClosed) this.#abort.abort(err);
+    this._wakeWriter();
+    this.#conn._streamClosed(this);
+  }
+
+  #send(bytes: Uint8Array, end: boolean): void {
+    this.#pendingOut.push(bytes);
+    this.#pendingOutBytes += bytes.length;
+    if (end) this.#endAfterPending = true;
+    this._pump();
+  }
+
+  /** Gives back receive window for body bytes the sink has taken. */
+  #credit(bytes: number): void {
+    this.#conn._consumed(bytes);
+    if (this._remoteClosed) return;
+    this.#recvUnacked += bytes;
+    if (this.#recvUnacked >= this.#recvWindowSize / 2) {
+      this.#conn._windowUpdate(this.id, this.#recvUnacked);
+      this.#recvWindow += this.#recvUnacked;
+      this.#recvUnacked = 0;
+    }
+  }
+
+  /** Our side is complete (END_STREAM queued). */
+  #localEnd(): void {
+    if (this.#localClosed) return;
+    this.#localClosed = true;
+    if (this._remoteClosed) {
+      this.#finish();
+      return;
+    }
+    // The response is complete before the request body: the client need not send the rest.
+    this.#conn._reset(this.id, Http2Error.NO_ERROR);
+  }
+
+  #finish(): void {
+    if (this.#done) return;
+    this.#done = true;
+    this._wakeWriter();
+    this.#conn._streamClosed(this);
+  }
+
+  #noBody(status: number): boolean {
+    return this.head.method === "HEAD" || status === 204 || status === 304 ||
+      (status >= 100 && status < 200);
+  }
+}
+
+const EMPTY = new Uint8Array(0);

@@ -6,12 +6,16 @@
  * neither the writers nor the other watchers anything.
  *
  * Fan-out is cheap per watcher: an event's bytes are encoded once per wire format and shared
- * (cached on the event), a watcher waiting for data gets the bytes handed to its reader at
- * once (no promise or timer per event), and events that queue up while the connection is busy
- * are written together as one chunk.
+ * (cached on the event). The listener attaches the connection as a push sink
+ * ({@link PushSource}), so an event is written to the connection during the offer itself (no
+ * stream read, promise or timer per event); events that queue up while the connection is full
+ * are written together as one chunk once it drains. Read as a ReadableStream instead (by
+ * anything that does not know push bodies), a watcher waiting for data gets the bytes handed
+ * to its reader at once.
  *
  * @module
  */
+import type { PushSink, PushSource } from "../../shared/http/push_body.ts";
 import { type CachedObject, type CacheEvent, withRevision } from "./cached_object.ts";
 import {
   bookmarkObjectJson,
@@ -51,8 +55,11 @@ export interface CacheWatcherOptions {
   onClose?: (watcher: CacheWatcher, reason: CloseReason) => void;
 }
 
-/** A watcher fed by a watch cache; its {@link CacheWatcher.stream} is the response body. */
-export class CacheWatcher {
+/**
+ * A watcher fed by a watch cache; its {@link CacheWatcher.stream} is the response body, or,
+ * for the listener, the watcher itself as a {@link PushSource}.
+ */
+export class CacheWatcher implements PushSource {
   /** The response body: JSON lines, one event each. */
   readonly stream: ReadableStream<Uint8Array>;
   readonly prefix: string;
@@ -86,6 +93,11 @@ export class CacheWatcher {
   #waiting = false;
   #controller!: ReadableStreamDefaultController<Uint8Array>;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** The connection, once the listener attached it (push mode). */
+  #sink: PushSink | undefined;
+  /** The sink said it is full: queue until drain(). */
+  #congested = false;
+  #sinkEnded = false;
 
   constructor(opts: CacheWatcherOptions) {
     this.prefix = opts.prefix;
@@ -185,14 +197,58 @@ export class CacheWatcher {
       this.#replay = [];
     }
     this.#onClose?.(this, reason);
+    if (this.#sink) {
+      this.#flushSink();
+      return;
+    }
     if (this.#waiting) {
       this.#waiting = false;
       this.#pull();
     }
   }
 
+  /** Push mode: the listener's connection; what is ready is written now. */
+  attach(sink: PushSink): void {
+    if (this.#sink) return;
+    this.#sink = sink;
+    this.#flushSink();
+  }
+
+  /** Push mode: the connection can take more. */
+  drain(): void {
+    this.#congested = false;
+    this.#flushSink();
+  }
+
+  /** Push mode: the client went away. */
+  cancel(): void {
+    this.close("client");
+  }
+
+  /** Writes queued chunks until the sink is full; ends the body once closed and empty. */
+  #flushSink(): void {
+    const sink = this.#sink!;
+    if (this.#sinkEnded) return;
+    while (!this.#congested) {
+      const chunk = this.#take();
+      if (!chunk) break;
+      this.#congested = !sink.write(chunk);
+    }
+    // The loop stopped on a full sink or on an empty queue.
+    if (this.closedBy && (!this.#ending || !this.#congested)) {
+      this.#sinkEnded = true;
+      sink.end();
+    }
+  }
+
   #push(line: Uint8Array): void {
-    if (this.#waiting) {
+    const sink = this.#sink;
+    if (sink) {
+      if (!this.#congested && this.#queue.length === 0) {
+        this.#congested = !sink.write(line);
+        return;
+      }
+    } else if (this.#waiting) {
       // Nothing is queued (the reader found nothing): hand the bytes over at once.
       this.#waiting = false;
       this.#controller.enqueue(line);

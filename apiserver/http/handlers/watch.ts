@@ -8,6 +8,7 @@
  * @module
  */
 import { StatusError } from "../../../shared/errors/status_error.ts";
+import { pushResponse } from "../../../shared/http/push_body.ts";
 import { apiVersionOf } from "../../registry/generic/kind.ts";
 import { watchCacheOf } from "../../watch/attach_watch_caches.ts";
 import { errorLine } from "../../watch/cache_watcher.ts";
@@ -79,5 +80,5 @@ export async function handleWatch(ctx: ResourceContext): Promise<Response> {
   const onAbort = () => watcher.close("client");
   if (signal.aborted) watcher.close("client");
   else signal.addEventListener("abort", onAbort, { once: true });
-  return new Response(watcher.stream, { status: 200, headers });
+  return pushResponse(watcher.stream, watcher, { status: 200, headers });
 }

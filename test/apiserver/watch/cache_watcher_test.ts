@@ -144,3 +144,100 @@ Deno.test("errorLine() encodes a Status as an ERROR event in the given format", 
   });
   assert.equal(decoder.decode(errorLine(status, countingEncoder("b"))), "b|ERROR|s\n");
 });
+
+/** A push sink that records what it is given and can be made to report a full connection. */
+function recordingSink() {
+  const sink = {
+    chunks: [] as string[],
+    ended: false,
+    full: false,
+    write(chunk: Uint8Array): boolean {
+      sink.chunks.push(decoder.decode(chunk));
+      return !sink.full;
+    },
+    end() {
+      sink.ended = true;
+    },
+  };
+  return sink;
+}
+
+function names(chunks: string[]): string[] {
+  return chunks.join("").split("\n").filter((l) => l).map((l) =>
+    `${JSON.parse(l).type} ${JSON.parse(l).object.metadata.name ?? ""}`
+  );
+}
+
+Deno.test("CacheWatcher.attach() writes events to a push sink as they are offered", async (t) => {
+  await t.step("queued before attach, then live, in order", () => {
+    const c = cache();
+    const w = watcher(c, { bookmarks: false });
+    c.apply(change("ADDED", "a", 1), Date.now());
+    const sink = recordingSink();
+    w.attach(sink);
+    assert.deepEqual(names(sink.chunks), ["ADDED a"]);
+    c.apply(change("MODIFIED", "a", 2), Date.now());
+    c.apply(change("ADDED", "b", 3), Date.now());
+    assert.deepEqual(names(sink.chunks), ["ADDED a", "MODIFIED a", "ADDED b"]);
+    assert.equal(sink.chunks.length, 3);
+    w.close("client");
+  });
+  await t.step("a full sink: events wait, drain() writes them as one chunk", () => {
+    const c = cache();
+    const w = watcher(c, { bookmarks: false });
+    const sink = recordingSink();
+    w.attach(sink);
+    sink.full = true;
+    c.apply(change("ADDED", "a", 1), Date.now());
+    c.apply(change("ADDED", "b", 2), Date.now());
+    c.apply(change("ADDED", "c", 3), Date.now());
+    assert.equal(sink.chunks.length, 1);
+    assert.equal(w.buffered, 2);
+    sink.full = false;
+    w.drain();
+    assert.equal(sink.chunks.length, 2);
+    assert.deepEqual(names(sink.chunks), ["ADDED a", "ADDED b", "ADDED c"]);
+    w.close("client");
+  });
+  await t.step(
+    "a sink that stays full past the buffer evicts the watcher and ends the body",
+    () => {
+      const c = cache();
+      const w = watcher(c, { bookmarks: false, bufferSize: 2 });
+      const sink = recordingSink();
+      w.attach(sink);
+      sink.full = true;
+      for (let i = 1; i <= 4; i++) c.apply(change("ADDED", `o${i}`, i), Date.now());
+      assert.equal(w.closedBy, "evicted");
+      assert.ok(sink.ended);
+      assert.equal(c.watchers.size, 0);
+    },
+  );
+  await t.step("a timeout writes what is queued, then ends", () => {
+    const c = cache();
+    const w = watcher(c, { bookmarks: false });
+    const sink = recordingSink();
+    w.attach(sink);
+    sink.full = true;
+    c.apply(change("ADDED", "a", 1), Date.now());
+    c.apply(change("ADDED", "b", 2), Date.now());
+    w.close("timeout");
+    assert.ok(!sink.ended);
+    sink.full = false;
+    w.drain();
+    assert.deepEqual(names(sink.chunks), ["ADDED a", "ADDED b"]);
+    assert.ok(sink.ended);
+  });
+  await t.step("initial events come before live ones", () => {
+    const c = cache();
+    c.apply(change("ADDED", "x", 1), Date.now());
+    const w = watcher(c, { bookmarks: false, initial: c.snapshot(P) });
+    c.apply(change("ADDED", "y", 2), Date.now());
+    const sink = recordingSink();
+    w.attach(sink);
+    c.apply(change("ADDED", "z", 3), Date.now());
+    assert.deepEqual(names(sink.chunks), ["ADDED x", "ADDED y", "ADDED z"]);
+    w.cancel();
+    assert.equal(w.closedBy, "client");
+  });
+});

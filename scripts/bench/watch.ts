@@ -23,8 +23,13 @@
  * any other outcome is reported. Server and client CPU and RSS come from `/proc`, sampled
  * every 250 ms; memory per idle watcher is the server's RSS growth after opening them.
  *
+ * Protocol (`--protocol`): `h2` (default), as client-go does: each client process holds one
+ * HTTP/2 connection and its watches are streams on it; `http/1.1`: one TLS connection per
+ * watch.
+ *
  * Usage: ./scripts/deno run -A --v8-flags=--expose-gc scripts/bench/watch.ts [--watchers=1000]
  *        [--clients=4] [--rate=200] [--duration=30] [--baseline=10] [--objects=100]
+ *        [--protocol=h2|http/1.1]
  *
  * @module
  */
@@ -54,8 +59,14 @@ const { values } = parseArgs({
     duration: { type: "string", default: "30" },
     baseline: { type: "string", default: "10" },
     objects: { type: "string", default: "100" },
+    protocol: { type: "string", default: "h2" },
   },
 });
+const PROTOCOL = values.protocol as "h2" | "http/1.1";
+if (PROTOCOL !== "h2" && PROTOCOL !== "http/1.1") {
+  console.error("--protocol must be h2 or http/1.1");
+  Deno.exit(2);
+}
 const WATCHERS = Number(values.watchers);
 const CLIENTS = Number(values.clients);
 const RATE = Number(values.rate);
@@ -277,6 +288,7 @@ async function phase(
     clientCertPem: server.clientCertPem,
     clientKeyPem: server.clientKeyPem,
     path: PATH,
+    protocol: PROTOCOL,
   };
   const clients = Array.from({ length: clientCount }, () => new ClientProcess(config));
   try {
@@ -438,6 +450,11 @@ try {
       `receipt − write acknowledged (lower bound), "from send" = receipt − write sent ` +
       `(upper bound)`,
   );
+  console.log(
+    PROTOCOL === "h2"
+      ? "protocol: HTTP/2, one connection per client process, one stream per watch (as client-go)"
+      : "protocol: HTTP/1.1, one TLS connection per watch",
+  );
   const base = await phase(server, f, 1, 1, BASELINE, tmp);
   console.log(
     `single watcher (1 client process), ${RATE} changes/s for ${BASELINE} s ` +
@@ -496,7 +513,10 @@ try {
         many.firstError ? ` (${many.firstError})` : ""
       }; unmatched events: ${many.unknown}`,
   );
-  console.log(`  server memory per idle watcher: ${(many.perIdleWatcher / 1024).toFixed(1)} KiB`);
+  console.log(
+    `  server memory per idle watcher: ${(many.perIdleWatcher / 1024).toFixed(1)} KiB ` +
+      `(${PROTOCOL === "h2" ? `${CLIENTS} connections` : `${WATCHERS} connections`})`,
+  );
   console.log(
     `  client clock offsets up to ${ms(many.maxClockOffset)} (ping round trip up to ${
       ms(many.maxRtt)

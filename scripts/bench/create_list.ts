@@ -16,9 +16,15 @@
  * quotes medians over rounds and the median of per-round ratios. Every phase is capped in
  * count and time; the run stops by itself.
  *
+ * Each concurrent client has its own connection, as that many client processes would, over
+ * HTTP/1.1 (default: the etcd anchor's protocol, through the same client library) or HTTP/2
+ * with `--protocol=h2`. Deno's fetch holds small writes back (Nagle's algorithm), so over
+ * HTTP/2 each create's body waits for the server's WINDOW_UPDATE to acknowledge its HEADERS:
+ * one more write per request than Go's clients cost the server.
+ *
  *   ./scripts/deno task bench [--objects=10000] [--concurrency=16] [--rounds=3]
  *     [--page-size=500] [--list-repeats=5] [--cap-seconds=120] [--value-bytes=1024] [--no-etcd]
- *     [--warmup=2000]
+ *     [--warmup=2000] [--protocol=http/1.1|h2]
  *
  * @module
  */
@@ -56,6 +62,8 @@ export interface CreateListOptions {
   etcd: boolean;
   /** Untimed creates before the first round (JIT warm-up; another namespace). Default 0. */
   warmup?: number;
+  /** The clients' protocol: HTTP/1.1 (default) or HTTP/2. */
+  protocol?: "h2" | "http/1.1";
   /** Progress lines (default: none). */
   log?: (line: string) => void;
 }
@@ -140,15 +148,20 @@ export async function runCreateListBench(opts: CreateListOptions): Promise<Creat
     etcdSkipped = "etcd is not installed (apt-get install etcd-server etcd-client)";
   }
   let server: ApiServerProcess | undefined;
-  const http = { client: undefined as Deno.HttpClient | undefined };
+  // One HTTP client (one connection) per concurrent worker, as that many client processes
+  // would have: over HTTP/2 a shared client would multiplex them all on one connection.
+  const http = { clients: [] as Deno.HttpClient[] };
   try {
     log("starting the API server");
     server = await startApiServerProcess({ dataDir: `${dir}/apiserver` });
-    http.client = adminHttpClient(server);
+    const http2 = opts.protocol === "h2";
+    for (let w = 0; w < opts.concurrency; w++) {
+      http.clients.push(adminHttpClient(server, { http2 }));
+    }
     const srv = server;
-    const call = async (path: string, init: RequestInit = {}): Promise<Response> => {
+    const call = async (path: string, init: RequestInit = {}, worker = 0): Promise<Response> => {
       const headers = adminHeaders(srv, init.headers);
-      return await fetch(srv.url + path, { ...init, headers, client: http.client });
+      return await fetch(srv.url + path, { ...init, headers, client: http.clients[worker] });
     };
     const ns = await call("/api/v1/namespaces", {
       method: "POST",
@@ -175,12 +188,12 @@ export async function runCreateListBench(opts: CreateListOptions): Promise<Creat
       if (wns.status !== 201) throw new Error(`creating namespace: ${wns.status}`);
       const pool = await runPool(
         { count: warmup, concurrency: opts.concurrency, capMs, offset: 0 },
-        async (i) => {
+        async (i, worker) => {
           const res = await call(`/api/v1/namespaces/${WARMUP_NAMESPACE}/configmaps`, {
             method: "POST",
             headers: { "content-type": "application/json" },
             body: bodyOf(i),
-          });
+          }, worker);
           await res.text();
           if (res.status !== 201) throw new Error(`warm-up create answered ${res.status}`);
         },
@@ -198,12 +211,12 @@ export async function runCreateListBench(opts: CreateListOptions): Promise<Creat
       const clientBefore = process.cpuUsage();
       const pool = await runPool(
         { count, concurrency: opts.concurrency, capMs, offset },
-        async (i) => {
+        async (i, worker) => {
           const res = await call(`/api/v1/namespaces/${NAMESPACE}/configmaps`, {
             method: "POST",
             headers: { "content-type": "application/json" },
             body: bodyOf(i),
-          });
+          }, worker);
           const text = await res.text();
           if (res.status !== 201) throw new Error(`create answered ${res.status}: ${text}`);
         },
@@ -286,7 +299,7 @@ export async function runCreateListBench(opts: CreateListOptions): Promise<Creat
     if (firstCreateError !== undefined) report.firstCreateError = firstCreateError;
     return report;
   } finally {
-    http.client?.close();
+    for (const c of http.clients) c.close();
     await server?.stop();
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
@@ -499,6 +512,7 @@ export function parseBenchFlags(args: string[]): CreateListOptions | { errors: s
         "value-bytes": { type: "string", default: "1024" },
         "no-etcd": { type: "boolean", default: false },
         warmup: { type: "string", default: "2000" },
+        protocol: { type: "string", default: "http/1.1" },
       },
     }));
   } catch (e) {
@@ -521,7 +535,11 @@ export function parseBenchFlags(args: string[]): CreateListOptions | { errors: s
     valueBytes: int("value-bytes"),
     etcd: !values["no-etcd"],
     warmup: /^[0-9]+$/.test(String(values.warmup)) ? Number(values.warmup) : NaN,
+    protocol: values.protocol === "h2" ? "h2" : "http/1.1",
   };
+  if (values.protocol !== "h2" && values.protocol !== "http/1.1") {
+    errors.push("--protocol must be h2 or http/1.1");
+  }
   if (!Number.isSafeInteger(opts.warmup)) errors.push("--warmup must be a non-negative integer");
   if (errors.length === 0 && opts.rounds > opts.objects) {
     errors.push("--rounds must not exceed --objects");

@@ -143,17 +143,23 @@ export async function startApiServerProcess(
 
 /**
  * An HTTP client (keep-alive pool) that trusts the server's CA and presents the admin client
- * certificate when there is one. Close it when done.
+ * certificate when there is one; HTTP/2 when the server offers it unless `http2` is false.
+ * Close it when done.
  */
-export function adminHttpClient(server: ApiServerProcess): Deno.HttpClient {
+export function adminHttpClient(
+  server: ApiServerProcess,
+  opts: { http2?: boolean } = {},
+): Deno.HttpClient {
+  const http2 = opts.http2 ?? true;
   if (server.clientCertPem && server.clientKeyPem) {
     return Deno.createHttpClient({
       caCerts: [server.caPem],
       cert: server.clientCertPem,
       key: server.clientKeyPem,
+      http2,
     });
   }
-  return Deno.createHttpClient({ caCerts: [server.caPem] });
+  return Deno.createHttpClient({ caCerts: [server.caPem], http2 });
 }
 
 /** Headers carrying the admin bearer token, when the server uses one. */

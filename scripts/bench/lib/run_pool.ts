@@ -33,10 +33,13 @@ export interface PoolResult {
   capped: boolean;
 }
 
-/** Runs `op(i)` for i in [offset, offset + count) from `concurrency` workers. */
+/**
+ * Runs `op(i, worker)` for i in [offset, offset + count) from `concurrency` workers (`worker`
+ * is the index of the worker running it, from 0).
+ */
 export async function runPool(
   opts: PoolOptions,
-  op: (i: number) => Promise<void>,
+  op: (i: number, worker: number) => Promise<void>,
 ): Promise<PoolResult> {
   const { count, concurrency, capMs } = opts;
   const offset = opts.offset ?? 0;
@@ -47,7 +50,7 @@ export async function runPool(
   const result: PoolResult = { done: 0, failed: 0, seconds: 0, latenciesMs: [], capped: false };
   const start = performance.now();
   let next = 0;
-  const worker = async () => {
+  const worker = async (_: unknown, w: number) => {
     for (;;) {
       if (next >= count) return;
       if (performance.now() - start > capMs) {
@@ -57,7 +60,7 @@ export async function runPool(
       const i = next++;
       const t0 = performance.now();
       try {
-        await op(offset + i);
+        await op(offset + i, w);
         result.latenciesMs.push(performance.now() - t0);
         result.done++;
       } catch (e) {

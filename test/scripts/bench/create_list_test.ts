@@ -18,6 +18,7 @@ Deno.test("parseBenchFlags() takes defaults and reports every bad flag", async (
       valueBytes: 1024,
       etcd: true,
       warmup: 2000,
+      protocol: "http/1.1",
     });
   });
   await t.step("smaller run", () => {
@@ -33,6 +34,7 @@ Deno.test("parseBenchFlags() takes defaults and reports every bad flag", async (
     ["more rounds than objects", ["--objects=2", "--rounds=3"], [/--rounds/]],
     ["unknown flag", ["--nope"], [/nope/]],
     ["negative warm-up", ["--warmup=-1"], [/--warmup/]],
+    ["unknown protocol", ["--protocol=spdy"], [/--protocol/]],
   ];
   for (const [name, args, patterns] of bad) {
     await t.step(name, () => {
@@ -55,6 +57,7 @@ Deno.test("runCreateListBench() creates and lists through the real server", asyn
     valueBytes: 512,
     etcd: false,
     warmup: 5,
+    protocol: "h2",
   });
   assert.deepEqual(report.rounds.map((r) => r.created), [15, 15]);
   assert.ok(report.rounds.every((r) => r.failed === 0), report.firstCreateError ?? "");

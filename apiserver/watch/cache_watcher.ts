@@ -6,12 +6,12 @@
  * neither the writers nor the other watchers anything.
  *
  * Fan-out is cheap per watcher: an event's bytes are encoded once per wire format and shared
- * (cached on the event). The listener attaches the connection as a push sink
- * ({@link PushSource}), so an event is written to the connection during the offer itself (no
+ * (cached on the event). Over HTTP/2 the listener attaches the stream as a push sink
+ * ({@link PushSource}), so an event is queued on the connection during the offer itself (no
  * stream read, promise or timer per event); events that queue up while the connection is full
- * are written together as one chunk once it drains. Read as a ReadableStream instead (by
- * anything that does not know push bodies), a watcher waiting for data gets the bytes handed
- * to its reader at once.
+ * are written together as one chunk once it drains. Read as a ReadableStream instead (HTTP/1.1,
+ * or anything that does not know push bodies), a watcher waiting for data gets the bytes
+ * handed to its reader at once.
  *
  * @module
  */

@@ -49,11 +49,6 @@ export interface Exchange {
   writeHead(status: number, statusText: string, headerLines: string, contentLength?: number): void;
   /** Writes a piece of a streamed body; resolves once more can be written, or the client left. */
   write(chunk: Uint8Array): Promise<void>;
-  /**
-   * Writes a piece of a streamed body at once (a push body, {@link ./push_body.ts}). False when
-   * the connection is full: `onDrain` is called once it can take more.
-   */
-  push(chunk: Uint8Array, onDrain: () => void): boolean;
   /** Ends a streamed body. */
   end(): void;
   /** Breaks off the response (the body failed mid-stream): the client sees it incomplete. */

@@ -397,30 +397,6 @@ export class Http1Exchange implements Exchange {
     });
   }
 
-  /** Writes a piece of a streamed body at once; false (and `onDrain` later) when the socket is full. */
-  push(chunk: Uint8Array, onDrain: () => void): boolean {
-    if (this.#ended || this.#framing === undefined || this.#framing === "none") return true;
-    if (chunk.byteLength === 0 || this.socket.destroyed) return true;
-    const data = this.#framing === "chunked"
-      ? Buffer.concat([Buffer.from(`${chunk.byteLength.toString(16)}\r\n`), chunk, CRLF])
-      : chunk;
-    if (this.socket.write(data)) return true;
-    if (!this.#drainWaiting) {
-      this.#drainWaiting = true;
-      const done = () => {
-        this.socket.off("drain", done);
-        this.socket.off("close", done);
-        this.#drainWaiting = false;
-        onDrain();
-      };
-      this.socket.on("drain", done);
-      this.socket.on("close", done);
-    }
-    return false;
-  }
-
-  #drainWaiting = false;
-
   /** Ends a streamed body. */
   end(): void {
     if (this.#ended || this.#framing === undefined) return;

@@ -80,6 +80,28 @@ const OUTPUT_HIGH_WATER = 8 * 1024 * 1024;
 /** A stream's body data waiting for flow-control window beyond this makes its write() wait. */
 const STREAM_HIGH_WATER = 64 * 1024;
 
+/**
+ * One frame as bytes: the 9-byte header (length, type, flags, stream id) and `payload`. For
+ * peers and tests that speak HTTP/2 to the server; the connection writes its own frames into
+ * its output buffer directly.
+ */
+export function encodeFrame(
+  type: number,
+  flags: number,
+  id: number,
+  payload: Uint8Array = new Uint8Array(0),
+): Uint8Array {
+  const out = new Uint8Array(9 + payload.length);
+  out[0] = payload.length >>> 16;
+  out[1] = (payload.length >>> 8) & 0xff;
+  out[2] = payload.length & 0xff;
+  out[3] = type;
+  out[4] = flags;
+  new DataView(out.buffer).setUint32(5, id & 0x7fffffff);
+  out.set(payload, 9);
+  return out;
+}
+
 /** A connection error: GOAWAY with `code`, then close. */
 class ConnectionError extends Error {
   constructor(readonly code: number, message: string) {
@@ -1070,7 +1092,10 @@ export class Http2Stream implements Exchange {
     });
   }
 
-  /** Writes a piece of a streamed body at once; false (and `onDrain` later) when the stream is full. */
+  /**
+   * Writes a piece of a streamed body at once (a push body, {@link ./push_body.ts}): false when
+   * the stream or connection is full, and `onDrain` is called once it can take more.
+   */
   push(chunk: Uint8Array, onDrain: () => void): boolean {
     if (!this.#headersSent || this.#localClosed || this.#done || chunk.length === 0) return true;
     this.#send(chunk, false);

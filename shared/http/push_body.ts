@@ -7,7 +7,8 @@
  *
  * A push Response is still an ordinary Response with a readable body, so everything that does
  * not know about push bodies (tests calling a handler, wrappers) reads it the usual way; the
- * listener uses one or the other, never both.
+ * listener uses one or the other, never both. The listener pushes to HTTP/2 streams, whose
+ * frames for one turn leave in one write per connection, and reads the stream for HTTP/1.1.
  *
  * @module
  */

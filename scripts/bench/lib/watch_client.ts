@@ -24,6 +24,7 @@
  * @module
  */
 import { encodeHeaders, HpackDecoder } from "../../../shared/http/hpack.ts";
+import { encodeFrame } from "../../../shared/http/http2_connection.ts";
 import { jsonLine, readJsonLines } from "./json_lines.ts";
 
 /** Where and how to connect (sent on stdin, never on the command line: it holds secrets). */
@@ -267,18 +268,6 @@ const H2_PREFACE = new TextEncoder().encode("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
 /** Our receive windows: as large as HTTP/2 allows, so that the server never waits for us. */
 const H2_WINDOW = 2 ** 31 - 1;
 
-function h2Frame(type: number, flags: number, id: number, payload: Uint8Array): Uint8Array {
-  const out = new Uint8Array(9 + payload.length);
-  out[0] = payload.length >>> 16;
-  out[1] = (payload.length >>> 8) & 0xff;
-  out[2] = payload.length & 0xff;
-  out[3] = type;
-  out[4] = flags;
-  new DataView(out.buffer).setUint32(5, id);
-  out.set(payload, 9);
-  return out;
-}
-
 function u32(n: number): Uint8Array {
   const b = new Uint8Array(4);
   new DataView(b.buffer).setUint32(0, n);
@@ -310,8 +299,8 @@ class H2Connection {
     v.setUint32(8, 0);
     const start = new Uint8Array([
       ...H2_PREFACE,
-      ...h2Frame(0x4, 0, 0, settings),
-      ...h2Frame(0x8, 0, 0, u32(H2_WINDOW - 65_535)),
+      ...encodeFrame(0x4, 0, 0, settings),
+      ...encodeFrame(0x8, 0, 0, u32(H2_WINDOW - 65_535)),
     ]);
     this.done = writeAll(conn, start).then(() => this.#read());
   }
@@ -324,7 +313,7 @@ class H2Connection {
       this.#streams.set(id, { watch, status: resolve });
     });
     this.#decoders.set(id, new TextDecoder());
-    await writeAll(this.#conn, h2Frame(0x1, 0x5, id, encodeHeaders(fields)));
+    await writeAll(this.#conn, encodeFrame(0x1, 0x5, id, encodeHeaders(fields)));
     const code = await status;
     if (code !== 200) throw new Error(`watch answered ${code}`);
   }
@@ -362,7 +351,7 @@ class H2Connection {
         buf.copyWithin(0, pos, have);
         have -= pos;
         if (this.#consumed > H2_WINDOW / 2) {
-          await writeAll(this.#conn, h2Frame(0x8, 0, 0, u32(this.#consumed)));
+          await writeAll(this.#conn, encodeFrame(0x8, 0, 0, u32(this.#consumed)));
           this.#consumed = 0;
         }
       }
@@ -420,12 +409,12 @@ class H2Connection {
         return;
       case 0x4: // SETTINGS
         if (!(flags & 0x1)) {
-          writeAll(this.#conn, h2Frame(0x4, 0x1, 0, new Uint8Array())).catch(() => {});
+          writeAll(this.#conn, encodeFrame(0x4, 0x1, 0, new Uint8Array())).catch(() => {});
         }
         return;
       case 0x6: // PING
         if (!(flags & 0x1)) {
-          writeAll(this.#conn, h2Frame(0x6, 0x1, 0, payload.slice())).catch(() => {});
+          writeAll(this.#conn, encodeFrame(0x6, 0x1, 0, payload.slice())).catch(() => {});
         }
         return;
       case 0x7: // GOAWAY

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { encodeHeaders, HpackDecoder } from "../../../shared/http/hpack.ts";
-import { requestHeadOf } from "../../../shared/http/http2_connection.ts";
+import { encodeFrame, requestHeadOf } from "../../../shared/http/http2_connection.ts";
 import type { HttpsHandler, HttpsServer } from "../../../shared/http/https_server.ts";
 import { servingPki, withHttpsServer } from "../../support/test_pki.ts";
 
@@ -29,17 +29,7 @@ interface Frame {
 
 const PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
 
-function frame(type: number, flags: number, id: number, payload: Uint8Array = new Uint8Array()) {
-  const out = new Uint8Array(9 + payload.length);
-  out[0] = payload.length >>> 16;
-  out[1] = (payload.length >>> 8) & 0xff;
-  out[2] = payload.length & 0xff;
-  out[3] = type;
-  out[4] = flags;
-  new DataView(out.buffer).setUint32(5, id);
-  out.set(payload, 9);
-  return out;
-}
+const frame = encodeFrame;
 
 function u32(n: number): Uint8Array {
   const b = new Uint8Array(4);

@@ -21,7 +21,7 @@ import type { Socket } from "node:net";
 import type { BodySink, Exchange } from "./exchange.ts";
 import { encodeHeaders, HeaderListTooLargeError, HpackDecoder } from "./hpack.ts";
 import { currentHttpDate } from "./http_date.ts";
-import type { RequestHead } from "./request_head.ts";
+import { BAD_VALUE, DIGITS, type RequestHead, TARGET } from "./request_head.ts";
 
 /** The client connection preface (RFC 9113 section 3.4). */
 const PREFACE = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "latin1");
@@ -781,11 +781,6 @@ const TOO_LARGE_BODY = JSON.stringify({
 
 /** A lower-case field name (RFC 9113 section 8.2.1: upper case makes a request malformed). */
 const LOWER_TOKEN = /^[!#$%&'*+\-.^_`|~0-9a-z]+$/;
-/** A field value may hold HTAB, visible characters and obs-text, but no other control. */
-// deno-lint-ignore no-control-regex
-const BAD_VALUE = /[\x00-\x08\x0a-\x1f\x7f]/;
-const TARGET = /^[\x21-\x7e]+$/;
-const DIGITS = /^[0-9]+$/;
 /** Fields that are specific to HTTP/1 connections and make an HTTP/2 request malformed. */
 const CONNECTION_SPECIFIC = new Set([
   "connection",
@@ -1050,45 +1045,22 @@ export class Http2Stream implements Exchange {
       : typeof body === "string"
       ? Buffer.from(body)
       : body;
-    const fields = [":status", String(status)];
-    appendFields(headerLines, fields);
-    fields.push("date", currentHttpDate());
-    if (!noBody) fields.push("content-length", String(bytes?.length ?? 0));
-    this.#headersSent = true;
-    if (!bytes || bytes.length === 0) {
-      this.#conn._headers(this.id, fields, true);
-      this.#localEnd();
-      return;
-    }
-    this.#conn._headers(this.id, fields, false);
-    this.#send(bytes, true);
+    const empty = !bytes || bytes.length === 0;
+    this.#sendHead(status, headerLines, noBody ? undefined : bytes?.length ?? 0, empty);
+    if (!empty) this.#send(bytes, true);
   }
 
   /** Writes the response head of a streamed body. */
   writeHead(status: number, _statusText: string, headerLines: string, contentLength?: number) {
     if (this.#headersSent || this.#done) return;
     const noBody = this.#noBody(status);
-    const fields = [":status", String(status)];
-    appendFields(headerLines, fields);
-    fields.push("date", currentHttpDate());
-    if (contentLength !== undefined && !noBody) {
-      fields.push("content-length", String(contentLength));
-    }
-    this.#headersSent = true;
-    this.#conn._headers(this.id, fields, noBody);
-    if (noBody) this.#localEnd();
+    this.#sendHead(status, headerLines, noBody ? undefined : contentLength, noBody);
   }
 
   /** Writes a piece of a streamed body; resolves once more can be written, or the stream ended. */
   write(chunk: Uint8Array): Promise<void> {
-    if (!this.#headersSent || this.#localClosed || this.#done || chunk.length === 0) {
-      return Promise.resolve();
-    }
-    this.#send(chunk, false);
-    if (this.#done || (this._ready() && this.#conn._writable())) return Promise.resolve();
     return new Promise((resolve) => {
-      this.#writer = resolve;
-      this.#conn._wait(this);
+      if (this.push(chunk, resolve)) resolve();
     });
   }
 
@@ -1244,6 +1216,22 @@ export class Http2Stream implements Exchange {
     if (!this.#localClosed) this.#abort.abort(err);
     this._wakeWriter();
     this.#conn._streamClosed(this);
+  }
+
+  /** Queues the HEADERS of the response; with `endStream` the response has no body. */
+  #sendHead(
+    status: number,
+    headerLines: string,
+    contentLength: number | undefined,
+    endStream: boolean,
+  ): void {
+    const fields = [":status", String(status)];
+    appendFields(headerLines, fields);
+    fields.push("date", currentHttpDate());
+    if (contentLength !== undefined) fields.push("content-length", String(contentLength));
+    this.#headersSent = true;
+    this.#conn._headers(this.id, fields, endStream);
+    if (endStream) this.#localEnd();
   }
 
   #send(bytes: Uint8Array, end: boolean): void {

@@ -36,11 +36,12 @@ export class HttpParseError extends Error {
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** Visible ASCII only: a request target never holds spaces or control characters. */
-const TARGET = /^[\x21-\x7e]+$/;
+export const TARGET = /^[\x21-\x7e]+$/;
 /** A field value may hold HTAB, visible characters and obs-text, but no other control. */
 // deno-lint-ignore no-control-regex
-const BAD_VALUE = /[\x00-\x08\x0a-\x1f\x7f]/;
-const DIGITS = /^[0-9]+$/;
+export const BAD_VALUE = /[\x00-\x08\x0a-\x1f\x7f]/;
+/** A Content-Length value. */
+export const DIGITS = /^[0-9]+$/;
 
 /**
  * Parses the head in `text` (latin1-decoded bytes up to, not including, the blank line that

@@ -16,6 +16,11 @@
  * quotes medians over rounds and the median of per-round ratios. Every phase is capped in
  * count and time; the run stops by itself.
  *
+ * Around each round's creates it reads the server's group-commit metrics
+ * (`apiserver_storage_group_commit_*`): writes per transaction, mean transaction time, and the
+ * share of wall time spent committing on the server's own thread, where its event loop handles
+ * no request. These say whether the creates were bound by that thread or by the commits.
+ *
  * Each concurrent client has its own connection, as that many client processes would, over
  * HTTP/1.1 (default: the etcd anchor's protocol, through the same client library) or HTTP/2
  * with `--protocol=h2`. Deno's fetch holds small writes back (Nagle's algorithm), so over
@@ -88,6 +93,67 @@ export interface RoundResult {
   etcd?: EtcdPutResult;
   /** etcd's CPU per put, ms (user + system, all its threads). */
   etcdCpuMsPerPut?: number;
+  /** The server's group commits during the creates (from its /metrics), when readable. */
+  commits?: GroupCommitDelta;
+}
+
+/** The server's group commits over one phase, read from `apiserver_storage_group_commit_*`. */
+export interface GroupCommitDelta {
+  /** Transactions committed. */
+  commits: number;
+  /** Writes per transaction (mean). */
+  writesPerCommit: number;
+  /** Mean duration of one transaction, statements, commit and sync included, ms. */
+  meanMs: number;
+  /**
+   * Share of the phase's wall time spent in transactions on the server's own thread (inline):
+   * the time its event loop could not handle requests.
+   */
+  inlineShare: number;
+}
+
+/** Sums of the group-commit series of a Prometheus text exposition. */
+export interface GroupCommitTotals {
+  commits: number;
+  writes: number;
+  seconds: number;
+  inlineSeconds: number;
+}
+
+/** Reads the group-commit totals (all `where` labels) out of a `/metrics` text. */
+export function groupCommitTotals(text: string): GroupCommitTotals {
+  const totals: GroupCommitTotals = { commits: 0, writes: 0, seconds: 0, inlineSeconds: 0 };
+  const series =
+    /^apiserver_storage_group_commit_(duration_seconds_sum|duration_seconds_count|writes_sum)\{where="([a-z]+)"\} (\S+)$/;
+  for (const line of text.split("\n")) {
+    const m = series.exec(line);
+    if (!m) continue;
+    const v = Number(m[3]);
+    if (!Number.isFinite(v)) continue;
+    if (m[1] === "duration_seconds_count") totals.commits += v;
+    else if (m[1] === "writes_sum") totals.writes += v;
+    else {
+      totals.seconds += v;
+      if (m[2] === "inline") totals.inlineSeconds += v;
+    }
+  }
+  return totals;
+}
+
+/** The group commits between two readings over `wallSeconds`; undefined without commits. */
+export function groupCommitDelta(
+  before: GroupCommitTotals,
+  after: GroupCommitTotals,
+  wallSeconds: number,
+): GroupCommitDelta | undefined {
+  const commits = after.commits - before.commits;
+  if (!(commits > 0) || !(wallSeconds > 0)) return undefined;
+  return {
+    commits,
+    writesPerCommit: (after.writes - before.writes) / commits,
+    meanMs: (after.seconds - before.seconds) * 1000 / commits,
+    inlineShare: (after.inlineSeconds - before.inlineSeconds) / wallSeconds,
+  };
 }
 
 /** The list phase. */
@@ -207,6 +273,7 @@ export async function runCreateListBench(opts: CreateListOptions): Promise<Creat
       const count = Math.floor(opts.objects * (r + 1) / opts.rounds) -
         Math.floor(opts.objects * r / opts.rounds);
       log(`round ${r + 1}/${opts.rounds}: ${count} creates`);
+      const commitsBefore = await readGroupCommits(call);
       const before = await readProcStats(srv.pid);
       const clientBefore = process.cpuUsage();
       const pool = await runPool(
@@ -223,6 +290,7 @@ export async function runCreateListBench(opts: CreateListOptions): Promise<Creat
       );
       const clientCpu = process.cpuUsage(clientBefore);
       const after = await readProcStats(srv.pid);
+      const commitsAfter = await readGroupCommits(call);
       offset += count;
       if (pool.firstError !== undefined) firstCreateError ??= String(pool.firstError);
       const serverCpuMs = before && after ? (after.cpuSeconds - before.cpuSeconds) * 1000 : NaN;
@@ -267,6 +335,10 @@ export async function runCreateListBench(opts: CreateListOptions): Promise<Creat
         clientCpuMsPerCreate: (clientCpu.user + clientCpu.system) / 1000 / Math.max(1, pool.done),
         raw,
       };
+      const commits = commitsBefore && commitsAfter
+        ? groupCommitDelta(commitsBefore, commitsAfter, pool.seconds)
+        : undefined;
+      if (commits) round.commits = commits;
       if (etcd) {
         round.etcd = etcd;
         round.etcdCpuMsPerPut = etcdCpuMsPerPut;
@@ -302,6 +374,19 @@ export async function runCreateListBench(opts: CreateListOptions): Promise<Creat
     for (const c of http.clients) c.close();
     await server?.stop();
     await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+}
+
+/** The server's group-commit totals, or undefined when /metrics cannot be read. */
+async function readGroupCommits(
+  call: (path: string) => Promise<Response>,
+): Promise<GroupCommitTotals | undefined> {
+  try {
+    const res = await call("/metrics");
+    const text = await res.text();
+    return res.status === 200 ? groupCommitTotals(text) : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -374,6 +459,10 @@ export interface ReportSummary {
   ratioToRaw: number;
   /** Median of per-round creates/s ÷ etcd puts/s. */
   ratioToEtcd?: number;
+  /** Medians of the rounds' group-commit figures (absent when /metrics was unreadable). */
+  writesPerCommit?: number;
+  commitMeanMs?: number;
+  commitInlineShare?: number;
 }
 
 /** Medians over the rounds of a report. */
@@ -388,6 +477,12 @@ export function summarize(report: CreateListReport): ReportSummary {
     rawP50Ms: median(rs.map((r) => r.raw.p50Ms)),
     ratioToRaw: median(rs.map((r) => r.createsPerSecond / r.raw.rowsPerSecond)),
   };
+  const withCommits = rs.filter((r) => r.commits !== undefined);
+  if (withCommits.length > 0) {
+    s.writesPerCommit = median(withCommits.map((r) => r.commits!.writesPerCommit));
+    s.commitMeanMs = median(withCommits.map((r) => r.commits!.meanMs));
+    s.commitInlineShare = median(withCommits.map((r) => r.commits!.inlineShare));
+  }
   const withEtcd = rs.filter((r) => r.etcd && r.etcd.puts > 0);
   if (withEtcd.length > 0) {
     s.etcdPutsPerSecond = median(withEtcd.map((r) => r.etcd!.putsPerSecond));
@@ -453,6 +548,14 @@ export function formatReport(report: CreateListReport): string {
     ["create p50 (ms)", f2(s.createP50Ms), "", ""],
     ["server CPU per create (ms)", f3(s.serverCpuMsPerCreate), "", ""],
     ["client CPU per create (ms)", f3(s.clientCpuMsPerCreate), "", ""],
+    ["writes per group commit", f2(s.writesPerCommit), "", ""],
+    ["group commit mean (ms)", f3(s.commitMeanMs), "", ""],
+    [
+      "wall time in inline commits",
+      s.commitInlineShare === undefined ? "-" : `${(s.commitInlineShare * 100).toFixed(0)}%`,
+      "",
+      "",
+    ],
     ["raw libSQL 1 row/txn rows/s", f0(s.rawRowsPerSecond), "", ""],
     ["raw libSQL txn p50 (ms)", f2(s.rawP50Ms), "", ""],
     ["creates/s ÷ raw rows/s", f2(s.ratioToRaw), "≥ 0.50", pass(s.ratioToRaw >= 0.5)],

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import {
   formatReport,
+  groupCommitDelta,
+  groupCommitTotals,
   parseBenchFlags,
   runCreateListBench,
   summarize,
@@ -71,6 +73,47 @@ Deno.test("runCreateListBench() creates and lists through the real server", asyn
   assert.match(text, /list page of 7 p50/);
   assert.match(text, /skipped: disabled with --no-etcd/);
   assert.match(text, /5 untimed warm-up creates first/);
+  // Each round's 15 creates went through the server's group commits.
+  for (const r of report.rounds) {
+    assert.ok(r.commits, "group commits read from /metrics");
+    assert.ok(r.commits.commits >= 1 && r.commits.commits <= 15);
+    assert.ok(r.commits.writesPerCommit >= 1);
+    assert.ok(r.commits.meanMs > 0);
+  }
+  assert.match(text, /writes per group commit/);
+});
+
+Deno.test("groupCommitTotals() and groupCommitDelta() read the storage's group commits", () => {
+  const metrics = (inlineCount: number, inlineSum: number, writes: number) =>
+    [
+      "# HELP apiserver_storage_group_commit_duration_seconds Duration",
+      "# TYPE apiserver_storage_group_commit_duration_seconds histogram",
+      `apiserver_storage_group_commit_duration_seconds_bucket{where="inline",le="0.001"} 1`,
+      `apiserver_storage_group_commit_duration_seconds_sum{where="inline"} ${inlineSum}`,
+      `apiserver_storage_group_commit_duration_seconds_count{where="inline"} ${inlineCount}`,
+      `apiserver_storage_group_commit_duration_seconds_sum{where="worker"} 0.5`,
+      `apiserver_storage_group_commit_duration_seconds_count{where="worker"} 10`,
+      `apiserver_storage_group_commit_writes_sum{where="inline"} ${writes}`,
+      `apiserver_storage_group_commit_writes_sum{where="worker"} 20`,
+      `apiserver_storage_group_commit_writes_count{where="inline"} ${inlineCount}`,
+      `apiserver_request_total{verb="POST",code="201"} 7`,
+    ].join("\n");
+  const before = groupCommitTotals(metrics(100, 0.1, 700));
+  assert.deepEqual(before, { commits: 110, writes: 720, seconds: 0.6, inlineSeconds: 0.1 });
+  const after = groupCommitTotals(metrics(300, 0.5, 2300));
+  const delta = groupCommitDelta(before, after, 2);
+  assert.ok(delta);
+  assert.equal(delta.commits, 200);
+  assert.equal(delta.writesPerCommit, 8);
+  assert.ok(Math.abs(delta.meanMs - 2) < 1e-9);
+  assert.ok(Math.abs(delta.inlineShare - 0.2) < 1e-9);
+  assert.equal(groupCommitDelta(before, before, 2), undefined);
+  assert.deepEqual(groupCommitTotals("garbage\n"), {
+    commits: 0,
+    writes: 0,
+    seconds: 0,
+    inlineSeconds: 0,
+  });
 });
 
 Deno.test("runCreateListBench() rejects bad options before starting anything", async () => {

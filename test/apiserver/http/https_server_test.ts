@@ -5,6 +5,7 @@ import type { IncomingMessage } from "node:http";
 import {
   BUFFERED_REQUEST_BODY_BYTES,
   bufferedBody,
+  clientSignal,
   type ConnInfo,
   fixedResponse,
   receivedHeaderNames,
@@ -198,13 +199,14 @@ Deno.test("serveHttps() streams a response chunk by chunk", async () => {
   });
 });
 
-Deno.test("serveHttps() aborts the request signal and cancels the body when the client leaves", async () => {
+Deno.test("serveHttps() aborts clientSignal() and cancels the body when the client leaves", async () => {
   let aborted!: () => void;
   const abortedP = new Promise<void>((r) => aborted = r);
   let cancelled!: () => void;
   const cancelledP = new Promise<void>((r) => cancelled = r);
   await withServer((req) => {
-    req.signal.addEventListener("abort", () => aborted());
+    assert.notEqual(clientSignal(req), req.signal, "the listener's own signal");
+    clientSignal(req).addEventListener("abort", () => aborted());
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
         controller.enqueue(new TextEncoder().encode("hello\n"));
@@ -423,4 +425,13 @@ Deno.test("serveHttps() builds the URL from a plain Host header, else from its a
       });
     }
   });
+});
+
+Deno.test("clientSignal() is the request's own signal for requests the listener did not make", () => {
+  const ac = new AbortController();
+  const req = new Request("https://example.invalid/", { signal: ac.signal });
+  const signal = clientSignal(req);
+  assert.equal(signal.aborted, false);
+  ac.abort();
+  assert.equal(signal.aborted, true);
 });

@@ -2,7 +2,11 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { encodeHeaders, HpackDecoder } from "../../../shared/http/hpack.ts";
 import { encodeFrame, requestHeadOf } from "../../../shared/http/http2_connection.ts";
-import type { HttpsHandler, HttpsServer } from "../../../shared/http/https_server.ts";
+import {
+  clientSignal,
+  type HttpsHandler,
+  type HttpsServer,
+} from "../../../shared/http/https_server.ts";
 import { servingPki, withHttpsServer } from "../../support/test_pki.ts";
 
 const { ca, serving } = await servingPki();
@@ -225,7 +229,7 @@ Deno.test("serveHttps() streams an HTTP/2 response and sees the client reset it"
   const abortedP = new Promise<void>((r) => aborted = r);
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   const handler: HttpsHandler = (req) => {
-    req.signal.addEventListener("abort", () => aborted());
+    clientSignal(req).addEventListener("abort", () => aborted());
     return new Response(
       new ReadableStream<Uint8Array>({
         start(c) {

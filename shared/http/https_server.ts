@@ -123,8 +123,8 @@ const clientSignals = new WeakMap<Request, AbortSignal>();
 /**
  * The signal that fires when the client of a request goes away (its connection closes, or it
  * resets its HTTP/2 stream). Requests this listener made carry no signal of their own: a
- * Request built with one derives a dependent signal, which cost ~3 µs of the ~6 µs the
- * constructor takes. For other requests this is `req.signal`.
+ * Request built with one derives a dependent signal, which made the constructor ~3 µs slower
+ * (8.5–9.4 µs instead of 5.7 µs). For other requests this is `req.signal`.
  */
 export function clientSignal(req: Request): AbortSignal {
   return clientSignals.get(req) ?? req.signal;

@@ -11,6 +11,7 @@ import type { KubeObject } from "../../shared/api/meta/v1/types.ts";
 import { StatusError } from "../../shared/errors/status_error.ts";
 import { compareTyped } from "./compare_values.ts";
 import { ConflictError, conflictStatusError } from "./conflict.ts";
+import { createdFieldsV1 } from "./created_fields.ts";
 import { FieldSet } from "./field_set.ts";
 import {
   decodeManagedFields,
@@ -62,6 +63,11 @@ export interface FieldManagerOptions {
   /** Milliseconds since the epoch (tests inject one). */
   now?: () => number;
   maxUpdateManagers?: number;
+  /**
+   * Build a create's managedFields in one walk of the object (default true); false takes the
+   * general path (compare, field sets, encode), which gives the same result. Tests compare them.
+   */
+  fastCreate?: boolean;
 }
 
 function withoutManagedFields(obj: KubeObject | JsonObject | undefined): JsonObject {
@@ -86,9 +92,11 @@ export class FieldManager {
   readonly #opts: FieldManagerOptions;
   readonly #updater: Updater;
   readonly #apiVersion: string;
+  readonly #fastCreate: boolean;
 
   constructor(opts: FieldManagerOptions) {
     this.#opts = opts;
+    this.#fastCreate = opts.fastCreate ?? true;
     this.#updater = new Updater(opts.schema.schema, opts.schema.root, opts.ignore);
     this.#apiVersion = opts.group ? `${opts.group}/${opts.version}` : opts.version;
   }
@@ -134,6 +142,9 @@ export class FieldManager {
       }
     }
     try {
+      if (!live && !this.#opts.subresource && managed.fields.size === 0 && this.#fastCreate) {
+        return this.#create(next, manager);
+      }
       // Objects without managed fields are only tracked when created (or reset now).
       if (managed.fields.size === 0 && live?.metadata?.uid && !reset) {
         delete next.metadata.managedFields;
@@ -146,6 +157,34 @@ export class FieldManager {
       if (!(err instanceof TypedError || err instanceof ManagedFieldsError)) throw err;
       delete next.metadata.managedFields;
     }
+    return next;
+  }
+
+  /**
+   * A create with no managed fields to start from: the one entry, the creator's `Update` of
+   * every field it set, built in one walk ({@link createdFieldsV1}). Equals what
+   * {@link FieldManager.update}'s general path writes.
+   */
+  #create(next: KubeObject, manager: string): KubeObject {
+    const fieldsV1 = createdFieldsV1(
+      this.#updater.schema,
+      this.#updater.root,
+      withoutManagedFields(next),
+      STRIP,
+      this.#updater.ignore,
+    );
+    if (!fieldsV1) {
+      delete next.metadata.managedFields;
+      return next;
+    }
+    next.metadata.managedFields = [{
+      manager: manager || "unknown",
+      operation: "Update",
+      apiVersion: this.#apiVersion,
+      time: this.#now(),
+      fieldsType: "FieldsV1",
+      fieldsV1,
+    }];
     return next;
   }
 

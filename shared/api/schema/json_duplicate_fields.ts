@@ -25,6 +25,22 @@ function child(frame: Frame): string {
 }
 
 /**
+ * The index of the quote that ends the string starting at `open` (`text.length` when none
+ * does): the next quote not escaped by an odd run of backslashes. indexOf skips a long string
+ * value in one call instead of a loop over its characters.
+ */
+function closingQuote(text: string, open: number): number {
+  for (let from = open + 1;;) {
+    const q = text.indexOf('"', from);
+    if (q < 0) return text.length;
+    let b = q - 1;
+    while (b > open && text.charCodeAt(b) === 0x5c /* backslash */) b--;
+    if ((q - 1 - b) % 2 === 0) return q;
+    from = q + 1;
+  }
+}
+
+/**
  * Returns the path of every duplicated key of `text` (for example `metadata.name` or
  * `spec.containers[0].image`), in order of appearance. `text` must be valid JSON (parse it
  * first); on malformed input the result is best effort.
@@ -38,22 +54,11 @@ export function findJsonDuplicateFields(text: string): string[] {
   while (i < n) {
     const c = text.charCodeAt(i);
     if (c === 0x22 /* " */) {
-      let j = i + 1;
-      let escaped = false;
-      while (j < n) {
-        const d = text.charCodeAt(j);
-        if (d === 0x5c) {
-          escaped = true;
-          j += 2;
-          continue;
-        }
-        if (d === 0x22) break;
-        j++;
-      }
+      const j = closingQuote(text, i);
       if (expectKey) {
         const raw = text.slice(i, j + 1);
         let key = raw.slice(1, -1);
-        if (escaped) {
+        if (key.includes("\\")) {
           try {
             key = JSON.parse(raw);
           } catch {

@@ -13,6 +13,16 @@ Deno.test("findJsonDuplicateFields() reports every duplicated key by path", asyn
     ],
     ["keys with escapes and strings holding braces", `{"a\\"b":"{,}","a\\"b":1}`, [`a"b`]],
     ["arrays of arrays", `{"x":[[1,2],[{"k":1,"k":2}]]}`, ["x[1][0].k"]],
+    [
+      "values ending in escaped backslashes and holding escaped quotes",
+      `{"a":"x\\\\","b":"\\"}{,\\\\\\"","a":2,"c\\\\":1,"c\\\\":2}`,
+      ["a", `c\\`],
+    ],
+    [
+      "a long value between keys",
+      `{"k":"${"x".repeat(5000)}\\"","v":{"k":[],"k":{}},"k":null}`,
+      ["v.k", "k"],
+    ],
   ];
   for (const [name, text, want] of cases) {
     await t.step(name, () => {

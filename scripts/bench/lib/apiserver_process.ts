@@ -17,6 +17,13 @@ export interface ApiServerProcessOptions {
   flags?: string[];
   /** How long to wait for the ready line, in ms. Default 120 s. */
   readyTimeoutMs?: number;
+  /**
+   * The source tree whose `cmd/apiserver.ts` runs (default: this one), e.g. a git worktree of
+   * another revision. Deno and `node_modules` are this tree's.
+   */
+  tree?: string;
+  /** Environment variables set for the server on top of this process's environment. */
+  env?: Record<string, string>;
 }
 
 /** A running API server subprocess. */
@@ -59,7 +66,8 @@ export async function startApiServerProcess(
       "--bind-address=127.0.0.1",
       ...(opts.flags ?? []),
     ],
-    cwd: ROOT,
+    cwd: opts.tree ?? ROOT,
+    ...(opts.env ? { env: opts.env } : {}),
     stdin: "null",
     stdout: "null",
     stderr: "piped",

@@ -4,8 +4,8 @@
  * ({@link compareTyped}), builds field sets, takes their differences with the fields no manager
  * owns and encodes the result ({@link setToFieldsV1}); for a create every field is added, so
  * the same result comes straight from the object. Measured on the development VM for a 1 KiB
- * ConfigMap: 3.6 µs instead of 8.6 µs per create in a loop, and about 4.5% less server CPU
- * per create under the create benchmark's load (two servers loaded side by side).
+ * ConfigMap: 3.6 µs instead of 8.6 µs per create in a loop, and 2–4.5% less server CPU per
+ * create under create load (two measurements with `scripts/bench/paired.ts`).
  *
  * @module
  */

@@ -5,7 +5,7 @@
  * @module
  */
 import { FieldSet } from "./field_set.ts";
-import { listItemElement } from "./list_item.ts";
+import { itemsByIdentity, listItemElement } from "./list_item.ts";
 import { fieldElement, type PathElement, serializePathElement } from "./path_element.ts";
 import { type Atom, deduceAtom, type ListType, type Schema, type TypeRef } from "./schema.ts";
 import { deepEqual, isJsonObject } from "./value.ts";
@@ -168,15 +168,8 @@ function addAll(
   } else if (atom.list) {
     const list = atom.list;
     if (list.elementRelationship === "associative" && Array.isArray(v) && v.length > 0) {
-      // Items by identity, in first-seen order; an identity seen twice is added as one path.
-      const items = new Map<string, { pe: PathElement; item: unknown; count: number }>();
-      v.forEach((item, i) => {
-        const ipe = listItemElement(schema, list, item, path, i);
-        const k = serializePathElement(ipe);
-        const got = items.get(k);
-        if (got) got.count++;
-        else items.set(k, { pe: ipe, item, count: 1 });
-      });
+      // An identity several items share is added as one path.
+      const items = itemsByIdentity(schema, list, v, path);
       const node = parent.descend(pe);
       for (const [k, { pe: ipe, item, count }] of items) {
         if (count > 1) {

@@ -10,13 +10,8 @@
  * @module
  */
 import type { FieldSet } from "./field_set.ts";
-import { listItemElement } from "./list_item.ts";
-import {
-  comparePathElements,
-  fieldElement,
-  type PathElement,
-  serializePathElement,
-} from "./path_element.ts";
+import { itemsByIdentity } from "./list_item.ts";
+import { comparePathElements, fieldElement, type PathElement } from "./path_element.ts";
 import { type Atom, deduceAtom, type Schema, type TypeRef } from "./schema.ts";
 import { isJsonObject, type JsonObject } from "./value.ts";
 
@@ -93,16 +88,8 @@ function node(
   } else if (atom.list) {
     const list = atom.list;
     if (list.elementRelationship === "associative" && Array.isArray(v) && v.length > 0) {
-      // Items by identity, in first-seen order; an identity seen twice is one leaf.
-      const items = new Map<string, { pe: PathElement; item: unknown; count: number }>();
-      v.forEach((item, i) => {
-        const pe = listItemElement(schema, list, item, path, i);
-        const k = serializePathElement(pe);
-        const got = items.get(k);
-        if (got) got.count++;
-        else items.set(k, { pe, item, count: 1 });
-      });
-      for (const [k, { pe, item, count }] of items) {
+      // An identity several items share is one leaf.
+      for (const [k, { pe, item, count }] of itemsByIdentity(schema, list, v, path)) {
         add(pe, k, list.elementType, item, count > 1);
       }
     }

@@ -1,5 +1,5 @@
 /** Identifies associative list items: by key fields (map lists) or by value (sets). */
-import { keyElement, type Path, type PathElement } from "./path_element.ts";
+import { keyElement, type Path, type PathElement, serializePathElement } from "./path_element.ts";
 import type { ListType, Schema } from "./schema.ts";
 import { TypedError } from "./typed_error.ts";
 import { isJsonObject } from "./value.ts";
@@ -50,4 +50,33 @@ export function listItemElement(
     return fail("associative list without keys has an element that's an explicit null");
   }
   return { kind: "value", value: item };
+}
+
+/** One identity of an associative list: its element, first item and how many items share it. */
+export interface ListIdentity {
+  pe: PathElement;
+  item: unknown;
+  count: number;
+}
+
+/**
+ * The items of an associative list by identity (serialized path element), in first-seen order;
+ * `count` > 1 marks an identity several items share. Throws TypedError like
+ * {@link listItemElement}.
+ */
+export function itemsByIdentity(
+  schema: Schema,
+  list: ListType,
+  items: readonly unknown[],
+  path: Path,
+): Map<string, ListIdentity> {
+  const out = new Map<string, ListIdentity>();
+  items.forEach((item, i) => {
+    const pe = listItemElement(schema, list, item, path, i);
+    const k = serializePathElement(pe);
+    const got = out.get(k);
+    if (got) got.count++;
+    else out.set(k, { pe, item, count: 1 });
+  });
+  return out;
 }

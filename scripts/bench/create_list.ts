@@ -391,7 +391,7 @@ async function readGroupCommits(
 }
 
 /** A function giving the JSON body of ConfigMap number i, `valueBytes` long. */
-function configMapBody(valueBytes: number): (i: number) => string {
+export function configMapBody(valueBytes: number): (i: number) => string {
   const make = (i: number, pad: string) =>
     JSON.stringify({
       apiVersion: "v1",

@@ -24,8 +24,10 @@ import {
   type ApiServerProcess,
   startApiServerProcess,
 } from "./lib/apiserver_process.ts";
+import { configMapBody } from "./create_list.ts";
 import { readProcStats } from "./lib/proc_stats.ts";
 import { runPool } from "./lib/run_pool.ts";
+import { median } from "./lib/stats.ts";
 
 /** Options of {@link runPaired}. */
 export interface PairedOptions {
@@ -61,7 +63,8 @@ export interface PairedResult {
   cpuRatio: number;
 }
 
-const PAD = "x".repeat(950);
+/** The create benchmark's 1 KiB ConfigMaps. */
+const BODY = configMapBody(1024);
 
 /** A server under load: its clients and a create loop. */
 class Side {
@@ -81,11 +84,11 @@ class Side {
     );
     const side = new Side(server, clients);
     try {
-      const res = await side.#post("/api/v1/namespaces", {
-        apiVersion: "v1",
-        kind: "Namespace",
-        metadata: { name: "paired" },
-      }, 0);
+      const res = await side.#post(
+        "/api/v1/namespaces",
+        JSON.stringify({ apiVersion: "v1", kind: "Namespace", metadata: { name: "paired" } }),
+        0,
+      );
       if (res !== 201) throw new Error(`creating the namespace answered ${res}`);
     } catch (e) {
       await side.stop();
@@ -94,11 +97,11 @@ class Side {
     return side;
   }
 
-  async #post(path: string, body: unknown, worker: number): Promise<number> {
+  async #post(path: string, body: string, worker: number): Promise<number> {
     const res = await fetch(this.server.url + path, {
       method: "POST",
       headers: adminHeaders(this.server, { "content-type": "application/json" }),
-      body: JSON.stringify(body),
+      body,
       client: this.clients[worker],
     });
     await res.text();
@@ -111,12 +114,11 @@ class Side {
     const pool = await runPool(
       { count, concurrency: this.clients.length, capMs },
       async (_i, worker) => {
-        const status = await this.#post("/api/v1/namespaces/paired/configmaps", {
-          apiVersion: "v1",
-          kind: "ConfigMap",
-          metadata: { name: `cm-${this.#next++}`, labels: { app: "bench" } },
-          data: { payload: PAD },
-        }, worker);
+        const status = await this.#post(
+          "/api/v1/namespaces/paired/configmaps",
+          BODY(this.#next++),
+          worker,
+        );
         if (status !== 201) throw new Error(`create answered ${status}`);
       },
     );
@@ -167,13 +169,6 @@ export async function runPaired(opts: PairedOptions): Promise<PairedResult> {
     for (const s of sides) await s.stop().catch(() => {});
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((p, q) => p - q);
-  if (s.length === 0) return NaN;
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
 /** Parses `NAME=VALUE`; undefined when malformed. */

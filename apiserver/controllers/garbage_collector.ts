@@ -129,7 +129,7 @@ export class GarbageCollector {
       let obj: KubeObject;
       try {
         // Shared with the watch cache's parse of the same commit: read only.
-        obj = parseStoredValue(ev.value);
+        obj = parseStoredValue(ev.value, ev.decoded);
       } catch {
         continue;
       }

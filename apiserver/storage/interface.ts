@@ -29,6 +29,12 @@ export interface ChangeEvent {
   prevValue?: string;
   /** Revision of the previous change to this key (0 for ADDED). */
   prevRevision: number;
+  /**
+   * The in-memory form of `value` that this process's writer passed with the write, for
+   * listeners of {@link Storage.onCommit} to use instead of parsing `value` again. Absent for
+   * DELETED and for changes read back from the log. Shared by every listener: never change it.
+   */
+  decoded?: unknown;
 }
 
 /** Options of a list. */
@@ -72,13 +78,22 @@ export interface Storage {
   get(key: string, opts?: { revision?: number }): Promise<KeyValue | undefined>;
   /** Lists keys with the given prefix, in key order. */
   list(prefix: string, opts?: ListOptions): Promise<ListResult>;
-  /** Creates a key; throws KeyExistsError if it exists. */
-  create(key: string, value: string): Promise<KeyValue>;
+  /**
+   * Creates a key; throws KeyExistsError if it exists. `decoded` (optional, never stored) is
+   * handed to commit listeners as {@link ChangeEvent.decoded}.
+   */
+  create(key: string, value: string, decoded?: unknown): Promise<KeyValue>;
   /**
    * Replaces a key's value if its current revision equals `expectedRevision`; throws
-   * RevisionConflictError if not, KeyNotFoundError if the key is absent.
+   * RevisionConflictError if not, KeyNotFoundError if the key is absent. `decoded` as for
+   * {@link create}.
    */
-  update(key: string, value: string, expectedRevision: number): Promise<KeyValue>;
+  update(
+    key: string,
+    value: string,
+    expectedRevision: number,
+    decoded?: unknown,
+  ): Promise<KeyValue>;
   /**
    * Deletes a key if its current revision equals `expectedRevision` (0 = any); throws as
    * update does. Returns the change with the deletion's revision and the last value.

@@ -56,8 +56,8 @@ export interface ObjectCodec {
 }
 
 /**
- * Parses a stored value into a cached object at `revision`. Its labels and fields are read
- * now; its JSON text is built on first use (a watcher or a list needs it; with nobody
+ * Parses a stored value into a cached object at `revision` (`decoded`, the writer's object
+ * when the change carries one, stands in for the parse). Its labels and fields are read now; its JSON text is built on first use (a watcher or a list needs it; with nobody
  * watching, a write never pays for it).
  */
 export function cachedObjectOf(
@@ -65,8 +65,9 @@ export function cachedObjectOf(
   key: string,
   value: string,
   revision: number,
+  decoded?: unknown,
 ): CachedObject {
-  const obj = parseStoredValue(value);
+  const obj = parseStoredValue(value, decoded);
   if (obj === null || typeof obj !== "object" || Array.isArray(obj)) {
     throw new TypeError(`the value of ${key} is not an object`);
   }

@@ -107,7 +107,13 @@ export class WatchCache {
     const prev = this.#objects.get(change.key);
     let object: CachedObject;
     try {
-      object = cachedObjectOf(this.codec, change.key, change.value, change.revision);
+      object = cachedObjectOf(
+        this.codec,
+        change.key,
+        change.value,
+        change.revision,
+        change.decoded,
+      );
     } catch {
       // A value that is not an object (never written by the store): skip it, keep order.
       return;

@@ -22,7 +22,6 @@ import { type Clock, rfc3339, systemClock } from "./clock.ts";
 import { encodeContinue } from "./continue_token.ts";
 import { maintainManagedFields } from "../../fieldmanager/track_write.ts";
 import { apiVersionOf, type KindDef } from "./kind.ts";
-import { writingValue } from "./stored_value.ts";
 import {
   generateName,
   validateObjectMeta,
@@ -265,11 +264,7 @@ export class Store {
     for (let attempt = 0;; attempt++) {
       try {
         const key = this.key(namespace, obj.metadata.name!);
-        const kv = await writingValue(
-          this.#encode(obj),
-          obj,
-          (value) => this.#storage.create(key, value),
-        );
+        const kv = await this.#storage.create(key, this.#encode(obj), obj);
         obj.metadata.resourceVersion = String(kv.revision);
         return obj;
       } catch (err) {
@@ -373,11 +368,7 @@ export class Store {
           obj.metadata.resourceVersion = String(ev.revision);
           return { object: obj, created: false };
         }
-        const kv = await writingValue(
-          this.#encode(obj),
-          obj,
-          (value) => this.#storage.update(key, value, current.revision),
-        );
+        const kv = await this.#storage.update(key, this.#encode(obj), current.revision, obj);
         obj.metadata.resourceVersion = String(kv.revision);
         return { object: obj, created: false };
       } catch (err) {
@@ -506,11 +497,7 @@ export class Store {
   ): Promise<{ object: KubeObject; deleted: boolean } | undefined> {
     if (opts.dryRun) return { object: next, deleted: false };
     try {
-      const kv = await writingValue(
-        this.#encode(next),
-        next,
-        (value) => this.#storage.update(key, value, revision),
-      );
+      const kv = await this.#storage.update(key, this.#encode(next), revision, next);
       next.metadata.resourceVersion = String(kv.revision);
       return { object: next, deleted: false };
     } catch (err) {

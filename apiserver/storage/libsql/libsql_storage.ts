@@ -130,6 +130,8 @@ export interface MaintenanceResult {
 /** A write waiting for the next group commit. */
 interface PendingWrite {
   op: WriteOp;
+  /** The writer's in-memory form of the value, for commit listeners (never stored). */
+  decoded?: unknown;
   resolve: (result: KeyValue | ChangeEvent) => void;
   reject: (error: unknown) => void;
 }
@@ -420,23 +422,26 @@ export class LibsqlStorage implements Storage {
   }
 
   /** {@inheritDoc Storage.create} */
-  async create(key: string, value: string): Promise<KeyValue> {
+  async create(key: string, value: string, decoded?: unknown): Promise<KeyValue> {
     checkKey(key);
     checkValue(value);
-    return await this.#enqueue<KeyValue>({ kind: "create", key, value });
+    return await this.#enqueue<KeyValue>({ kind: "create", key, value }, decoded);
   }
 
   /** {@inheritDoc Storage.update} */
-  async update(key: string, value: string, expectedRevision: number): Promise<KeyValue> {
+  async update(
+    key: string,
+    value: string,
+    expectedRevision: number,
+    decoded?: unknown,
+  ): Promise<KeyValue> {
     checkKey(key);
     checkValue(value);
     checkRevision(expectedRevision);
-    return await this.#enqueue<KeyValue>({
-      kind: "update",
-      key,
-      value,
-      expected: expectedRevision,
-    });
+    return await this.#enqueue<KeyValue>(
+      { kind: "update", key, value, expected: expectedRevision },
+      decoded,
+    );
   }
 
   /** {@inheritDoc Storage.delete} */
@@ -624,11 +629,12 @@ export class LibsqlStorage implements Storage {
 
   // ---- writes ----
 
-  #enqueue<T extends KeyValue | ChangeEvent>(op: WriteOp): Promise<T> {
+  #enqueue<T extends KeyValue | ChangeEvent>(op: WriteOp, decoded?: unknown): Promise<T> {
     if (this.#closed) return Promise.reject(new Error("storage is closed"));
     return new Promise<T>((resolve, reject) => {
       this.#writes.push({
         op,
+        decoded,
         resolve: resolve as (r: KeyValue | ChangeEvent) => void,
         reject,
       });
@@ -758,6 +764,7 @@ export class LibsqlStorage implements Storage {
         prevRevision: outcome.prevRevision,
       };
       if (outcome.prevValue !== undefined) event.prevValue = outcome.prevValue;
+      if (w.decoded !== undefined && op.kind !== "delete") event.decoded = w.decoded;
       events.push(event);
       const result: KeyValue | ChangeEvent = op.kind === "delete"
         ? event

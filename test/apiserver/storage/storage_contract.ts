@@ -344,6 +344,31 @@ export function storageContract(
     assert.deepEqual(seen, await s.changesSince(0, n + 1));
   });
 
+  test("onCommit() hands listeners the writer's decoded value, never the log's", async (s) => {
+    const seen: ChangeEvent[] = [];
+    const stop = s.onCommit((events) => seen.push(...events));
+    const a = { v: "a" };
+    const created = await s.create("/dec/a", JSON.stringify(a), a);
+    await s.create("/dec/plain", "1");
+    const b = { v: "b" };
+    await s.update("/dec/a", JSON.stringify(b), created.revision, b);
+    await s.delete("/dec/a", 0);
+    stop();
+    assert.deepEqual(seen.map((e) => [e.type, e.key]), [
+      ["ADDED", "/dec/a"],
+      ["ADDED", "/dec/plain"],
+      ["MODIFIED", "/dec/a"],
+      ["DELETED", "/dec/a"],
+    ]);
+    assert.equal(seen[0].decoded, a, "the very object passed to create()");
+    assert.equal(seen[1].decoded, undefined);
+    assert.equal(seen[2].decoded, b, "the very object passed to update()");
+    assert.equal(seen[3].decoded, undefined, "a deletion carries no decoded value");
+    const logged = await s.changesSince(0, 10);
+    assert.ok(logged.every((e) => e.decoded === undefined), "never stored");
+    assert.deepEqual(logged, seen.map(({ decoded: _, ...e }) => e));
+  });
+
   test("close() and open() keep every acknowledged write", async (s, h) => {
     await s.create("/d/a", "1");
     const b = await s.create("/d/b", "2");

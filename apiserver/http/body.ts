@@ -76,6 +76,8 @@ export interface DecodeOptions {
   protobuf?: boolean;
 }
 
+const UTF8 = new TextDecoder();
+
 /** Decodes a body of the given Content-Type (JSON when absent). */
 export function decodeRequestBody(
   contentType: string | null,
@@ -94,7 +96,7 @@ export function decodeRequestBody(
     );
   }
   if (mt.type === "application" && mt.subtype === "json") {
-    const text = new TextDecoder().decode(bytes);
+    const text = UTF8.decode(bytes);
     const value = parseJson(text);
     const duplicates = opts.findDuplicates
       ? findJsonDuplicateFields(text).map((p) => `duplicate field ${JSON.stringify(p)}`)

@@ -13,7 +13,7 @@ Deno.test("parseBenchFlags() takes defaults and reports every bad flag", async (
     assert.deepEqual(parseBenchFlags([]), {
       objects: 10000,
       concurrency: 16,
-      rounds: 3,
+      rounds: 5,
       pageSize: 500,
       listRepeats: 5,
       capSeconds: 120,

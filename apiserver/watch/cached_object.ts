@@ -57,8 +57,9 @@ export interface ObjectCodec {
 
 /**
  * Parses a stored value into a cached object at `revision` (`decoded`, the writer's object
- * when the change carries one, stands in for the parse). Its labels and fields are read now; its JSON text is built on first use (a watcher or a list needs it; with nobody
- * watching, a write never pays for it).
+ * when the change carries one, stands in for the parse). Its labels and fields are read now;
+ * its JSON text is built on first use (a watcher or a list needs it; with nobody watching, a
+ * write never pays for it).
  */
 export function cachedObjectOf(
   codec: ObjectCodec,

@@ -764,7 +764,7 @@ export class LibsqlStorage implements Storage {
         prevRevision: outcome.prevRevision,
       };
       if (outcome.prevValue !== undefined) event.prevValue = outcome.prevValue;
-      if (w.decoded !== undefined && op.kind !== "delete") event.decoded = w.decoded;
+      if (w.decoded !== undefined) event.decoded = w.decoded;
       events.push(event);
       const result: KeyValue | ChangeEvent = op.kind === "delete"
         ? event

@@ -4,7 +4,8 @@
  * `@libsql/client` prepares each statement anew on every call and builds its rows slowly, which
  * made up most of the write CPU per transaction. The storage commits through one of these on
  * its own thread, and the write worker (`write_worker.ts`) through another; the transaction
- * does what {@link writeBatch} does (same plan, same SQL, same durability check).
+ * does what {@link writeBatch} does (same plan, same SQL, same durability check). The storage
+ * also reads through the one on its thread ({@link SyncBatchWriter.read}), for the same reason.
  *
  * @module
  */
@@ -32,6 +33,9 @@ interface Statement {
   raw(on?: boolean): unknown;
 }
 
+/** A read statement: SQL alone, or SQL with arguments bound by position. */
+export type ReadStatement = string | { sql: string; args: readonly unknown[] };
+
 /** Prepared statements kept per connection (batch sizes each need their own read and insert). */
 const MAX_CACHED_STATEMENTS = 128;
 
@@ -53,12 +57,14 @@ export class SyncBatchWriter {
   readonly #db: Connection;
   readonly #statements = new Map<string, Statement>();
   readonly #begin: Statement;
+  readonly #beginRead: Statement;
   readonly #commit: Statement;
   readonly #rollback: Statement;
 
   private constructor(db: Connection) {
     this.#db = db;
     this.#begin = db.prepare<unknown[]>("BEGIN IMMEDIATE");
+    this.#beginRead = db.prepare<unknown[]>("BEGIN DEFERRED");
     this.#commit = db.prepare<unknown[]>("COMMIT");
     this.#rollback = db.prepare<unknown[]>("ROLLBACK");
   }
@@ -115,14 +121,41 @@ export class SyncBatchWriter {
       this.#commit.run();
       return { outcomes, committed, synchronous };
     } catch (e) {
-      if (this.#db.inTransaction) {
-        try {
-          this.#rollback.run();
-        } catch {
-          // the connection rolls back by itself when it cannot
-        }
-      }
+      this.#rollbackIfOpen();
       throw e;
+    }
+  }
+
+  /**
+   * Runs read statements (`args` bind `?` and `?NNN` parameters by position) and returns each
+   * one's rows as arrays of column values. Several statements share one read transaction, so
+   * they see one snapshot; one statement is a snapshot by itself. Throws (with the driver's
+   * `code`, e.g. SQLITE_BUSY) if a statement fails.
+   */
+  read(statements: readonly ReadStatement[]): unknown[][][] {
+    if (statements.length === 1) return [this.#rows(statements[0])];
+    this.#beginRead.run();
+    try {
+      const out = statements.map((stmt) => this.#rows(stmt));
+      this.#commit.run();
+      return out;
+    } catch (e) {
+      this.#rollbackIfOpen();
+      throw e;
+    }
+  }
+
+  #rows(stmt: ReadStatement): unknown[][] {
+    if (typeof stmt === "string") return this.#statement(stmt).all() as unknown[][];
+    return this.#statement(stmt.sql).all(stmt.args) as unknown[][];
+  }
+
+  #rollbackIfOpen(): void {
+    if (!this.#db.inTransaction) return;
+    try {
+      this.#rollback.run();
+    } catch {
+      // the connection rolls back by itself when it cannot
     }
   }
 

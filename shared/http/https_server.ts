@@ -143,6 +143,14 @@ export function fixedResponse(body: string | Uint8Array | null, init: ResponseIn
   return response;
 }
 
+/**
+ * The whole body of a Response made by {@link fixedResponse} ("" for none), or undefined for
+ * other responses. Reading it leaves the Response untouched.
+ */
+export function fixedBody(response: Response): string | Uint8Array | undefined {
+  return fixedBodies.get(response);
+}
+
 function requestEntityTooLarge(limit: number): StatusError {
   return new StatusError({
     code: 413,

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { compressResponse, GZIP_THRESHOLD_BYTES } from "../../../apiserver/http/respond.ts";
+import { fixedBody, fixedResponse } from "../../../apiserver/http/https_server.ts";
 
 const gunzip = async (bytes: ArrayBuffer) =>
   await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip")))
@@ -23,6 +24,39 @@ Deno.test("compressResponse() gzips large bodies for clients that accept gzip", 
     const out = await compressResponse(req("gzip"), res("{}"));
     assert.equal(out.headers.get("content-encoding"), null);
     assert.equal(await out.text(), "{}");
+  });
+  await t.step("large fixed body, gzip accepted", async () => {
+    const fixed = fixedResponse(big, {
+      status: 200,
+      headers: { "content-type": "application/json" },
+    });
+    const out = await compressResponse(req("gzip"), fixed);
+    assert.equal(out.headers.get("content-encoding"), "gzip");
+    assert.equal(out.headers.get("vary"), "Accept-Encoding");
+    assert.equal(out.headers.get("content-type"), "application/json");
+    assert.equal(await gunzip(await out.arrayBuffer()), big);
+  });
+  await t.step("small fixed body stays the same fixed response, with Vary", async () => {
+    for (const body of ["{}", "é".repeat(GZIP_THRESHOLD_BYTES / 2 - 1)]) {
+      const fixed = fixedResponse(body, { status: 200 });
+      const out = await compressResponse(req("gzip"), fixed);
+      assert.equal(out, fixed);
+      assert.equal(fixedBody(out), body);
+      assert.equal(out.headers.get("vary"), "Accept-Encoding");
+      assert.equal(out.headers.get("content-encoding"), null);
+    }
+  });
+  await t.step("fixed body just over the threshold in UTF-8 is gzipped", async () => {
+    const body = "é".repeat(GZIP_THRESHOLD_BYTES / 2);
+    const out = await compressResponse(req("gzip"), fixedResponse(body, { status: 200 }));
+    assert.equal(out.headers.get("content-encoding"), "gzip");
+    assert.equal(await gunzip(await out.arrayBuffer()), body);
+  });
+  await t.step("empty fixed body (HEAD) stays as is", async () => {
+    const fixed = fixedResponse(null, { status: 200 });
+    const out = await compressResponse(req("gzip"), fixed);
+    assert.equal(out, fixed);
+    assert.equal(out.headers.get("vary"), null);
   });
   await t.step("gzip not accepted", async () => {
     const out = await compressResponse(req("gzip;q=0"), res(big));

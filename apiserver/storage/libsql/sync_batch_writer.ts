@@ -133,6 +133,8 @@ export class SyncBatchWriter {
    * `code`, e.g. SQLITE_BUSY) if a statement fails.
    */
   read(statements: readonly ReadStatement[]): unknown[][][] {
+    // Never read inside a transaction a failed write could not end: it would be a stale snapshot.
+    this.#rollbackIfOpen();
     if (statements.length === 1) return [this.#rows(statements[0])];
     this.#beginRead.run();
     try {

@@ -163,3 +163,58 @@ Deno.test("embeddedFilePath() reads a file: URL as @libsql/client does", async (
     });
   }
 });
+
+Deno.test("SyncBatchWriter.read() returns rows as arrays, binding ? and ?NNN by position", async (t) => {
+  await withDb(1000, async (writer) => {
+    writer.write([
+      { kind: "create", key: "/a/1", value: "one" },
+      { kind: "create", key: "/a/2", value: "two" },
+      { kind: "create", key: "/b/1", value: "three" },
+    ], 1);
+    await t.step("one statement without arguments", () => {
+      assert.deepEqual(writer.read(["SELECT revision FROM meta WHERE id = 1"]), [[[3]]]);
+    });
+    await t.step("? parameters", () => {
+      assert.deepEqual(
+        writer.read([{ sql: "SELECT value, revision FROM kv WHERE key = ?", args: ["/a/2"] }]),
+        [[["two", 2]]],
+      );
+    });
+    await t.step("?NNN parameters, used out of order and twice", () => {
+      const sql = "SELECT key FROM kv WHERE key >= ?1 AND key < ?2 AND key <> ?1 ORDER BY key";
+      assert.deepEqual(writer.read([{ sql, args: ["/a/", "/a0"] }]), [[["/a/1"], ["/a/2"]]]);
+    });
+    await t.step("several statements, each with its own rows", () => {
+      const [meta, none, all] = writer.read([
+        "SELECT revision FROM meta WHERE id = 1",
+        { sql: "SELECT value FROM kv WHERE key = ?", args: ["/missing"] },
+        "SELECT key FROM kv ORDER BY key",
+      ]);
+      assert.deepEqual(meta, [[3]]);
+      assert.deepEqual(none, []);
+      assert.deepEqual(all, [["/a/1"], ["/a/2"], ["/b/1"]]);
+    });
+    await t.step("a failing statement throws and leaves no transaction open", () => {
+      assert.throws(() => writer.read(["SELECT 1", "SELECT x FROM nowhere"]), /nowhere/);
+      assert.equal(writer.write([{ kind: "create", key: "/c/1", value: "v" }], 2).committed, 1);
+      assert.deepEqual(writer.read(["SELECT revision FROM meta WHERE id = 1"]), [[[4]]]);
+    });
+  });
+});
+
+Deno.test("SyncBatchWriter.read() sees what another connection committed before the call", async () => {
+  await withDb(1000, async (writer, _client, url) => {
+    writer.write([{ kind: "create", key: "/k/0", value: "v" }], 1);
+    const other = SyncBatchWriter.open(url, 1000);
+    try {
+      // The write worker commits on a connection of its own; reads here must see its commits.
+      const before = writer.read(["SELECT revision FROM meta", "SELECT COUNT(*) FROM kv"]);
+      other.write([{ kind: "create", key: "/k/1", value: "v" }], 2);
+      const after = writer.read(["SELECT revision FROM meta", "SELECT COUNT(*) FROM kv"]);
+      assert.deepEqual(before, [[[1]], [[1]]]);
+      assert.deepEqual(after, [[[2]], [[2]]]);
+    } finally {
+      other.close();
+    }
+  });
+});

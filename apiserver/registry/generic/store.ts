@@ -21,6 +21,7 @@ import type { AdmissionAttributes, AdmissionChain, UserInfo } from "./admission.
 import { type Clock, rfc3339, systemClock } from "./clock.ts";
 import { encodeContinue } from "./continue_token.ts";
 import { maintainManagedFields } from "../../fieldmanager/track_write.ts";
+import { deepEqual } from "../../fieldmanager/value.ts";
 import { apiVersionOf, type KindDef } from "./kind.ts";
 import {
   generateName,
@@ -618,28 +619,20 @@ function validateDeleteOptions(options: DeleteOptions): void {
 
 /** Whether anything outside metadata and status changed (bumps generation). */
 function specChanged(a: KubeObject, b: KubeObject): boolean {
-  const strip = (o: KubeObject) => {
-    const { metadata: _m, status: _s, ...rest } = o;
-    return rest;
-  };
-  return JSON.stringify(sortKeys(strip(a))) !== JSON.stringify(sortKeys(strip(b)));
-}
-
-function sameContent(a: KubeObject, b: KubeObject): boolean {
-  return JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));
-}
-
-function sortKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sortKeys);
-  if (v && typeof v === "object") {
-    const out: Record<string, unknown> = {};
-    for (const k of Object.keys(v as Record<string, unknown>).sort()) {
-      const x = (v as Record<string, unknown>)[k];
-      if (x !== undefined) out[k] = sortKeys(x);
-    }
-    return out;
+  const x = a as unknown as Record<string, unknown>;
+  const y = b as unknown as Record<string, unknown>;
+  for (const k of Object.keys(x)) {
+    if (k !== "metadata" && k !== "status" && !deepEqual(x[k], y[k])) return true;
   }
-  return v;
+  for (const k of Object.keys(y)) {
+    if (k !== "metadata" && k !== "status" && !(k in x) && y[k] !== undefined) return true;
+  }
+  return false;
+}
+
+/** Whether two objects hold the same JSON (key order does not matter). */
+function sameContent(a: KubeObject, b: KubeObject): boolean {
+  return deepEqual(a, b);
 }
 
 /**

@@ -465,6 +465,17 @@ Deno.test("Store.update() replaces an object", async (t) => {
       );
       assert.equal(object.metadata.generation, 2);
     });
+    await t.step("a top-level field added, then removed, bumps generation each time", async () => {
+      const cur = await pods.get("default", "p") as KubeObject & Record<string, unknown>;
+      const before = cur.metadata.generation ?? 0;
+      cur.extra = { a: 1 };
+      const added = (await pods.update("default", "p", cur)).object;
+      assert.equal(added.metadata.generation, before + 1);
+      const again = await pods.get("default", "p") as KubeObject & Record<string, unknown>;
+      delete again.extra;
+      const removed = (await pods.update("default", "p", again)).object;
+      assert.equal(removed.metadata.generation, before + 2);
+    });
   });
 });
 

@@ -203,7 +203,7 @@ Deno.test("SyncBatchWriter.read() returns rows as arrays, binding ? and ?NNN by 
 });
 
 Deno.test("SyncBatchWriter.read() sees what another connection committed before the call", async () => {
-  await withDb(1000, async (writer, _client, url) => {
+  await withDb(1000, (writer, _client, url) => {
     writer.write([{ kind: "create", key: "/k/0", value: "v" }], 1);
     const other = SyncBatchWriter.open(url, 1000);
     try {
@@ -216,5 +216,6 @@ Deno.test("SyncBatchWriter.read() sees what another connection committed before 
     } finally {
       other.close();
     }
+    return Promise.resolve();
   });
 });

@@ -361,7 +361,7 @@ export class Store {
       strategy.canonicalize?.(obj);
       await this.#admission?.validate(attrs);
       if (specChanged(obj, old)) obj.metadata.generation = (old.metadata.generation ?? 0) + 1;
-      if (sameContent(obj, old)) return { object: old, created: false };
+      if (deepEqual(obj, old)) return { object: old, created: false };
       if (opts.dryRun) return { object: obj, created: false };
       try {
         if (obj.metadata.deletionTimestamp && !this.#hasFinalizers(obj)) {
@@ -628,11 +628,6 @@ function specChanged(a: KubeObject, b: KubeObject): boolean {
     if (k !== "metadata" && k !== "status" && !(k in x) && y[k] !== undefined) return true;
   }
   return false;
-}
-
-/** Whether two objects hold the same JSON (key order does not matter). */
-function sameContent(a: KubeObject, b: KubeObject): boolean {
-  return deepEqual(a, b);
 }
 
 /**

@@ -27,6 +27,7 @@ import type { KindSchema } from "./schema_from_model.ts";
 import { toFieldSet } from "./to_field_set.ts";
 import { TypedError } from "./typed_error.ts";
 import { Updater } from "./updater.ts";
+import { validateTyped } from "./validate_typed.ts";
 import { goJson, isJsonObject, type JsonObject } from "./value.ts";
 import { UNTYPED_DEDUCED } from "./schema.ts";
 import { formatTime } from "../../shared/api/meta/v1/time.ts";
@@ -298,6 +299,7 @@ export class FieldManager {
     }
     const liveObj = withoutManagedFields(live);
     try {
+      validateTyped(this.#opts.schema.schema, this.#opts.schema.root, patch);
       let result: JsonObject;
       try {
         result = this.#applyOnce(liveObj, patch, managed, manager, force);

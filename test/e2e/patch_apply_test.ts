@@ -142,6 +142,62 @@ Deno.test("server-side apply over HTTP: create, conflict, force, managedFields",
   }
 });
 
+Deno.test("server-side apply of a member of the wrong shape is 400 and changes nothing", async (t) => {
+  const s = await startTestServer();
+  try {
+    const created = await patch(s, `${CM}/shape`, APPLY, {
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: "shape", labels: { a: "b" } },
+      data: { k: "v" },
+    }, "?fieldManager=one");
+    assert.equal(created.status, 201);
+    const before = await (await s.fetch(`${CM}/shape`)).json();
+    const cases: Array<[string, Record<string, unknown>, string]> = [
+      ["metadata as a number", { metadata: 7 }, ".metadata: expected map, got 7"],
+      [
+        "labels as a number",
+        { metadata: { name: "shape", labels: 5 } },
+        ".metadata.labels: expected map, got 5",
+      ],
+      [
+        "finalizers as a string",
+        { metadata: { name: "shape", finalizers: "x" } },
+        '.metadata.finalizers: expected list, got "x"',
+      ],
+      [
+        "a data value as a number",
+        { metadata: { name: "shape" }, data: { k: 1 } },
+        ".data.k: expected string, got 1",
+      ],
+    ];
+    for (const [name, body, detail] of cases) {
+      await t.step(name, async () => {
+        for (const path of [`${CM}/shape`, `${CM}/absent`]) {
+          const r = await patch(
+            s,
+            path,
+            APPLY,
+            { apiVersion: "v1", kind: "ConfigMap", ...body },
+            "?fieldManager=two&force=true",
+          );
+          assert.equal(r.status, 400, JSON.stringify(r.body));
+          assert.equal(r.body.reason, "BadRequest");
+          assert.match(String(r.body.message), /^failed to create typed patch object \(/);
+          assert.ok(
+            String(r.body.message).endsWith(`Kind=ConfigMap): ${detail}`),
+            String(r.body.message),
+          );
+        }
+      });
+    }
+    assert.deepEqual(await (await s.fetch(`${CM}/shape`)).json(), before);
+    assert.equal((await s.fetch(`${CM}/absent`)).status, 404);
+  } finally {
+    await s.close();
+  }
+});
+
 Deno.test("strategic merge patch over HTTP merges pod containers by name", async () => {
   const t = await startTestServer();
   try {

@@ -8,9 +8,12 @@
 import { StatusError } from "../../shared/errors/status_error.ts";
 import { goQuote } from "../../shared/api/validation/go_quote.ts";
 import { decodeContinue } from "../registry/generic/continue_token.ts";
+import { parseResourceVersion } from "../registry/generic/resource_version.ts";
 import type { FieldError } from "../../shared/errors/status_error.ts";
 import type { FieldSelector } from "../../shared/selectors/field_selector.ts";
 import type { LabelSelector } from "../../shared/selectors/label_selector.ts";
+
+export { parseResourceVersion };
 
 /** Parsed options of a list or watch. */
 export interface ListOptions {
@@ -158,30 +161,6 @@ export type GetPlan =
   | { mode: "latest" }
   | { mode: "any" }
   | { mode: "notOlderThan"; revision: number };
-
-const UINT64_MAX = 18446744073709551615n;
-
-/**
- * Parses a resourceVersion as Kubernetes' storage does (`strconv.ParseUint`); "" and "0" are
- * 0. Throws a 400 whose message is Kubernetes'
- * `resourceVersion: Invalid value: "x": strconv.ParseUint: parsing "x": invalid syntax`,
- * prefixed with `prefix` when given. (Kubernetes answers some of these with a 500; a client
- * error is what they are.)
- */
-export function parseResourceVersion(rv: string, prefix = ""): number {
-  if (rv === "" || rv === "0") return 0;
-  let problem: string | undefined;
-  if (!/^[0-9]+$/.test(rv)) problem = "invalid syntax";
-  else if (BigInt(rv) > UINT64_MAX) problem = "value out of range";
-  if (problem) {
-    throw StatusError.badRequest(
-      `${prefix}resourceVersion: Invalid value: ${goQuote(rv)}: strconv.ParseUint: parsing ${
-        goQuote(rv)
-      }: ${problem}`,
-    );
-  }
-  return Number(rv);
-}
 
 /** The get table: unset is Most Recent, `0` is Any, anything else Not older than. */
 export function planGet(opts: GetOptions): GetPlan {

@@ -71,6 +71,17 @@ Deno.test("get and list honour every row of the resourceVersion tables", async (
     });
     await t.step("get: a malformed version is 400", async () => {
       assertStatus(await call(s, "GET", `${BASE}/c1?resourceVersion=abc`), 400, "BadRequest");
+      // Above the uint64 range (2^64): 400, as strconv.ParseUint says, not a wait for it.
+      const big = "18446744073709551616";
+      const st = assertStatus(
+        await call(s, "GET", `${BASE}/c1?resourceVersion=${big}`),
+        400,
+        "BadRequest",
+      );
+      assert.equal(
+        st.message,
+        `resourceVersion: Invalid value: "${big}": strconv.ParseUint: parsing "${big}": value out of range`,
+      );
     });
 
     await t.step("list, no match, no limit: unset is most recent", async () => {

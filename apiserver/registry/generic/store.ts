@@ -23,6 +23,7 @@ import { encodeContinue } from "./continue_token.ts";
 import { maintainManagedFields } from "../../fieldmanager/track_write.ts";
 import { deepEqual } from "../../fieldmanager/value.ts";
 import { apiVersionOf, type KindDef } from "./kind.ts";
+import { parseResourceVersion } from "./resource_version.ts";
 import {
   generateName,
   validateObjectMeta,
@@ -85,14 +86,6 @@ const SYSTEM_METADATA = [
   "generation",
   "selfLink",
 ] as const;
-
-/** Parses a resourceVersion string; throws 400 for anything but a positive integer. */
-export function parseResourceVersion(rv: string): number {
-  if (!/^[0-9]+$/.test(rv)) {
-    throw StatusError.badRequest(`invalid resource version: ${JSON.stringify(rv)}`);
-  }
-  return Number(rv);
-}
 
 /** The generic store for one kind. */
 export class Store {

@@ -15,7 +15,12 @@ import {
 } from "../../shared/patch/strategic_merge_patch.ts";
 import { strategicSchemaOf } from "../../shared/patch/strategic_schema.ts";
 import { decodeRequestBody } from "../http/body.ts";
-import { type PatchArgs, patchTypes, registerPatchType } from "../http/handlers/patch.ts";
+import {
+  parseJsonPatchBody,
+  type PatchArgs,
+  patchTypes,
+  registerPatchType,
+} from "../http/handlers/patch.ts";
 import { parseBool } from "../http/query.ts";
 import { FIELD_MANAGER_MAX_LENGTH } from "./manager_name.ts";
 import { fieldManagerFor } from "./track_write.ts";
@@ -104,12 +109,7 @@ export function strategicMergePatch({ current, body, ctx }: PatchArgs): KubeObje
       patchTypes().filter((t) => t !== STRATEGIC_MERGE_PATCH_TYPE),
     );
   }
-  let patch: unknown;
-  try {
-    patch = JSON.parse(new TextDecoder().decode(body));
-  } catch (err) {
-    throw StatusError.badRequest(`error decoding patch: ${(err as Error).message}`);
-  }
+  const patch = parseJsonPatchBody(body);
   if (!isJsonObject(patch)) {
     throw StatusError.badRequest("a strategic merge patch must be a JSON object");
   }

@@ -9,6 +9,7 @@ import { isMap, isScalar, isSeq, LineCounter, type Node, parseAllDocuments } fro
 import { decodeObject, ProtobufError } from "../../shared/codec/protobuf/mod.ts";
 import { findJsonDuplicateFields } from "../../shared/api/schema/json_duplicate_fields.ts";
 import { StatusError } from "../../shared/errors/status_error.ts";
+import { checkBodyDepth } from "./body_depth.ts";
 import { bufferedBody } from "./https_server.ts";
 import { parseMediaType } from "./negotiation.ts";
 
@@ -78,11 +79,24 @@ export interface DecodeOptions {
 
 const UTF8 = new TextDecoder();
 
-/** Decodes a body of the given Content-Type (JSON when absent). */
+/**
+ * Decodes a body of the given Content-Type (JSON when absent). A body nested too deep is a 400
+ * ({@link checkBodyDepth}).
+ */
 export function decodeRequestBody(
   contentType: string | null,
   bytes: Uint8Array,
   opts: DecodeOptions = {},
+): DecodedBody {
+  const decoded = decodeUnchecked(contentType, bytes, opts);
+  checkBodyDepth(decoded.value);
+  return decoded;
+}
+
+function decodeUnchecked(
+  contentType: string | null,
+  bytes: Uint8Array,
+  opts: DecodeOptions,
 ): DecodedBody {
   const protobufOk = opts.protobuf ?? true;
   // An absent or empty Content-Type means JSON; one that does not parse is 415, as in Kubernetes.

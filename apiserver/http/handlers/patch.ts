@@ -15,6 +15,7 @@ import { applyMergePatch } from "../../../shared/patch/merge_patch.ts";
 import { isObject } from "../../registry/generic/field_errors.ts";
 import type { Store } from "../../registry/generic/store.ts";
 import { readBody } from "../body.ts";
+import { checkBodyDepth } from "../body_depth.ts";
 import type { ResourceContext } from "../context.ts";
 import { parseMediaType } from "../negotiation.ts";
 import { objectResponse } from "../respond.ts";
@@ -47,17 +48,21 @@ export function patchTypes(): string[] {
   return [...APPLIERS.keys()];
 }
 
-function parseJsonBody(body: Uint8Array): unknown {
+/** Parses a JSON patch body; 400 when it does not parse or nests too deep. */
+export function parseJsonPatchBody(body: Uint8Array): unknown {
   const text = new TextDecoder().decode(body);
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (err) {
     throw StatusError.badRequest(`error decoding patch: ${(err as Error).message}`);
   }
+  checkBodyDepth(value);
+  return value;
 }
 
 registerPatchType("application/json-patch+json", ({ current, body }) => {
-  const ops = parseJsonBody(body);
+  const ops = parseJsonPatchBody(body);
   try {
     const out = applyJsonPatch(current, ops);
     if (!isObject(out)) throw new JsonPatchError("the patched document is not an object", "failed");
@@ -72,7 +77,7 @@ registerPatchType("application/json-patch+json", ({ current, body }) => {
 });
 
 registerPatchType("application/merge-patch+json", ({ current, body }) => {
-  const patch = parseJsonBody(body);
+  const patch = parseJsonPatchBody(body);
   if (!isObject(patch)) {
     throw StatusError.badRequest("a merge patch must be a JSON object");
   }

@@ -147,10 +147,25 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   return false;
 }
 
+/** Options of {@link applyJsonPatch}. */
+export interface JsonPatchOptions {
+  /**
+   * The most that `copy` operations may add to the document, counted as the JSON size of the
+   * values they copy (unlimited when absent). Each copy can double a document, so a short patch
+   * could otherwise build one of any size.
+   */
+  maxCopyBytes?: number;
+}
+
 /** Applies a JSON Patch to a copy of `doc` and returns the result. */
-export function applyJsonPatch(doc: unknown, patch: unknown): unknown {
+export function applyJsonPatch(
+  doc: unknown,
+  patch: unknown,
+  opts: JsonPatchOptions = {},
+): unknown {
   const ops = decodeJsonPatch(patch);
   let out = structuredClone(doc);
+  let copied = 0;
   for (const op of ops) {
     switch (op.op) {
       case "add":
@@ -176,9 +191,20 @@ export function applyJsonPatch(doc: unknown, patch: unknown): unknown {
         out = add(remove(out, op.from!), op.path, v);
         break;
       }
-      case "copy":
-        out = add(out, op.path, structuredClone(get(out, op.from!)));
+      case "copy": {
+        const v = get(out, op.from!);
+        if (opts.maxCopyBytes !== undefined) {
+          copied += JSON.stringify(v)?.length ?? 0;
+          if (copied > opts.maxCopyBytes) {
+            throw new JsonPatchError(
+              `Unable to complete the copy, the accumulated size increase of copy is ${copied}, exceeding the limit ${opts.maxCopyBytes}`,
+              "failed",
+            );
+          }
+        }
+        out = add(out, op.path, structuredClone(v));
         break;
+      }
       case "test":
         if (!jsonEqual(get(out, op.path), op.value)) {
           throw new JsonPatchError(`testing value ${op.path} failed`, "failed");

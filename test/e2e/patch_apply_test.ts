@@ -198,6 +198,45 @@ Deno.test("server-side apply of a member of the wrong shape is 400 and changes n
   }
 });
 
+Deno.test("JSON patch limits: operations (413) and what copies may add (422)", async () => {
+  const s = await startTestServer();
+  try {
+    const made = await s.fetch(CM, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ metadata: { name: "jp" }, data: { k: "v" } }),
+    });
+    assert.equal(made.status, 201);
+    const before = await made.json();
+    const JP = "application/json-patch+json";
+    const many = Array.from(
+      { length: 10_001 },
+      () => ({ op: "test", path: "/kind", value: "ConfigMap" }),
+    );
+    const tooMany = await patch(s, `${CM}/jp`, JP, many);
+    assert.equal(tooMany.status, 413);
+    assert.equal(
+      tooMany.body.message,
+      "Request entity too large: The allowed maximum operations in a JSON patch is 10000, got 10001",
+    );
+    // 40 copies of metadata.annotations into itself would double it 40 times.
+    const doubling = [
+      { op: "add", path: "/metadata/annotations", value: { a: "x".repeat(1000) } },
+      ...Array.from({ length: 40 }, (_, i) => ({
+        op: "copy",
+        from: "/metadata/annotations",
+        path: `/metadata/annotations/c${i}`,
+      })),
+    ];
+    const grown = await patch(s, `${CM}/jp`, JP, doubling);
+    assert.equal(grown.status, 422);
+    assert.match(String(grown.body.message), /exceeding the limit 3145728$/);
+    assert.deepEqual(await (await s.fetch(`${CM}/jp`)).json(), before);
+  } finally {
+    await s.close();
+  }
+});
+
 Deno.test("strategic merge patch over HTTP merges pod containers by name", async () => {
   const t = await startTestServer();
   try {

@@ -14,7 +14,7 @@ import { applyJsonPatch, JsonPatchError } from "../../../shared/patch/json_patch
 import { applyMergePatch } from "../../../shared/patch/merge_patch.ts";
 import { isObject } from "../../registry/generic/field_errors.ts";
 import type { Store } from "../../registry/generic/store.ts";
-import { readBody } from "../body.ts";
+import { MAX_BODY_BYTES, readBody } from "../body.ts";
 import { checkBodyDepth } from "../body_depth.ts";
 import type { ResourceContext } from "../context.ts";
 import { parseMediaType } from "../negotiation.ts";
@@ -61,10 +61,23 @@ export function parseJsonPatchBody(body: Uint8Array): unknown {
   return value;
 }
 
+/** The most operations a JSON patch may have (kube-apiserver's maxJSONPatchOperations). */
+export const MAX_JSON_PATCH_OPERATIONS = 10_000;
+/** What copy operations may add to a document (kube-apiserver's JSONPatchMaxCopyBytes). */
+export const JSON_PATCH_MAX_COPY_BYTES = MAX_BODY_BYTES;
+
 registerPatchType("application/json-patch+json", ({ current, body }) => {
   const ops = parseJsonPatchBody(body);
+  if (Array.isArray(ops) && ops.length > MAX_JSON_PATCH_OPERATIONS) {
+    throw new StatusError({
+      code: 413,
+      reason: "RequestEntityTooLarge",
+      message:
+        `Request entity too large: The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${ops.length}`,
+    });
+  }
   try {
-    const out = applyJsonPatch(current, ops);
+    const out = applyJsonPatch(current, ops, { maxCopyBytes: JSON_PATCH_MAX_COPY_BYTES });
     if (!isObject(out)) throw new JsonPatchError("the patched document is not an object", "failed");
     return out as KubeObject;
   } catch (err) {

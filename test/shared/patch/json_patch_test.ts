@@ -49,3 +49,32 @@ Deno.test("applyJsonPatch() tells malformed patches from ones that do not apply"
   assert.equal(kind([{ op: "test", path: "/a", value: 2 }]), "failed");
   assert.equal(kind([{ op: "remove", path: "/b" }]), "failed");
 });
+
+Deno.test("applyJsonPatch() stops copies that add more than maxCopyBytes", async (t) => {
+  // Each op copies the whole of /d into itself, doubling it.
+  const doubling = Array.from({ length: 40 }, () => ({ op: "copy", from: "/d", path: "/d/x" }));
+  await t.step("without a limit a short patch grows the document", () => {
+    const out = applyJsonPatch({ d: { v: "x" } }, doubling.slice(0, 3)) as { d: unknown };
+    assert.equal(JSON.stringify(out.d), '{"v":"x","x":{"v":"x","x":{"v":"x","x":{"v":"x"}}}}');
+  });
+  await t.step("with a limit the doubling stops with a failed patch", () => {
+    assert.throws(
+      () => applyJsonPatch({ d: { v: "x" } }, doubling, { maxCopyBytes: 1024 }),
+      (err: unknown) => {
+        assert.ok(err instanceof JsonPatchError);
+        assert.equal(err.kind, "failed");
+        assert.match(
+          err.message,
+          /accumulated size increase of copy is \d+, exceeding the limit 1024$/,
+        );
+        return true;
+      },
+    );
+  });
+  await t.step("copies within the limit apply", () => {
+    const out = applyJsonPatch({ a: "12345" }, [{ op: "copy", from: "/a", path: "/b" }], {
+      maxCopyBytes: 7,
+    });
+    assert.deepEqual(out, { a: "12345", b: "12345" });
+  });
+});

@@ -13,8 +13,6 @@ import type { FieldError } from "../../shared/errors/status_error.ts";
 import type { FieldSelector } from "../../shared/selectors/field_selector.ts";
 import type { LabelSelector } from "../../shared/selectors/label_selector.ts";
 
-export { parseResourceVersion };
-
 /** Parsed options of a list or watch. */
 export interface ListOptions {
   /** The raw `labelSelector` ("" when absent). */

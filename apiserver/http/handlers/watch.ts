@@ -15,7 +15,7 @@ import { watchCacheOf } from "../../watch/attach_watch_caches.ts";
 import { errorLine } from "../../watch/cache_watcher.ts";
 import { startWatch } from "../../watch/start_watch.ts";
 import type { ResourceContext } from "../context.ts";
-import { parseResourceVersion } from "../list_plan.ts";
+import { parseResourceVersion } from "../../registry/generic/resource_version.ts";
 import { parseAccept } from "../negotiation.ts";
 import { watchWire } from "../respond.ts";
 import { listOptionsOf } from "./list.ts";

@@ -1,11 +1,5 @@
 import assert from "node:assert/strict";
-import {
-  type ListPlan,
-  pageLimit,
-  parseResourceVersion,
-  planGet,
-  planList,
-} from "../../../apiserver/http/list_plan.ts";
+import { type ListPlan, pageLimit, planGet, planList } from "../../../apiserver/http/list_plan.ts";
 import { parseListOptions } from "../../../apiserver/http/query.ts";
 import { encodeContinue } from "../../../apiserver/registry/generic/continue_token.ts";
 import { assertThrowsStatus } from "../../support/assert_throws_status.ts";
@@ -184,12 +178,6 @@ Deno.test("planList() handles continue tokens and bad versions", async (t) => {
   await t.step("a zero spelled 00 with Exact reads the latest state", () => {
     assert.deepEqual(plan("resourceVersionMatch=Exact&resourceVersion=00"), { mode: "latest" });
   });
-});
-
-Deno.test("parseResourceVersion() treats empty and 0 as zero", () => {
-  assert.equal(parseResourceVersion(""), 0);
-  assert.equal(parseResourceVersion("0"), 0);
-  assert.equal(parseResourceVersion("123"), 123);
 });
 
 Deno.test("pageLimit() ignores limit for resourceVersion=0 as the watch cache does", () => {

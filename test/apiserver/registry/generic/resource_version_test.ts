@@ -34,3 +34,9 @@ Deno.test("parseResourceVersion() reads the uint64 range as strconv.ParseUint do
     assert.equal(parseResourceVersion("18446744073709551615"), 18446744073709551615);
   });
 });
+
+Deno.test("parseResourceVersion() treats empty and 0 as zero", () => {
+  assert.equal(parseResourceVersion(""), 0);
+  assert.equal(parseResourceVersion("0"), 0);
+  assert.equal(parseResourceVersion("123"), 123);
+});

@@ -40,11 +40,7 @@ export async function readBody(req: Request): Promise<Uint8Array> {
     size += value.byteLength;
     if (size > MAX_BODY_BYTES) {
       await reader.cancel().catch(() => {});
-      throw new StatusError({
-        code: 413,
-        reason: "RequestEntityTooLarge",
-        message: `Request entity too large: limit is ${MAX_BODY_BYTES}`,
-      });
+      throw StatusError.requestEntityTooLarge(`limit is ${MAX_BODY_BYTES}`);
     }
     chunks.push(value);
   }

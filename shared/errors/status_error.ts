@@ -241,6 +241,15 @@ export class StatusError extends Error {
     });
   }
 
+  /** 413 RequestEntityTooLarge; the message follows "Request entity too large: ". */
+  static requestEntityTooLarge(message: string): StatusError {
+    return new StatusError({
+      code: 413,
+      reason: "RequestEntityTooLarge",
+      message: `Request entity too large: ${message}`,
+    });
+  }
+
   /** 429 TooManyRequests. */
   static tooManyRequests(message: string, retryAfterSeconds: number): StatusError {
     return new StatusError({

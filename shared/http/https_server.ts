@@ -152,11 +152,7 @@ export function fixedBody(response: Response): string | Uint8Array | undefined {
 }
 
 function requestEntityTooLarge(limit: number): StatusError {
-  return new StatusError({
-    code: 413,
-    reason: "RequestEntityTooLarge",
-    message: `Request entity too large: limit is ${limit}`,
-  });
+  return StatusError.requestEntityTooLarge(`limit is ${limit}`);
 }
 
 function defaultOnError(err: unknown, req: Request): void {

@@ -69,12 +69,9 @@ export const JSON_PATCH_MAX_COPY_BYTES = MAX_BODY_BYTES;
 registerPatchType("application/json-patch+json", ({ current, body }) => {
   const ops = parseJsonPatchBody(body);
   if (Array.isArray(ops) && ops.length > MAX_JSON_PATCH_OPERATIONS) {
-    throw new StatusError({
-      code: 413,
-      reason: "RequestEntityTooLarge",
-      message:
-        `Request entity too large: The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${ops.length}`,
-    });
+    throw StatusError.requestEntityTooLarge(
+      `The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${ops.length}`,
+    );
   }
   try {
     const out = applyJsonPatch(current, ops, { maxCopyBytes: JSON_PATCH_MAX_COPY_BYTES });

@@ -1,9 +1,9 @@
 /**
  * Group-commit write transactions on an embedded database file through the synchronous `libsql`
- * driver (the one `@libsql/client` wraps), with every statement prepared once and reused:
- * `@libsql/client` prepares each statement anew on every call and builds its rows slowly, which
- * made up most of the write CPU per transaction. The storage commits through one of these on
- * its own thread, and the write worker (`write_worker.ts`) through another; the transaction
+ * driver (the one `@libsql/client` wraps), with every statement prepared once and reused and
+ * rows read as arrays, where `@libsql/client` prepares each statement anew on every call and
+ * builds an object per row. The committer (`committer.ts`) commits through one of these on the
+ * storage's thread, and the write worker (`write_worker.ts`) through another; the transaction
  * does what {@link writeBatch} does (same plan, same SQL, same durability check). The storage
  * also reads through the one on its thread ({@link SyncBatchWriter.read}), for the same reason.
  *

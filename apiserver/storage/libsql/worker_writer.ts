@@ -1,8 +1,8 @@
 /**
  * The server-side handle of the write worker (`write_worker.ts`): group-commit transactions on
- * an embedded database file run on a Worker thread, so the fsync of each commit (0.2 ms to
- * tens of ms on the development VM) no longer blocks request handling. One message each way
- * per batch, not per statement.
+ * an embedded database file run on a Worker thread, so a commit's fsync blocks that thread
+ * instead of request handling. The committer sends commits here only for a while after a slow
+ * one (`committer.ts` says why). One message each way per batch, not per statement.
  *
  * @module
  */

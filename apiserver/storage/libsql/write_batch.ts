@@ -13,6 +13,7 @@
  */
 import type { Client, InStatement, Value } from "@libsql/client";
 import { LOG_ADDED, LOG_DELETED, LOG_MODIFIED } from "./schema.ts";
+import { num, str } from "./statements.ts";
 
 /** A write requested by a caller. */
 export type WriteOp =
@@ -236,18 +237,4 @@ function placeholders(n: number): string {
 function rowPlaceholders(rows: number, columns: number): string {
   const row = `(${placeholders(columns)})`;
   return new Array(rows).fill(row).join(",");
-}
-
-function num(v: unknown): number {
-  if (typeof v === "number") return v;
-  if (typeof v === "bigint") return Number(v);
-  if (typeof v === "string") return Number(v);
-  return 0;
-}
-
-function str(v: unknown): string {
-  if (typeof v === "string") return v;
-  if (v === null || v === undefined) return "";
-  if (v instanceof ArrayBuffer || v instanceof Uint8Array) return new TextDecoder().decode(v);
-  return String(v);
 }

@@ -3,7 +3,7 @@
  * is terminating (403), and the system namespaces cannot be deleted.
  *
  * Namespaces known to be active are remembered in memory, so a create does not read its
- * namespace from storage every time (~0.1 ms per create). The index follows this process's
+ * namespace from storage every time. The index follows this process's
  * commits of Namespaces (`Store.onCommit`, delivered before the committing call returns), so it
  * never answers "exists" for a namespace this process deleted or marked terminating; only
  * "active" is served from memory, everything else is read from storage, and a read never

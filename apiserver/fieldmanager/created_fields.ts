@@ -3,9 +3,8 @@
  * general path of a non-apply write compares the live object with the new one
  * ({@link compareTyped}), builds field sets, takes their differences with the fields no manager
  * owns and encodes the result ({@link setToFieldsV1}); for a create every field is added, so
- * the same result comes straight from the object. Measured on the development VM for a 1 KiB
- * ConfigMap: 3.6 µs instead of 8.6 µs per create in a loop, and 2–4.5% less server CPU per
- * create under create load (two measurements with `scripts/bench/paired.ts`).
+ * the same result comes straight from the object, at a fraction of the cost (figures in
+ * scripts/bench/README.md).
  *
  * @module
  */

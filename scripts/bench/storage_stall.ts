@@ -1,7 +1,8 @@
 /**
  * Event-loop lag under sustained durable write load through {@link LibsqlStorage}. The driver
- * is synchronous underneath, so every commit's fsync runs on the main thread; this measures
- * what that costs the rest of the process. Idle and loaded phases alternate (A B A B…) so the
+ * is synchronous underneath, so a commit's fsync runs on the main thread unless a slow commit
+ * has sent the commits to the write worker; this measures what that costs the rest of the
+ * process. Idle and loaded phases alternate (A B A B…) so the
  * VM's own pauses show up in both and the ratio is taken within one run:
  *
  *   ./scripts/deno run -A scripts/bench/storage_stall.ts [--seconds=8] [--rounds=3] [--writers=16]

@@ -5,9 +5,8 @@
  * turn), frames the response (Content-Length, chunked, or until close), and keeps the
  * connection alive between requests.
  *
- * Node's `http` module does the same under Deno at about twice the CPU per request (75 to 90 µs
- * against 35 µs with this framing, measured over TLS with keep-alive clients), which was most
- * of a create's budget.
+ * Node's `http` module does the same under Deno at a much higher CPU cost per request (figures
+ * in scripts/bench/README.md).
  *
  * @module
  */

@@ -2,8 +2,8 @@
  * The HTTPS listener. Built on `node:tls` because `Deno.serve` cannot ask for client
  * certificates: with `requestCert: true, rejectUnauthorized: false` the TLS layer accepts any
  * client certificate and hands it to us unverified (verification is apiserver/pki's job).
- * HTTP/1.1 is spoken by {@link Http1Connection} rather than `node:https`, which costs about
- * twice the CPU per request under Deno; HTTP/2, offered in ALPN as kube-apiserver does, by
+ * HTTP/1.1 is spoken by {@link Http1Connection} rather than `node:https`, which costs much
+ * more CPU per request under Deno; HTTP/2, offered in ALPN as kube-apiserver does, by
  * {@link Http2Connection}. The handler is fetch-style: it gets a `Request` (method, full URL,
  * headers, streaming body; {@link clientSignal} tells when the client goes away) plus the
  * connection's peer certificates, and returns a `Response` whose body is streamed chunk by
@@ -86,8 +86,8 @@ const READ_HEADER_TIMEOUT_MS = 32_000;
 
 /**
  * Request bodies that declare a Content-Length up to this size are read whole before the
- * handler runs, and the Request gets them as bytes: a streamed body costs ~30 µs more per
- * request (the ReadableStream, its controller and reader), which is most of a create's budget.
+ * handler runs, and the Request gets them as bytes, which spares a ReadableStream, its
+ * controller and a reader per request.
  * Larger and chunked bodies are streamed with backpressure.
  */
 export const BUFFERED_REQUEST_BODY_BYTES = 64 * 1024;
@@ -108,7 +108,7 @@ const receivedNames = new WeakMap<Request, string[]>();
 /**
  * The header names of a request as the client sent them (any case, repeated names repeated),
  * for requests this listener made; undefined for other requests. Scanning them is much cheaper
- * than iterating `req.headers`, which sorts and combines on every iteration (~9 µs).
+ * than iterating `req.headers`, which sorts and combines on every iteration.
  */
 export function receivedHeaderNames(req: Request): string[] | undefined {
   const raw = receivedNames.get(req);
@@ -123,8 +123,8 @@ const clientSignals = new WeakMap<Request, AbortSignal>();
 /**
  * The signal that fires when the client of a request goes away (its connection closes, or it
  * resets its HTTP/2 stream). Requests this listener made carry no signal of their own: a
- * Request built with one derives a dependent signal, which made the constructor ~3 µs slower
- * (8.5–9.4 µs instead of 5.7 µs). For other requests this is `req.signal`.
+ * Request built with one derives a dependent signal, which makes the constructor markedly
+ * slower. For other requests this is `req.signal`.
  */
 export function clientSignal(req: Request): AbortSignal {
   return clientSignals.get(req) ?? req.signal;
@@ -134,8 +134,8 @@ const fixedBodies = new WeakMap<Response, string | Uint8Array>();
 
 /**
  * A Response whose whole body is known: the listener writes status, headers and body in one
- * piece (with a Content-Length) instead of reading the body stream, which saves ~40 µs per
- * response. Everywhere else it is an ordinary Response. `null` is an empty body.
+ * piece (with a Content-Length) instead of reading the body stream, which saves a stream
+ * reader per response. Everywhere else it is an ordinary Response. `null` is an empty body.
  */
 export function fixedResponse(body: string | Uint8Array | null, init: ResponseInit): Response {
   const response = new Response(body as BodyInit | null, init);
@@ -168,8 +168,8 @@ function defaultOnError(err: unknown, req: Request): void {
 
 /**
  * Peer certificates per connection: they are fixed once the handshake is done, and reading
- * them through getPeerCertificate() costs ~0.15 ms per request (measured with
- * scripts/bench/create_list.ts), so each keep-alive connection reads them once.
+ * them through getPeerCertificate() is costly, so each keep-alive connection reads them
+ * once.
  */
 const peerCertificateCache = new WeakMap<Socket, Uint8Array[]>();
 
@@ -370,7 +370,7 @@ export function serveHttps(
       const init: RequestInit & { duplex?: string } = { method, body };
       if (body instanceof ReadableStream) init.duplex = "half";
       request = new Request(url, init);
-      // Appending to the Request's own headers skips converting a HeadersInit (~10 µs).
+      // Appending to the Request's own headers skips converting a HeadersInit.
       const headers = request.headers;
       const raw = head.rawHeaders;
       for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
@@ -409,7 +409,7 @@ export function serveHttps(
     if (target.startsWith("/")) {
       const host = head.host;
       // A plain host[:port] and an origin-form target make the URL as they are; the Request
-      // parses it once (parsing it here too cost ~15 µs per request).
+      // parses it once (parsing it here as well would parse it twice).
       if (host && !target.startsWith("//") && PLAIN_HOST.test(host)) {
         return `https://${host}${target}`;
       }
@@ -557,8 +557,8 @@ async function send(ex: Exchange, response: Response): Promise<void> {
   }
 
   // Push bodies go to HTTP/2 streams only. Over HTTP/1.1 each watcher is its own socket, and
-  // writing to a thousand of them during one offer cost more (6.7 µs per delivered event in
-  // scripts/bench/watch.ts --protocol=http/1.1) than the stream path (4.0 µs).
+  // writing to a thousand of them during one offer costs more per delivered event than the
+  // stream path.
   const push = ex instanceof Http2Stream ? pushSourceOf(response) : undefined;
   if (push) {
     return sendPushed(ex as Http2Stream, status, statusText, lines, contentLength, push);

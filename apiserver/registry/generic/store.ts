@@ -625,7 +625,7 @@ function specChanged(a: KubeObject, b: KubeObject): boolean {
 
 /**
  * A deep copy of a JSON-like value: plain objects, arrays and primitives are copied directly
- * (~10× faster than structuredClone on a request body); anything else goes to structuredClone.
+ * (much faster than structuredClone on a request body); anything else goes to structuredClone.
  */
 function cloneValue<T>(value: T): T {
   if (typeof value !== "object" || value === null) return value;

@@ -3,8 +3,7 @@
  * commit (the watch cache, the garbage collector) needs the committed object; instead of each
  * parsing the stored JSON text, they share one parse. When this process wrote the value, the
  * object the store encoded it from comes with the change (`ChangeEvent.decoded`) and
- * stands in for the parse: in the create benchmark the parse was the largest single item of
- * the request path after SQLite itself.
+ * stands in for the parse, which would otherwise be one of the larger costs of a write.
  *
  * @module
  */

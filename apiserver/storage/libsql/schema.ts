@@ -7,8 +7,8 @@
  *
  * `kv` is a rowid table with a unique index on `key`, not a WITHOUT ROWID table: a WITHOUT
  * ROWID row lives in an index b-tree, whose cells keep at most ~1000 bytes of a 4 KiB page
- * locally, so every object of 1 KiB or more spilled into an overflow page of its own (a 1 KiB
- * ConfigMap cost 4 KiB of file and one more page written per create). The unique index on
+ * locally, so every object of 1 KiB or more spilled into an overflow page of its own (one more
+ * page of file and one more page written per create). The unique index on
  * `key` also serves key-range counts without reading values.
  *
  * @module

@@ -32,7 +32,7 @@ interface Waiter {
   reject: (error: Error) => void;
 }
 
-/** Runs {@link writeBatch} transactions on a Worker that owns its own connection. */
+/** Runs group commits (`SyncBatchWriter.write`) on a Worker with its own connection. */
 export class WorkerWriter {
   readonly #worker: Worker;
   readonly #waiters = new Map<number, Waiter>();

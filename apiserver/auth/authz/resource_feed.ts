@@ -2,14 +2,12 @@
  * A feed of objects under storage key prefixes: the initial state, then every change. The
  * authorizers keep their in-memory indexes current from it and never read storage per
  * request. {@link ChangeFeedResourceFeed} follows the watch caches' change feed, which sees
- * every API server's commits on a shared database in revision order (the server uses it);
- * {@link StorageResourceFeed} lists storage once and follows only this process's
- * `storage.onCommit`.
+ * every API server's commits on a shared database in revision order.
  *
  * @module
  */
 import type { KubeObject } from "../../../shared/api/meta/v1/types.ts";
-import type { ChangeEvent, KeyValue, Storage } from "../../storage/interface.ts";
+import type { ChangeEvent, KeyValue } from "../../storage/interface.ts";
 import type { ChangeFeed } from "../../watch/change_feed.ts";
 
 /** One change to an object under a followed prefix. */
@@ -42,65 +40,6 @@ function decode(value: string): KubeObject | undefined {
     return obj && typeof obj === "object" && obj.metadata ? obj : undefined;
   } catch {
     return undefined;
-  }
-}
-
-/** A ResourceFeed over storage: one list per prefix, then the process's committed changes. */
-export class StorageResourceFeed implements ResourceFeed {
-  constructor(readonly storage: Storage) {}
-
-  /** Follows `prefixes`; see {@link ResourceFeed.follow}. */
-  async follow(
-    prefixes: readonly string[],
-    handler: (events: ResourceEvent[]) => void,
-  ): Promise<() => void> {
-    const matches = (key: string) => prefixes.some((p) => key.startsWith(p));
-    let buffered: ChangeEvent[] | undefined = [];
-    const toEvents = (changes: ChangeEvent[]): ResourceEvent[] => {
-      const out: ResourceEvent[] = [];
-      for (const c of changes) {
-        if (!matches(c.key)) continue;
-        const object = decode(c.value);
-        if (!object) continue;
-        object.metadata.resourceVersion = String(c.revision);
-        out.push({ type: c.type, key: c.key, object, revision: c.revision });
-      }
-      return out;
-    };
-    const unsubscribe = this.storage.onCommit((changes) => {
-      if (buffered) {
-        buffered.push(...changes);
-        return;
-      }
-      const events = toEvents(changes);
-      if (events.length > 0) handler(events);
-    });
-    try {
-      const listedAt = new Map<string, number>();
-      const initial: ResourceEvent[] = [];
-      for (const prefix of prefixes) {
-        const res = await this.storage.list(prefix);
-        listedAt.set(prefix, res.revision);
-        for (const kv of res.items) {
-          const object = decode(kv.value);
-          if (!object) continue;
-          object.metadata.resourceVersion = String(kv.revision);
-          initial.push({ type: "ADDED", key: kv.key, object, revision: kv.revision });
-        }
-      }
-      handler(initial);
-      const pending = buffered.filter((c) => {
-        const prefix = prefixes.find((p) => c.key.startsWith(p));
-        return prefix !== undefined && c.revision > (listedAt.get(prefix) ?? 0);
-      });
-      buffered = undefined;
-      const events = toEvents(pending);
-      if (events.length > 0) handler(events);
-    } catch (err) {
-      unsubscribe();
-      throw err;
-    }
-    return unsubscribe;
   }
 }
 

@@ -4,9 +4,10 @@
  *
  * It follows the watch caches' change feed, which delivers every API server's commits on a
  * shared database in revision order: a namespace marked terminating through any server, and
- * every deletion of its content, reaches it within about a poll interval. It also resyncs
- * periodically (`--namespace-sync-period`, 5 minutes by default in Kubernetes) to retry what
- * failed.
+ * every deletion of its content, reaches it within about a poll interval. A namespace whose
+ * sync failed is retried with a per-namespace backoff (5 ms doubling to 60 s, as Kubernetes'
+ * namespace controller), and every terminating namespace is queued again periodically
+ * (`--namespace-sync-period`, 5 minutes by default in Kubernetes).
  *
  * @module
  */
@@ -17,6 +18,11 @@ import { parseStoredValue } from "../registry/generic/stored_value.ts";
 import type { ResourceRegistry } from "../registry/resource_registry.ts";
 import type { ChangeEvent, KeyValue } from "../storage/interface.ts";
 import type { ChangeFeed } from "../watch/change_feed.ts";
+
+/** The first retry of a failed sync waits this long (ms); each further failure doubles it. */
+const RETRY_BASE_MS = 5;
+/** The longest wait before a retry (ms). */
+const RETRY_MAX_MS = 60_000;
 
 /** Options of the controller. */
 export interface NamespaceControllerOptions {
@@ -38,6 +44,9 @@ export class NamespaceController {
   #timer?: ReturnType<typeof setInterval>;
   #idle: Promise<void> = Promise.resolve();
   readonly #resyncs = new Set<Promise<void>>();
+  /** Consecutive failed syncs, by namespace. */
+  readonly #failures = new Map<string, number>();
+  readonly #retries = new Set<ReturnType<typeof setTimeout>>();
 
   constructor(opts: NamespaceControllerOptions) {
     this.#opts = opts;
@@ -66,6 +75,8 @@ export class NamespaceController {
     this.#stopped = true;
     this.#unsubscribe?.();
     clearInterval(this.#timer);
+    for (const t of this.#retries) clearTimeout(t);
+    this.#retries.clear();
     await Promise.all(this.#resyncs);
     await this.#idle;
   }
@@ -135,10 +146,25 @@ export class NamespaceController {
       this.#queue.delete(name);
       try {
         await this.#sync(name);
+        this.#failures.delete(name);
       } catch (err) {
         this.#opts.logger?.error("namespace sync failed", { namespace: name, err: String(err) });
+        this.#retryLater(name);
       }
     }
+  }
+
+  /** Queues `name` again after its backoff. */
+  #retryLater(name: string): void {
+    if (this.#stopped) return;
+    const failures = (this.#failures.get(name) ?? 0) + 1;
+    this.#failures.set(name, failures);
+    const delay = Math.min(RETRY_BASE_MS * 2 ** (failures - 1), RETRY_MAX_MS);
+    const timer = setTimeout(() => {
+      this.#retries.delete(timer);
+      this.#enqueue(name);
+    }, delay);
+    this.#retries.add(timer);
   }
 
   async #sync(name: string): Promise<void> {

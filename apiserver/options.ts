@@ -47,6 +47,12 @@ export interface ServerOptions {
   featureGates: FeatureGates;
   /** Watch cache timing and sizes (not a flag; tests shorten bookmark intervals with it). */
   watchTuning?: WatchTuning;
+  /**
+   * Whether this server runs the namespace controller, the garbage collector and the node
+   * lifecycle controller (default true). Not a flag: tests turn them off to watch another
+   * server's controllers act.
+   */
+  runControllers?: boolean;
   verbosity: number;
   /** Warnings to log at start (deprecated gates...). */
   warnings: string[];

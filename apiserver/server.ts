@@ -273,14 +273,14 @@ export async function startServer(
     clientKeyPem: pki.adminClient.keyPem,
   });
 
-  const controller = new NamespaceController({ registry, storage, logger });
+  const controller = new NamespaceController({ registry, feed: watchFeed, logger });
   const nodeLifecycle = new NodeLifecycleController({
     registry,
     gracePeriodMs: opts.nodeMonitorGracePeriodMs,
     monitorPeriodMs: Math.min(5_000, Math.max(500, opts.nodeMonitorGracePeriodMs / 4)),
     logger,
   });
-  const gc = new GarbageCollector({ registry, storage, logger });
+  const gc = new GarbageCollector({ registry, feed: watchFeed, logger });
   const aggregation = new ClusterRoleAggregationController({
     index: authorization.index,
     clusterRoles: () => registry.lookup("rbac.authorization.k8s.io", "v1", "clusterroles")!,
@@ -293,7 +293,8 @@ export async function startServer(
     );
     aggregation.start();
     bootstrapHook.done();
-    controller.start();
+    if (opts.runControllers === false) return;
+    await controller.start();
     nodeLifecycle.start();
     await gc.start();
   });

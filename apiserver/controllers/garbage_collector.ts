@@ -5,9 +5,11 @@
  * foreground deletion deletes the dependents first. Either way it then removes its
  * finalizer, and the owner goes away.
  *
- * It keeps an in-memory index of owner references, built from a full list at start, kept
- * current from this process's commits (reading the watch cache's shared parse of each value
- * instead of parsing it again), and rebuilt periodically (other processes' writes).
+ * It keeps an in-memory index of owner references, built from the state the watch caches'
+ * change feed lists at start and kept current from the feed, which delivers every API
+ * server's commits on a shared database in revision order (reading the watch cache's shared
+ * parse of each value instead of parsing it again). It is rebuilt periodically, which retries
+ * what failed.
  *
  * @module
  */
@@ -16,8 +18,9 @@ import { StatusError } from "../../shared/errors/status_error.ts";
 import type { Logger } from "../../shared/log/mod.ts";
 import type { Store } from "../registry/generic/store.ts";
 import type { ResourceRegistry } from "../registry/resource_registry.ts";
-import type { ChangeEvent, Storage } from "../storage/interface.ts";
+import type { ChangeEvent, KeyValue } from "../storage/interface.ts";
 import { parseStoredValue } from "../registry/generic/stored_value.ts";
+import type { ChangeFeed } from "../watch/change_feed.ts";
 
 /** The finalizer of propagationPolicy=Orphan. */
 export const ORPHAN_FINALIZER = "orphan";
@@ -27,7 +30,8 @@ export const FOREGROUND_FINALIZER = "foregroundDeletion";
 /** Options of the collector. */
 export interface GarbageCollectorOptions {
   registry: ResourceRegistry;
-  storage: Storage;
+  /** The change feed it follows (started). */
+  feed: ChangeFeed;
   logger?: Logger;
   /** Full resync period in ms (default 30 s). */
   resyncMs?: number;
@@ -60,10 +64,18 @@ export class GarbageCollector {
     this.#opts = opts;
   }
 
-  /** Builds the index and starts following commits. */
+  /** Builds the index from the change feed's state and starts following its changes. */
   async start(): Promise<void> {
-    this.#unsubscribe = this.#opts.storage.onCommit((events) => this.#onCommit(events));
-    await this.resync();
+    if (this.#stopped || this.#unsubscribe) return;
+    const unsubscribe = await this.#opts.feed.follow(["/registry/"], {
+      reset: (items) => this.#onReset(items),
+      changes: (events) => this.#onChanges(events),
+    });
+    if (this.#stopped) {
+      unsubscribe();
+      return;
+    }
+    this.#unsubscribe = unsubscribe;
     this.#timer = setInterval(() => {
       if (this.#resyncing) return;
       this.#resyncing = this.resync().catch((err) =>
@@ -83,16 +95,35 @@ export class GarbageCollector {
 
   /** Rebuilds the index from storage and queues every object that may need work. */
   async resync(): Promise<void> {
-    const byKey = new Map<string, Entry>();
-    const deleting: string[] = [];
+    const objects: [string, KubeObject][] = [];
     for (const store of this.#opts.registry.all()) {
       if (store.def.virtual) continue;
       const list = await store.list("", { plan: { mode: "latest" } });
       for (const obj of list.items) {
-        const key = store.key(obj.metadata.namespace ?? "", obj.metadata.name!);
-        byKey.set(key, entryOf(obj));
-        if (needsFinalizing(obj)) deleting.push(key);
+        objects.push([store.key(obj.metadata.namespace ?? "", obj.metadata.name!), obj]);
       }
+    }
+    this.#rebuild(objects);
+  }
+
+  /** The feed's complete state (at start, and whenever it lists everything anew). */
+  #onReset(items: KeyValue[]): void {
+    const objects: [string, KubeObject][] = [];
+    for (const kv of items) {
+      const obj = decode(kv.value);
+      if (obj) objects.push([kv.key, obj]);
+    }
+    this.#rebuild(objects);
+  }
+
+  /** Replaces the index with `objects` (key and object) and queues every one needing work. */
+  #rebuild(objects: [string, KubeObject][]): void {
+    const byKey = new Map<string, Entry>();
+    const deleting: string[] = [];
+    for (const [key, obj] of objects) {
+      if (!obj.metadata.uid) continue;
+      byKey.set(key, entryOf(obj));
+      if (needsFinalizing(obj)) deleting.push(key);
     }
     this.#byKey = new Map();
     this.#byUid = new Map();
@@ -123,7 +154,7 @@ export class GarbageCollector {
     for (const o of e.owners) this.#dependents.get(o)?.delete(key);
   }
 
-  #onCommit(events: ChangeEvent[]): void {
+  #onChanges(events: ChangeEvent[]): void {
     for (const ev of events) {
       if (!ev.key.startsWith("/registry/")) continue;
       let obj: KubeObject;
@@ -298,6 +329,16 @@ async function mutate(
     } catch (err) {
       if (!(err instanceof StatusError && err.code === 409)) throw err;
     }
+  }
+}
+
+/** A listed value's object, or undefined for text that is not an object with metadata. */
+function decode(value: string): KubeObject | undefined {
+  try {
+    const obj = JSON.parse(value) as KubeObject;
+    return obj && typeof obj === "object" && obj.metadata ? obj : undefined;
+  } catch {
+    return undefined;
   }
 }
 

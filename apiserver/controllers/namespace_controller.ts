@@ -2,23 +2,35 @@
  * The namespace controller: when a namespace is terminating, it deletes everything in it and,
  * once nothing is left, removes the `kubernetes` finalizer so the namespace goes away.
  *
- * It reacts at once to this process's commits and resyncs periodically (to see other
- * processes' writes and retry failures).
+ * It follows the watch caches' change feed, which delivers every API server's commits on a
+ * shared database in revision order: a namespace marked terminating through any server, and
+ * every deletion of its content, reaches it within about a poll interval. A namespace whose
+ * sync failed is retried with a per-namespace backoff (5 ms doubling to 60 s, as Kubernetes'
+ * namespace controller), and every terminating namespace is queued again periodically
+ * (`--namespace-sync-period`, 5 minutes by default in Kubernetes).
  *
  * @module
  */
 import type { KubeObject } from "../../shared/api/meta/v1/types.ts";
 import type { Logger } from "../../shared/log/mod.ts";
 import { NAMESPACE_FINALIZER } from "../registry/core/namespaces/strategy.ts";
+import { parseStoredValue } from "../registry/generic/stored_value.ts";
 import type { ResourceRegistry } from "../registry/resource_registry.ts";
-import type { Storage } from "../storage/interface.ts";
+import type { ChangeEvent, KeyValue } from "../storage/interface.ts";
+import type { ChangeFeed } from "../watch/change_feed.ts";
+
+/** The first retry of a failed sync waits this long (ms); each further failure doubles it. */
+const RETRY_BASE_MS = 5;
+/** The longest wait before a retry (ms). */
+const RETRY_MAX_MS = 60_000;
 
 /** Options of the controller. */
 export interface NamespaceControllerOptions {
   registry: ResourceRegistry;
-  storage: Storage;
+  /** The change feed it follows (started). */
+  feed: ChangeFeed;
   logger?: Logger;
-  /** Resync period in ms (default 10 s). */
+  /** Resync period in ms (default 5 minutes, as Kubernetes' namespace sync period). */
   resyncMs?: number;
 }
 
@@ -32,27 +44,30 @@ export class NamespaceController {
   #timer?: ReturnType<typeof setInterval>;
   #idle: Promise<void> = Promise.resolve();
   readonly #resyncs = new Set<Promise<void>>();
+  /** Consecutive failed syncs, by namespace. */
+  readonly #failures = new Map<string, number>();
+  readonly #retries = new Set<ReturnType<typeof setTimeout>>();
 
   constructor(opts: NamespaceControllerOptions) {
     this.#opts = opts;
   }
 
-  /** Starts watching commits and resyncing. */
-  start(): void {
-    const nsPrefix = this.#namespaces().prefix;
-    this.#unsubscribe = this.#opts.storage.onCommit((events) => {
-      for (const e of events) {
-        if (e.key.startsWith(nsPrefix) && e.type !== "DELETED") {
-          this.#enqueue(e.key.slice(nsPrefix.length));
-        } else if (e.type === "DELETED") {
-          // Content disappearing may unblock a terminating namespace.
-          const ns = this.#namespaceOfKey(e.key);
-          if (ns) this.#enqueue(ns);
-        }
-      }
+  /**
+   * Starts following the change feed (queueing every terminating namespace it lists first)
+   * and resyncing; resolves once the feed's initial state was handled.
+   */
+  async start(): Promise<void> {
+    if (this.#stopped || this.#unsubscribe) return;
+    const unsubscribe = await this.#opts.feed.follow(["/registry/"], {
+      reset: (items) => this.#onReset(items),
+      changes: (events) => this.#onChanges(events),
     });
-    this.#timer = setInterval(() => this.resync(), this.#opts.resyncMs ?? 10_000);
-    this.resync();
+    if (this.#stopped) {
+      unsubscribe();
+      return;
+    }
+    this.#unsubscribe = unsubscribe;
+    this.#timer = setInterval(() => this.resync(), this.#opts.resyncMs ?? 300_000);
   }
 
   /** Stops the controller and waits for the work in progress. */
@@ -60,6 +75,8 @@ export class NamespaceController {
     this.#stopped = true;
     this.#unsubscribe?.();
     clearInterval(this.#timer);
+    for (const t of this.#retries) clearTimeout(t);
+    this.#retries.clear();
     await Promise.all(this.#resyncs);
     await this.#idle;
   }
@@ -79,6 +96,30 @@ export class NamespaceController {
 
   #namespaces() {
     return this.#opts.registry.lookup("", "v1", "namespaces")!;
+  }
+
+  /** The complete state (at start, and whenever the feed lists everything anew). */
+  #onReset(items: KeyValue[]): void {
+    const nsPrefix = this.#namespaces().prefix;
+    for (const kv of items) {
+      if (!kv.key.startsWith(nsPrefix)) continue;
+      if (isTerminating(kv.value)) this.#enqueue(kv.key.slice(nsPrefix.length));
+    }
+  }
+
+  #onChanges(events: ChangeEvent[]): void {
+    const nsPrefix = this.#namespaces().prefix;
+    for (const e of events) {
+      if (e.key.startsWith(nsPrefix)) {
+        if (e.type !== "DELETED" && isTerminating(e.value, e.decoded)) {
+          this.#enqueue(e.key.slice(nsPrefix.length));
+        }
+      } else if (e.type === "DELETED") {
+        // Content disappearing may unblock a terminating namespace.
+        const ns = this.#namespaceOfKey(e.key);
+        if (ns) this.#enqueue(ns);
+      }
+    }
   }
 
   #namespaceOfKey(key: string): string | undefined {
@@ -105,10 +146,25 @@ export class NamespaceController {
       this.#queue.delete(name);
       try {
         await this.#sync(name);
+        this.#failures.delete(name);
       } catch (err) {
         this.#opts.logger?.error("namespace sync failed", { namespace: name, err: String(err) });
+        this.#retryLater(name);
       }
     }
+  }
+
+  /** Queues `name` again after its backoff. */
+  #retryLater(name: string): void {
+    if (this.#stopped) return;
+    const failures = (this.#failures.get(name) ?? 0) + 1;
+    this.#failures.set(name, failures);
+    const delay = Math.min(RETRY_BASE_MS * 2 ** (failures - 1), RETRY_MAX_MS);
+    const timer = setTimeout(() => {
+      this.#retries.delete(timer);
+      this.#enqueue(name);
+    }, delay);
+    this.#retries.add(timer);
   }
 
   async #sync(name: string): Promise<void> {
@@ -153,5 +209,14 @@ export class NamespaceController {
       n += (await store.list(name, { plan: { mode: "latest" }, limit: 1 })).items.length;
     }
     return n;
+  }
+}
+
+/** Whether a stored Namespace is marked for deletion (unreadable values count as not). */
+function isTerminating(value: string, decoded?: unknown): boolean {
+  try {
+    return !!parseStoredValue(value, decoded)?.metadata?.deletionTimestamp;
+  } catch {
+    return false;
   }
 }

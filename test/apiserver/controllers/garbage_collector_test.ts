@@ -6,12 +6,15 @@ import {
   ORPHAN_FINALIZER,
 } from "../../../apiserver/controllers/garbage_collector.ts";
 import type { Store } from "../../../apiserver/registry/generic/store.ts";
-import type { LibsqlStorage } from "../../../apiserver/storage/libsql/libsql_storage.ts";
-import { gone, withRegistryHarness } from "../../support/registry_harness.ts";
+import { LibsqlStorage } from "../../../apiserver/storage/libsql/libsql_storage.ts";
+import { ChangeFeed } from "../../../apiserver/watch/change_feed.ts";
+import { builtinRegistry, gone, withRegistryHarness } from "../../support/registry_harness.ts";
 import { eventually } from "../../support/eventually.ts";
 
 interface Env {
+  url: string;
   storage: LibsqlStorage;
+  feed: ChangeFeed;
   gc: GarbageCollector;
   configMaps: Store;
   secrets: Store;
@@ -20,12 +23,22 @@ interface Env {
 
 async function withCollector(fn: (env: Env) => Promise<void>): Promise<void> {
   await withRegistryHarness("garbage_collector_", async (h) => {
-    const { registry, storage } = h;
-    // A long resync: reactions must come from commits unless a test calls resync().
-    const gc = new GarbageCollector({ registry, storage, resyncMs: 3_600_000 });
+    const { url, registry, storage } = h;
+    // The change log is read only when a test (or a gap in this process's commits) asks.
+    const feed = new ChangeFeed({
+      storage,
+      remote: false,
+      historyWindowMs: 60_000,
+      tuning: { pollIntervalMs: 3_600_000 },
+    });
+    await feed.start();
+    // A long resync: reactions must come from the feed unless a test calls resync().
+    const gc = new GarbageCollector({ registry, feed, resyncMs: 3_600_000 });
     try {
       await fn({
+        url,
         storage,
+        feed,
         gc,
         configMaps: h.store("", "v1", "configmaps"),
         secrets: h.store("", "v1", "secrets"),
@@ -33,6 +46,7 @@ async function withCollector(fn: (env: Env) => Promise<void>): Promise<void> {
       });
     } finally {
       await gc.stop();
+      await feed.stop();
     }
   });
 }
@@ -128,6 +142,29 @@ Deno.test("GarbageCollector serves propagationPolicy Foreground", async () => {
       metadata: { ...held.metadata, finalizers: [] },
     });
     await eventually("the owner is gone", () => gone(configMaps, "default", "owner"));
+  });
+});
+
+Deno.test("GarbageCollector follows another process's commits through the change feed", async () => {
+  await withCollector(async ({ url, feed, gc, configMaps, secrets }) => {
+    await gc.start();
+    // Another API server on the same database creates an owner and its dependent, then
+    // deletes the owner; this process commits nothing, so only the change feed can tell.
+    const other = await LibsqlStorage.open({ url, maintenanceIntervalMs: 0 });
+    let revision: number;
+    try {
+      const registry = builtinRegistry(other);
+      const otherConfigMaps = registry.lookup("", "v1", "configmaps")!;
+      const owner = await otherConfigMaps.create("default", { metadata: { name: "owner" } });
+      await registry.lookup("", "v1", "secrets")!.create("default", owned("dep", [ref(owner)]));
+      const { object } = await otherConfigMaps.delete("default", "owner");
+      revision = Number(object.metadata.resourceVersion);
+    } finally {
+      await other.close();
+    }
+    assert.ok(await feed.waitFor(revision, 30_000), "the feed reads the other's commits");
+    assert.ok(await gone(configMaps, "default", "owner"));
+    await eventually("the dependent is gone", () => gone(secrets, "default", "dep"));
   });
 });
 

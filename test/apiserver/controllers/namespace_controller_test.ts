@@ -4,6 +4,7 @@ import { NamespaceController } from "../../../apiserver/controllers/namespace_co
 import type { Store } from "../../../apiserver/registry/generic/store.ts";
 import type { ResourceRegistry } from "../../../apiserver/registry/resource_registry.ts";
 import { LibsqlStorage } from "../../../apiserver/storage/libsql/libsql_storage.ts";
+import { ChangeFeed } from "../../../apiserver/watch/change_feed.ts";
 import { builtinRegistry, gone, withRegistryHarness } from "../../support/registry_harness.ts";
 import { eventually } from "../../support/eventually.ts";
 
@@ -11,6 +12,7 @@ interface Env {
   url: string;
   storage: LibsqlStorage;
   registry: ResourceRegistry;
+  feed: ChangeFeed;
   controller: NamespaceController;
   namespaces: Store;
   configMaps: Store;
@@ -20,13 +22,22 @@ interface Env {
 async function withController(fn: (env: Env) => Promise<void>): Promise<void> {
   await withRegistryHarness("namespace_controller_", async (h) => {
     const { url, registry, storage } = h;
-    // A long resync: reactions must come from commits unless a test calls resync().
-    const controller = new NamespaceController({ registry, storage, resyncMs: 3_600_000 });
+    // The change log is read only when a test (or a gap in this process's commits) asks.
+    const feed = new ChangeFeed({
+      storage,
+      remote: false,
+      historyWindowMs: 60_000,
+      tuning: { pollIntervalMs: 3_600_000 },
+    });
+    await feed.start();
+    // A long resync: reactions must come from the feed unless a test calls resync().
+    const controller = new NamespaceController({ registry, feed, resyncMs: 3_600_000 });
     try {
       await fn({
         url,
         storage,
         registry,
+        feed,
         controller,
         namespaces: h.store("", "v1", "namespaces"),
         configMaps: h.store("", "v1", "configmaps"),
@@ -34,6 +45,7 @@ async function withController(fn: (env: Env) => Promise<void>): Promise<void> {
       });
     } finally {
       await controller.stop();
+      await feed.stop();
     }
   });
 }
@@ -45,7 +57,7 @@ const pod = (name: string, nodeName?: string): KubeObject => ({
 
 Deno.test("NamespaceController removes a terminating namespace once it is empty", async (t) => {
   await withController(async ({ controller, namespaces, configMaps, pods }) => {
-    controller.start();
+    await controller.start();
     await t.step("an empty namespace goes at once", async () => {
       await namespaces.create("", { metadata: { name: "empty" } });
       const { deleted } = await namespaces.delete("", "empty");
@@ -107,10 +119,32 @@ Deno.test("NamespaceController removes a terminating namespace once it is empty"
   });
 });
 
+Deno.test("NamespaceController follows another process's commits through the change feed", async () => {
+  await withController(async ({ url, feed, controller, namespaces, configMaps }) => {
+    await namespaces.create("", { metadata: { name: "remote" } });
+    await configMaps.create("remote", { metadata: { name: "content" } });
+    await controller.start();
+    // Another API server on the same database marks it terminating; this process never
+    // commits anything about it, so only the change feed can tell the controller.
+    const other = await LibsqlStorage.open({ url, maintenanceIntervalMs: 0 });
+    let revision: number;
+    try {
+      const { object } = await builtinRegistry(other).lookup("", "v1", "namespaces")!
+        .delete("", "remote");
+      revision = Number(object.metadata.resourceVersion);
+    } finally {
+      await other.close();
+    }
+    assert.ok(await feed.waitFor(revision, 30_000), "the feed reads the other's commit");
+    await eventually("the namespace is gone", () => gone(namespaces, "", "remote"));
+    assert.ok(await gone(configMaps, "remote", "content"), "its content went first");
+  });
+});
+
 Deno.test("NamespaceController.resync() finds namespaces terminated by another process", async () => {
   await withController(async ({ url, controller, namespaces }) => {
     await namespaces.create("", { metadata: { name: "elsewhere" } });
-    controller.start();
+    await controller.start();
     const other = await LibsqlStorage.open({ url, maintenanceIntervalMs: 0 });
     try {
       await builtinRegistry(other).lookup("", "v1", "namespaces")!.delete("", "elsewhere");
@@ -124,7 +158,7 @@ Deno.test("NamespaceController.resync() finds namespaces terminated by another p
 
 Deno.test("NamespaceController.stop() stops reacting", async () => {
   await withController(async ({ controller, namespaces }) => {
-    controller.start();
+    await controller.start();
     await controller.stop();
     await namespaces.create("", { metadata: { name: "after-stop" } });
     await namespaces.delete("", "after-stop");

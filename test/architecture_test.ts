@@ -107,9 +107,9 @@ const RULES: { name: string; from: RegExp; forbidden: RegExp; except?: RegExp }[
 ];
 
 /**
- * The import cycles: strongly connected components of more than one file (Tarjan), each a
- * sorted list of files. A worker started with `new URL(…)` runs in a module graph of its own, so
- * that reference is not an import.
+ * The import cycles: strongly connected components (Tarjan) of more than one file, or a file
+ * importing itself, each a sorted list of files. Type-only imports count (they are arrows too); a
+ * worker started with `new URL(…)` runs in a module graph of its own, so that is not an import.
  */
 function cycles(all: Import[]): string[][] {
   const edges = new Map<string, string[]>();
@@ -159,4 +159,22 @@ Deno.test("imports follow the layering rules", async (t) => {
   await t.step("no module imports itself through others (no import cycles)", () => {
     assert.deepEqual(cycles(all), []);
   });
+});
+
+Deno.test("cycles() finds the files of every cycle, and none in a chain", () => {
+  const chain = [
+    { file: "shared/a.ts", target: "shared/b.ts" },
+    { file: "shared/b.ts", target: "shared/c.ts" },
+  ];
+  assert.deepEqual(cycles(chain), []);
+  assert.deepEqual(
+    cycles([
+      ...chain,
+      { file: "shared/c.ts", target: "shared/a.ts" },
+      { file: "shared/d.ts", target: "shared/d.ts" },
+      { file: "shared/e.ts", target: "shared/f.ts", url: true },
+      { file: "shared/f.ts", target: "shared/e.ts" },
+    ]),
+    [["shared/a.ts", "shared/b.ts", "shared/c.ts"], ["shared/d.ts"]],
+  );
 });

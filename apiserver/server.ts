@@ -48,7 +48,8 @@ import {
 import type { ServerOptions } from "./options.ts";
 import { bootstrapPki, type Pki } from "./pki/bootstrap_pki.ts";
 import { serverUrlFor, writeAdminKubeconfig } from "./pki/write_admin_kubeconfig.ts";
-import { AdmissionChain, type UserInfo } from "./registry/generic/admission.ts";
+import { AdmissionChain } from "./registry/generic/admission.ts";
+import type { UserInfo } from "../shared/api/authentication/v1/user_info.ts";
 import { builtinKinds } from "./registry/builtin_kinds.ts";
 import { ResourceRegistry } from "./registry/resource_registry.ts";
 import "./fieldmanager/register_patch_types.ts";

@@ -12,7 +12,7 @@
  */
 import { StatusError } from "../../shared/errors/status_error.ts";
 import { receivedHeaderNames } from "../../shared/http/https_server.ts";
-import type { UserInfo } from "../registry/generic/admission.ts";
+import type { UserInfo } from "../../shared/api/authentication/v1/user_info.ts";
 import {
   ANONYMOUS_USER,
   AUTHENTICATED_GROUP,

@@ -8,7 +8,8 @@ import { FieldSet } from "./field_set.ts";
 import { itemsByIdentity, listItemElement } from "./list_item.ts";
 import { fieldElement, type PathElement, serializePathElement } from "./path_element.ts";
 import { type Atom, deduceAtom, type ListType, type Schema, type TypeRef } from "./schema.ts";
-import { deepEqual, isJsonObject } from "./value.ts";
+import { deepEqual } from "../../shared/json/deep_equal.ts";
+import { isJsonObject } from "./value.ts";
 
 /** What changed from lhs to rhs. */
 export interface Comparison {

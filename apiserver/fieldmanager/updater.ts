@@ -20,7 +20,7 @@ import { removeItems } from "./remove_items.ts";
 import type { Schema, TypeRef } from "./schema.ts";
 import { toFieldSet } from "./to_field_set.ts";
 import { mergeValues } from "./merge_values.ts";
-import { deepEqual } from "./value.ts";
+import { deepEqual } from "../../shared/json/deep_equal.ts";
 
 /** Result of an apply. */
 export interface ApplyResult {

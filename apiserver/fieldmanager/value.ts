@@ -1,7 +1,7 @@
 /**
  * JSON values as structured-merge-diff sees them: a total order across types (numbers, then
- * strings, booleans, lists, maps, null), deep equality, Go-compatible compact JSON, and the
- * printed form used in field paths.
+ * strings, booleans, lists, maps, null), Go-compatible compact JSON, and the printed form used in
+ * field paths.
  *
  * @module
  */
@@ -61,25 +61,6 @@ export function compareValues(a: unknown, b: unknown): number {
     }
   }
   return 0;
-}
-
-/** Deep equality of JSON values (key order does not matter; undefined members are absent). */
-export function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
-    return true;
-  }
-  if (isJsonObject(a)) {
-    if (!isJsonObject(b)) return false;
-    const ka = Object.keys(a).filter((k) => a[k] !== undefined);
-    const kb = Object.keys(b).filter((k) => b[k] !== undefined);
-    if (ka.length !== kb.length) return false;
-    for (const k of ka) if (!(k in b) || !deepEqual(a[k], b[k])) return false;
-    return true;
-  }
-  return false;
 }
 
 const HTML_ESCAPES: Record<string, string> = {

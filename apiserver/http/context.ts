@@ -1,5 +1,5 @@
 /** The per-request context handed from the filter chain to the verb handlers. */
-import type { UserInfo } from "../registry/generic/admission.ts";
+import type { UserInfo } from "../../shared/api/authentication/v1/user_info.ts";
 import type { Store } from "../registry/generic/store.ts";
 import type { OutputFormat } from "./negotiation.ts";
 import type { RequestInfo } from "./request_info.ts";

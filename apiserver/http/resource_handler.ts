@@ -7,7 +7,7 @@
 import { StatusError } from "../../shared/errors/status_error.ts";
 import type { ResourceRegistry } from "../registry/resource_registry.ts";
 import { ALL_VERBS, apiVersionOf, type Verb } from "../registry/generic/kind.ts";
-import type { UserInfo } from "../registry/generic/admission.ts";
+import type { UserInfo } from "../../shared/api/authentication/v1/user_info.ts";
 import type { ResourceContext } from "./context.ts";
 import { handleCreate } from "./handlers/create.ts";
 import { handleDelete } from "./handlers/delete.ts";

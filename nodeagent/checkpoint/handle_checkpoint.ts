@@ -7,20 +7,13 @@
  *
  * @module
  */
+import type { UserInfo } from "../../shared/api/authentication/v1/user_info.ts";
 import { StatusError } from "../../shared/errors/status_error.ts";
 import type { FeatureGates } from "../../shared/feature_gates.ts";
 import type { Clock } from "../clock/clock.ts";
 import { systemClock } from "../clock/clock.ts";
 import type { ContainerRuntime, ContainerStatus } from "../runtime/runtime.ts";
 import { checkpointArchivePath, validCheckpointNames } from "./checkpoint_path.ts";
-
-/** An authenticated caller. */
-export interface UserInfo {
-  username: string;
-  uid?: string;
-  groups?: string[];
-  extra?: Record<string, string[]>;
-}
 
 /** The SubjectAccessReview attributes of a request to the agent. */
 export interface NodeRequestAttributes {

@@ -23,7 +23,8 @@ import { StatusError } from "../../shared/errors/status_error.ts";
 import type { ConnInfo } from "../../shared/http/https_server.ts";
 import type { Logger } from "../../shared/log/mod.ts";
 import { apiCall } from "../client/api_call.ts";
-import type { NodeRequestAttributes, UserInfo } from "../checkpoint/handle_checkpoint.ts";
+import type { UserInfo } from "../../shared/api/authentication/v1/user_info.ts";
+import type { NodeRequestAttributes } from "../checkpoint/handle_checkpoint.ts";
 
 /** Finds who is calling. */
 export interface RequestAuthenticator {
@@ -109,7 +110,9 @@ export class ApiRequestAuthenticator implements RequestAuthenticator {
   }
 
   async #review(token: string): Promise<UserInfo | undefined> {
-    const review = await apiCall<{ status?: { authenticated?: boolean; user?: UserInfo } }>(
+    const review = await apiCall<
+      { status?: { authenticated?: boolean; user?: Partial<UserInfo> } }
+    >(
       this.#o.client,
       "POST",
       { group: "authentication.k8s.io", version: "v1", resource: "tokenreviews" },

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { deepEqual } from "../json/deep_equal.ts";
 
 /** One RFC 6902 operation. */
 export interface JsonPatchOperation {
@@ -129,24 +130,6 @@ function remove(doc: unknown, path: string): unknown {
   return doc;
 }
 
-/** Deep equality of JSON values (object key order ignored). */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    return a.every((x, i) => jsonEqual(x, b[i]));
-  }
-  if (isContainer(a) && isContainer(b)) {
-    const ka = Object.keys(a), kb = Object.keys(b);
-    if (ka.length !== kb.length) return false;
-    return ka.every((k) =>
-      Object.hasOwn(b, k) &&
-      jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])
-    );
-  }
-  return false;
-}
-
 /** Options of {@link applyJsonPatch}. */
 export interface JsonPatchOptions {
   /**
@@ -206,7 +189,7 @@ export function applyJsonPatch(
         break;
       }
       case "test":
-        if (!jsonEqual(get(out, op.path), op.value)) {
+        if (!deepEqual(get(out, op.path), op.value)) {
           throw new JsonPatchError(`testing value ${op.path} failed`, "failed");
         }
         break;

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { deepEqual } from "../json/deep_equal.ts";
 import type { StrategicField, StrategicSchema } from "./strategic_schema.ts";
 
 /** A patch that cannot be applied (answered 422). */
@@ -78,7 +79,7 @@ function mergeMap(orig: Obj, patchIn: Obj, schema: StrategicSchema | undefined):
       if (!Array.isArray(v)) throw new StrategicMergePatchError(`${k} must be a list`);
       const cur = orig[field];
       if (Array.isArray(cur)) {
-        const left = cur.filter((x) => !v.some((d) => equal(d, x)));
+        const left = cur.filter((x) => !v.some((d) => deepEqual(d, x)));
         if (left.length > 0) orig[field] = left;
         else delete orig[field];
       }
@@ -141,7 +142,7 @@ function mergeList(
   const objects = patch.some(isObj) || orig.some(isObj);
   if (!objects) {
     const merged: unknown[] = [];
-    for (const x of [...orig, ...patch]) if (!merged.some((y) => equal(x, y))) merged.push(x);
+    for (const x of [...orig, ...patch]) if (!merged.some((y) => deepEqual(x, y))) merged.push(x);
     return orderList(merged, patch, orig, undefined);
   }
   const key = meta.mergeKey;
@@ -162,7 +163,7 @@ function mergeList(
     const directive = item[PATCH];
     if (directive === "delete") {
       if (!(key in item)) throw noMergeKey(item, key);
-      out = out.filter((x) => !(isObj(x) && key in x && equal(x[key], item[key])));
+      out = out.filter((x) => !(isObj(x) && key in x && deepEqual(x[key], item[key])));
     } else if (directive === "replace") {
       replace = true;
     } else if (directive === "merge") {
@@ -175,7 +176,7 @@ function mergeList(
   const live = [...out];
   for (const item of items) {
     if (!(key in item)) throw noMergeKey(item, key);
-    const idx = out.findIndex((x) => isObj(x) && key in x && equal(x[key], item[key]));
+    const idx = out.findIndex((x) => isObj(x) && key in x && deepEqual(x[key], item[key]));
     if (idx >= 0) {
       const merged = mergeMap(out[idx] as Obj, item, meta.schema);
       if (merged === undefined) out.splice(idx, 1);
@@ -208,7 +209,7 @@ function orderList(
   const id = (x: unknown) => (key ? (isObj(x) ? x[key] : undefined) : x);
   const indexIn = (list: unknown[], x: unknown) => {
     const v = id(x);
-    return list.findIndex((y) => equal(id(y), v));
+    return list.findIndex((y) => deepEqual(id(y), v));
   };
   const rank = (list: unknown[]) => (x: unknown) => {
     const i = indexIn(list, x);
@@ -241,12 +242,12 @@ function checkOrderList(patchList: unknown, order: unknown[], key: string | unde
   if (!Array.isArray(patchList) || patchList.length === 0 || order.length === 0) return;
   const items = key ? patchList.filter((x) => !(isObj(x) && x[PATCH] === "delete")) : patchList;
   const same = (a: unknown, b: unknown) => {
-    if (!key) return equal(a, b);
+    if (!key) return deepEqual(a, b);
     if (!isObj(a)) throw new StrategicMergePatchError(`the items of the list must be objects`);
     if (!isObj(b)) throw new StrategicMergePatchError(`${SET_ORDER} items must be objects`);
     if (!(key in a)) throw noMergeKey(a, key);
     if (!(key in b)) throw noMergeKey(b, key);
-    return equal(a[key], b[key]);
+    return deepEqual(a[key], b[key]);
   };
   let p = 0, o = 0;
   while (p < items.length && o < order.length) {
@@ -275,16 +276,4 @@ function goFormat(v: unknown): string {
     return `map[${Object.keys(v).sort().map((k) => `${k}:${goFormat(v[k])}`).join(" ")}]`;
   }
   return String(v);
-}
-
-function equal(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a)) {
-    return Array.isArray(b) && a.length === b.length && a.every((x, i) => equal(x, b[i]));
-  }
-  if (isObj(a) && isObj(b)) {
-    const ka = Object.keys(a), kb = Object.keys(b);
-    return ka.length === kb.length && ka.every((k) => k in b && equal(a[k], b[k]));
-  }
-  return false;
 }

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { UserInfo } from "../../registry/generic/admission.ts";
+import type { UserInfo } from "../../../shared/api/authentication/v1/user_info.ts";
 
 /** The TLS side of a request: the client certificate chain as presented (DER, leaf first). */
 export interface ConnectionInfo {

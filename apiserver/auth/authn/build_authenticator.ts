@@ -12,13 +12,11 @@
 import { loadKubeconfig } from "../../../shared/client/kubeconfig.ts";
 import type { Logger } from "../../../shared/log/mod.ts";
 import type { Pki } from "../../pki/bootstrap_pki.ts";
-import type { TokenRequestDeps } from "../../registry/authentication/tokenrequests/token_request.ts";
-import type { ResourceRegistry } from "../../registry/resource_registry.ts";
 import type { AuthenticationOptions } from "./authentication_options.ts";
 import { type Authenticator, AuthenticatorChain } from "./authenticator.ts";
 import { BootstrapTokenAuthenticator } from "./bootstrap_token.ts";
 import { ClientCertificateAuthenticator } from "./client_certificate.ts";
-import { registryGetter } from "./object_getter.ts";
+import { type ObjectGetter, registryGetter, type StoreLookup } from "./object_getter.ts";
 import { RequestHeaderAuthenticator } from "./request_header.ts";
 import { loadServiceAccountKeys } from "./service_account_keys.ts";
 import {
@@ -38,7 +36,7 @@ import { WebhookTokenAuthenticator } from "./webhook_token.ts";
 export interface AuthenticationDeps {
   pki: Pki;
   /** Stores of Secrets, ServiceAccounts, Pods and Nodes are read through it. */
-  registry: ResourceRegistry;
+  registry: StoreLookup;
   logger?: Logger;
 }
 
@@ -48,8 +46,13 @@ export interface ServerAuthentication {
   chain: AuthenticatorChain;
   /** Answers TokenReview (the chain, seen through a bearer-only request). */
   tokenReviewer: Authenticator;
-  /** Serves serviceaccounts/token. */
-  tokenRequests: TokenRequestDeps;
+  /** What serving serviceaccounts/token needs: the issuer, the object reader, the longest life. */
+  tokenRequests: {
+    issuer: ServiceAccountTokenIssuer;
+    get: ObjectGetter;
+    /** `--service-account-max-token-expiration`, seconds. */
+    maxExpirationSeconds?: number;
+  };
   /** Releases HTTP clients. */
   close(): void;
 }

@@ -7,7 +7,6 @@
  */
 import type { KubeObject } from "../../../shared/api/meta/v1/types.ts";
 import { StatusError } from "../../../shared/errors/status_error.ts";
-import type { ResourceRegistry } from "../../registry/resource_registry.ts";
 
 /** Reads one object of a core/v1 (or other) resource; undefined when it does not exist. */
 export type ObjectGetter = (
@@ -16,8 +15,17 @@ export type ObjectGetter = (
   name: string,
 ) => Promise<KubeObject | undefined>;
 
+/** Finds the store of a resource (the registry); undefined when no such resource is served. */
+export interface StoreLookup {
+  lookup(
+    group: string,
+    version: string,
+    resource: string,
+  ): { get(namespace: string, name: string): Promise<KubeObject> } | undefined;
+}
+
 /** An ObjectGetter over a registry (looked up at call time, so kinds added later are seen). */
-export function registryGetter(registry: ResourceRegistry): ObjectGetter {
+export function registryGetter(registry: StoreLookup): ObjectGetter {
   return async (r, namespace, name) => {
     const store = registry.lookup(r.group, r.version, r.resource);
     if (!store) return undefined;

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { UserInfo } from "../../registry/generic/admission.ts";
+import type { UserInfo } from "../../../shared/api/authentication/v1/user_info.ts";
 import type { Authenticator, AuthResult, ConnectionInfo } from "./authenticator.ts";
 import { VerifiedChainCache } from "./verified_chain_cache.ts";
 

@@ -10,7 +10,7 @@
  */
 import { compactVerify, decodeJwt, decodeProtectedHeader, SignJWT } from "jose";
 import type { KubeObject } from "../../../shared/api/meta/v1/types.ts";
-import type { UserInfo } from "../../registry/generic/admission.ts";
+import type { UserInfo } from "../../../shared/api/authentication/v1/user_info.ts";
 import {
   type AuthContext,
   type Authenticator,

@@ -6,7 +6,7 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import type { UserInfo } from "../../registry/generic/admission.ts";
+import type { UserInfo } from "../../../shared/api/authentication/v1/user_info.ts";
 import {
   ANONYMOUS_USER,
   type Authenticator,

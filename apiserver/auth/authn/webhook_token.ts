@@ -10,7 +10,7 @@
  */
 import { createHash } from "node:crypto";
 import type { ClientConfig } from "../../../shared/client/kubeconfig.ts";
-import type { UserInfo } from "../../registry/generic/admission.ts";
+import type { UserInfo } from "../../../shared/api/authentication/v1/user_info.ts";
 import {
   type AuthContext,
   type Authenticator,

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { UserInfo } from "../../registry/generic/admission.ts";
+import type { UserInfo } from "../../../shared/api/authentication/v1/user_info.ts";
 import type {
   Authorizer,
   AuthzAttributes,

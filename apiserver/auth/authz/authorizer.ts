@@ -4,7 +4,8 @@
  *
  * @module
  */
-import type { UserInfo } from "../../registry/generic/admission.ts";
+import type { UserInfo } from "../../../shared/api/authentication/v1/user_info.ts";
+import type { PolicyRule, RoleRef } from "./rbac_types.ts";
 
 /** The attributes of a request an authorizer decides on. */
 export interface AuthzAttributes {
@@ -56,6 +57,17 @@ export interface Authorizer {
   authorize(attrs: AuthzAttributes): Promise<Decision>;
   /** The rules `user` holds in `namespace` ("" = cluster-wide), if the authorizer can list them. */
   rulesFor?(user: UserInfo, namespace: string): RulesResult;
+}
+
+/**
+ * Resolves RBAC rules (Kubernetes' `AuthorizationRuleResolver`): what escalation checks compare
+ * a role or binding against.
+ */
+export interface RuleResolver {
+  /** Every rule `user` holds in `namespace` ("" = cluster-wide), and resolution errors. */
+  policyRulesFor(user: UserInfo, namespace: string): { rules: PolicyRule[]; errors: string[] };
+  /** The rules of the role `ref` names, or the NotFound message when it does not exist. */
+  roleRefRules(ref: RoleRef, namespace: string): PolicyRule[] | { error: string };
 }
 
 /** Runs authorizers in order. */

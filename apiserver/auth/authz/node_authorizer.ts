@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { UserInfo } from "../../registry/generic/admission.ts";
+import type { UserInfo } from "../../../shared/api/authentication/v1/user_info.ts";
 import type { Authorizer, AuthzAttributes, Decision, RulesResult } from "./authorizer.ts";
 import { NODE_RULES } from "./bootstrap/default_policy.ts";
 import type { NodeGraph, ReferencedKind } from "./node_graph.ts";

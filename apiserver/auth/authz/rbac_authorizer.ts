@@ -5,21 +5,22 @@
  *
  * @module
  */
-import type { UserInfo } from "../../registry/generic/admission.ts";
+import type { UserInfo } from "../../../shared/api/authentication/v1/user_info.ts";
 import type {
   Authorizer,
   AuthzAttributes,
   Decision,
   NonResourceRule,
   ResourceRule,
+  RuleResolver,
   RulesResult,
 } from "./authorizer.ts";
 import type { RbacIndex } from "./rbac_index.ts";
-import type { PolicyRule } from "./rbac_types.ts";
+import type { PolicyRule, RoleRef } from "./rbac_types.ts";
 import { ruleAllows } from "./rule_matches.ts";
 
 /** The RBAC authorizer over an index. */
-export class RbacAuthorizer implements Authorizer {
+export class RbacAuthorizer implements Authorizer, RuleResolver {
   readonly name = "RBAC";
   constructor(readonly index: RbacIndex) {}
 
@@ -60,6 +61,11 @@ export class RbacAuthorizer implements Authorizer {
       return true;
     });
     return { rules, errors };
+  }
+
+  /** The rules of the role a binding in `namespace` refers to, or the NotFound message. */
+  roleRefRules(ref: RoleRef, namespace: string): PolicyRule[] | { error: string } {
+    return this.index.roleRefRules(ref, namespace);
   }
 
   /** The rules for SelfSubjectRulesReview. */

@@ -4,11 +4,11 @@
  *
  * @module
  */
-import type { UserInfo } from "../../registry/generic/admission.ts";
+import {
+  SYSTEM_PRIVILEGED_GROUP,
+  type UserInfo,
+} from "../../../shared/api/authentication/v1/user_info.ts";
 import type { Authorizer, Decision, RulesResult } from "./authorizer.ts";
-
-/** The group whose members are allowed everything. */
-export const SYSTEM_PRIVILEGED_GROUP = "system:masters";
 
 function allRules(): RulesResult {
   return {

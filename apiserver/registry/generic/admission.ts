@@ -4,16 +4,9 @@
  *
  * @module
  */
+import type { UserInfo } from "../../../shared/api/authentication/v1/user_info.ts";
 import type { KubeObject } from "../../../shared/api/meta/v1/types.ts";
 import type { KindDef } from "./kind.ts";
-
-/** The user a request runs as. */
-export interface UserInfo {
-  username: string;
-  uid?: string;
-  groups: string[];
-  extra?: Record<string, string[]>;
-}
 
 /** What an admission plugin sees of a request. */
 export interface AdmissionAttributes {

@@ -6,7 +6,7 @@
  */
 import type { FieldError } from "../../../shared/errors/status_error.ts";
 import type { DeleteOptions, KubeObject } from "../../../shared/api/meta/v1/types.ts";
-import type { UserInfo } from "./admission.ts";
+import type { UserInfo } from "../../../shared/api/authentication/v1/user_info.ts";
 import type { NameValidator } from "../../../shared/api/validation/name_validators.ts";
 
 /** The API verbs of the spec's Verbs table. */

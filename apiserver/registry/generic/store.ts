@@ -17,11 +17,12 @@ import {
   RevisionConflictError,
   type Storage,
 } from "../../storage/interface.ts";
-import type { AdmissionAttributes, AdmissionChain, UserInfo } from "./admission.ts";
+import type { UserInfo } from "../../../shared/api/authentication/v1/user_info.ts";
+import type { AdmissionAttributes, AdmissionChain } from "./admission.ts";
 import { type Clock, rfc3339, systemClock } from "./clock.ts";
 import { encodeContinue } from "./continue_token.ts";
 import { maintainManagedFields } from "../../fieldmanager/track_write.ts";
-import { deepEqual } from "../../fieldmanager/value.ts";
+import { deepEqual } from "../../../shared/json/deep_equal.ts";
 import { apiVersionOf, type KindDef } from "./kind.ts";
 import { parseResourceVersion } from "./resource_version.ts";
 import {

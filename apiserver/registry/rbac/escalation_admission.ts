@@ -8,10 +8,13 @@
  *
  * @module
  */
+import {
+  SYSTEM_PRIVILEGED_GROUP,
+  type UserInfo,
+} from "../../../shared/api/authentication/v1/user_info.ts";
 import type { KubeObject } from "../../../shared/api/meta/v1/types.ts";
 import { StatusError } from "../../../shared/errors/status_error.ts";
-import type { Authorizer } from "../../auth/authz/authorizer.ts";
-import type { RbacAuthorizer } from "../../auth/authz/rbac_authorizer.ts";
+import type { Authorizer, RuleResolver } from "../../auth/authz/authorizer.ts";
 import {
   type BindingObject,
   type PolicyRule,
@@ -19,13 +22,12 @@ import {
   type RoleObject,
 } from "../../auth/authz/rbac_types.ts";
 import { compactRuleString, goQuoteList, uncoveredRules } from "../../auth/authz/rule_covers.ts";
-import { SYSTEM_PRIVILEGED_GROUP } from "../../auth/authz/static_authorizers.ts";
-import type { AdmissionAttributes, AdmissionPlugin, UserInfo } from "../generic/admission.ts";
+import type { AdmissionAttributes, AdmissionPlugin } from "../generic/admission.ts";
 
 /** What the check needs: the full authorizer chain and the RBAC rule resolver. */
 export interface EscalationCheckDeps {
   authorizer: () => Authorizer | undefined;
-  rbac: () => RbacAuthorizer | undefined;
+  rbac: () => RuleResolver | undefined;
 }
 
 const FULL_AUTHORITY: PolicyRule[] = [
@@ -122,7 +124,7 @@ export function rbacEscalationCheck(deps: EscalationCheckDeps): AdmissionPlugin 
         const refResource = ref.kind === "Role" ? "roles" : "clusterroles";
         if (await allowedVerb(user, "bind", refResource, a.namespace, ref.name)) return;
         const rbac = deps.rbac();
-        const rules = rbac ? rbac.index.roleRefRules(ref, a.namespace) : { error: "no RBAC" };
+        const rules = rbac ? rbac.roleRefRules(ref, a.namespace) : { error: "no RBAC" };
         if ("error" in rules) {
           throw StatusError.notFound({ group: RBAC_GROUP, resource: refResource }, ref.name);
         }

@@ -13,7 +13,11 @@ import { eventsV1Messages } from "../../codec/protobuf/schema/events_v1.ts";
 import { metaV1Messages } from "../../codec/protobuf/schema/meta_v1.ts";
 import { rbacV1Messages } from "../../codec/protobuf/schema/rbac_v1.ts";
 import { runtimeMessages } from "../../codec/protobuf/schema/runtime.ts";
-import type { FieldTuple, MessageTable } from "../../codec/protobuf/message_table.ts";
+import {
+  type FieldTuple,
+  INLINE,
+  type MessageTable,
+} from "../../codec/protobuf/message_descriptor.ts";
 import { authenticationV1Schema } from "../authentication/v1/schema.ts";
 import { authorizationV1Schema } from "../authorization/v1/schema.ts";
 import { coordinationV1Schema } from "../coordination/v1/schema.ts";
@@ -23,8 +27,6 @@ import { metaV1Schema } from "../meta/v1/schema.ts";
 import { rbacV1Schema } from "../rbac/v1/schema.ts";
 import type { GroupSchema } from "./group_schema.ts";
 import { type FieldSchema, SchemaModel, type TypeSchema } from "./model.ts";
-
-const INLINE_FLAG = 2;
 
 /** The group declarations of the built-in kinds. */
 export const BUILTIN_GROUP_SCHEMAS: readonly GroupSchema[] = [
@@ -156,7 +158,7 @@ export function buildSchemaModel(
     const required: string[] = [];
     for (const [, json, type, flags = 0] of tuples) {
       if (json === "-") continue;
-      if ((flags & INLINE_FLAG) !== 0 && !seen.has(type)) {
+      if ((flags & INLINE) !== 0 && !seen.has(type)) {
         const inner = propertiesOf(type, new Set([...seen, type]));
         Object.assign(props, inner.props);
         required.push(...inner.required);

@@ -1,15 +1,10 @@
 /**
- * The descriptor format of the Protobuf codec, and the compiled index over every known message.
- *
- * A message is a list of fields in declaration order (the order Kubernetes' Go structs, and so
- * their JSON, use). A field is `[number, jsonName, type, flags?]`:
- *
- * - `type` is a scalar (`string`, `bool`, `int32`, `int64`, `bytes`), a message name such as
- *   `core.v1.PodSpec`, `[]<type>` for a repeated field, or `map:<type>` for `map<string, type>`.
- * - `flags` is a bit set of {@link KEEP_ZERO} and {@link INLINE}.
+ * The compiled index over every known Protobuf message (the tables of schema/, in the format of
+ * message_descriptor.ts).
  *
  * @module
  */
+import { type FieldTuple, INLINE, KEEP_ZERO, type MessageTable } from "./message_descriptor.ts";
 import { coreV1Messages } from "./schema/core_v1.ts";
 import { metaV1Messages } from "./schema/meta_v1.ts";
 import { runtimeMessages } from "./schema/runtime.ts";
@@ -24,27 +19,6 @@ import { policyV1Messages } from "./schema/policy_v1.ts";
 import { networkingV1Messages } from "./schema/networking_v1.ts";
 import { discoveryV1Messages } from "./schema/discovery_v1.ts";
 import { storageV1Messages } from "./schema/storage_v1.ts";
-
-/**
- * Flag: a scalar whose zero value is kept when decoded. Set for Go pointer fields (`*string`,
- * `*bool`, `*int32`: present means set, even to zero) and for value fields whose JSON tag has no
- * `omitempty` (Go always renders them). Scalars without it are value fields with `omitempty`:
- * Go's generated code always writes them, and Go's JSON drops them when zero, so the decoder does.
- */
-export const KEEP_ZERO = 1;
-
-/**
- * Flag: an embedded Go struct whose JSON is inlined into the parent object (for example
- * `Volume.volumeSource` or `ConfigMapVolumeSource.localObjectReference`), while Protobuf keeps it
- * as a nested message.
- */
-export const INLINE = 2;
-
-/** One field descriptor: `[number, jsonName, type, flags?]`. */
-export type FieldTuple = readonly [number, string, string, number?];
-
-/** Message descriptors keyed by qualified message name (for example `core.v1.Pod`). */
-export type MessageTable = Readonly<Record<string, readonly FieldTuple[]>>;
 
 /** The shape of a field's values. */
 export type FieldKind = "string" | "bool" | "int32" | "int64" | "bytes" | "message";

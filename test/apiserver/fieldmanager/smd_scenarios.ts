@@ -23,7 +23,7 @@ import {
   UNTYPED_DEDUCED,
 } from "../../../apiserver/fieldmanager/schema.ts";
 import { Updater } from "../../../apiserver/fieldmanager/updater.ts";
-import { deepEqual } from "../../../apiserver/fieldmanager/value.ts";
+import { deepEqual } from "../../../shared/json/deep_equal.ts";
 
 /** One transcribed operation. */
 export interface ScenarioOp {

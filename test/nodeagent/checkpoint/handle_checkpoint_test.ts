@@ -3,8 +3,8 @@ import {
   type CheckpointDeps,
   handleCheckpoint,
   type NodeRequestAttributes,
-  type UserInfo,
 } from "../../../nodeagent/checkpoint/handle_checkpoint.ts";
+import type { UserInfo } from "../../../shared/api/authentication/v1/user_info.ts";
 import { featureGates } from "../../../nodeagent/config/feature_gates.ts";
 import { ProcessRuntime } from "../../../nodeagent/runtime/process/process_runtime.ts";
 import { FakeClock } from "../../../nodeagent/clock/fake_clock.ts";
@@ -20,8 +20,8 @@ const pod = {
 
 // Fakes for the external decisions: TokenReview (token -> user) and SubjectAccessReview.
 const TOKENS: Record<string, UserInfo> = {
-  "allowed-token": { username: "checkpointer" },
-  "denied-token": { username: "viewer" },
+  "allowed-token": { username: "checkpointer", groups: [] },
+  "denied-token": { username: "viewer", groups: [] },
 };
 const authenticate = (req: Request) =>
   Promise.resolve(TOKENS[(req.headers.get("authorization") ?? "").replace(/^Bearer /, "")]);

@@ -9,7 +9,6 @@
  */
 import type { KubeObject } from "../../../../shared/api/meta/v1/types.ts";
 import { StatusError } from "../../../../shared/errors/status_error.ts";
-import type { Store } from "../../../registry/generic/store.ts";
 import type { BindingObject, RoleObject } from "../rbac_types.ts";
 import { uncoveredRules } from "../rule_covers.ts";
 import {
@@ -17,6 +16,22 @@ import {
   defaultClusterRoleBindings,
   defaultClusterRoles,
 } from "./default_policy.ts";
+
+/**
+ * The reads and writes reconciliation makes on one cluster-scoped kind (the wiring passes the
+ * registry's store of ClusterRoles or ClusterRoleBindings). `get` throws a 404 StatusError for a
+ * missing object; a write throws 409 on a conflict.
+ */
+export interface PolicyObjectStore {
+  get(namespace: string, name: string): Promise<KubeObject>;
+  create(namespace: string, body: KubeObject): Promise<KubeObject>;
+  update(namespace: string, name: string, body: KubeObject): Promise<unknown>;
+  delete(
+    namespace: string,
+    name: string,
+    options: { preconditions?: { uid?: string } },
+  ): Promise<unknown>;
+}
 
 /** What reconciliation did, by object name. */
 export interface ReconcileReport {
@@ -36,7 +51,10 @@ function autoupdateOff(obj: KubeObject): boolean {
   return obj.metadata.annotations?.[AUTOUPDATE_ANNOTATION] === "false";
 }
 
-async function getOrUndefined(store: Store, name: string): Promise<KubeObject | undefined> {
+async function getOrUndefined(
+  store: PolicyObjectStore,
+  name: string,
+): Promise<KubeObject | undefined> {
   try {
     return await store.get("", name);
   } catch (err) {
@@ -88,8 +106,8 @@ function reconcileBinding(
 
 /** Reconciles the default cluster roles and bindings through their stores. */
 export async function reconcileDefaultPolicy(
-  clusterRoles: Store,
-  clusterRoleBindings: Store,
+  clusterRoles: PolicyObjectStore,
+  clusterRoleBindings: PolicyObjectStore,
 ): Promise<ReconcileReport> {
   const report: ReconcileReport = { created: [], updated: [], skipped: [] };
   for (const expected of defaultClusterRoles()) {

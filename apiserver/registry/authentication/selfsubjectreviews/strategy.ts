@@ -6,7 +6,7 @@
  */
 import type { KubeObject } from "../../../../shared/api/meta/v1/types.ts";
 import { StatusError } from "../../../../shared/errors/status_error.ts";
-import type { UserInfo } from "../../generic/admission.ts";
+import type { UserInfo } from "../../../../shared/api/authentication/v1/user_info.ts";
 import { rfc3339 } from "../../generic/clock.ts";
 import type { KindDef } from "../../generic/kind.ts";
 

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { MessageTable } from "../message_table.ts";
+import type { MessageTable } from "../message_descriptor.ts";
 
 /** Messages of apps/v1 (k8s.io/api/apps/v1). */
 export const appsV1Messages: MessageTable = {

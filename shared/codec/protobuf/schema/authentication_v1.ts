@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { MessageTable } from "../message_table.ts";
+import type { MessageTable } from "../message_descriptor.ts";
 
 /** Messages of authentication.k8s.io/v1 (k8s.io/api/authentication/v1). */
 export const authenticationV1Messages: MessageTable = {

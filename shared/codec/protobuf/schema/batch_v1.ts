@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { MessageTable } from "../message_table.ts";
+import type { MessageTable } from "../message_descriptor.ts";
 
 /** Messages of batch/v1 (k8s.io/api/batch/v1). */
 export const batchV1Messages: MessageTable = {

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { MessageTable } from "../message_table.ts";
+import type { MessageTable } from "../message_descriptor.ts";
 
 /** Messages of coordination.k8s.io/v1 (k8s.io/api/coordination/v1). */
 export const coordinationV1Messages: MessageTable = {

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { MessageTable } from "../message_table.ts";
+import type { MessageTable } from "../message_descriptor.ts";
 
 /** Messages of core/v1 (k8s.io/api/core/v1). */
 export const coreV1Messages: MessageTable = {

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { MessageTable } from "../message_table.ts";
+import type { MessageTable } from "../message_descriptor.ts";
 
 /** Messages of discovery.k8s.io/v1 (k8s.io/api/discovery/v1). */
 export const discoveryV1Messages: MessageTable = {

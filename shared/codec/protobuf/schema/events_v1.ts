@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { MessageTable } from "../message_table.ts";
+import type { MessageTable } from "../message_descriptor.ts";
 
 /** Messages of events.k8s.io/v1 (k8s.io/api/events/v1). */
 export const eventsV1Messages: MessageTable = {

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { MessageTable } from "../message_table.ts";
+import type { MessageTable } from "../message_descriptor.ts";
 
 /** Messages of meta/v1 (k8s.io/apimachinery/pkg/apis/meta/v1). */
 export const metaV1Messages: MessageTable = {

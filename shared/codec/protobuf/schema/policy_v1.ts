@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { MessageTable } from "../message_table.ts";
+import type { MessageTable } from "../message_descriptor.ts";
 
 /** Messages of policy/v1 (k8s.io/api/policy/v1). */
 export const policyV1Messages: MessageTable = {

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { MessageTable } from "../message_table.ts";
+import type { MessageTable } from "../message_descriptor.ts";
 
 /** Messages of runtime (k8s.io/apimachinery/pkg/runtime). */
 export const runtimeMessages: MessageTable = {

@@ -20,6 +20,7 @@ import { regexMatches, registerRegexLibrary } from "./library/regex.ts";
 import { registerStringsLibrary } from "./library/strings.ts";
 import { registerURLLibrary } from "./library/url.ts";
 import { CelProgram, CostTracker, installMatches } from "./program.ts";
+import { LruCache } from "./lru_cache.ts";
 import { installRangeCheck } from "./range_checks.ts";
 import type { RuntimeHook } from "./program.ts";
 import { declareSchemaType, toCelValue } from "./values.ts";
@@ -95,8 +96,7 @@ export class CelEnvironment {
   readonly #hook: RuntimeHook = { tracker: null };
   readonly #schemas = new Map<string, CelSchema | undefined>();
   readonly #plain = new Set<string>();
-  readonly #cache = new Map<string, CompileResult>();
-  readonly #cacheSize: number;
+  readonly #cache: LruCache<string, CompileResult>;
   /** Declared variable names. */
   readonly variables: readonly string[];
 
@@ -121,7 +121,7 @@ export class CelEnvironment {
     }
     this.#env = env;
     this.variables = names;
-    this.#cacheSize = opts.compileCacheSize ?? 1000;
+    this.#cache = new LruCache(opts.compileCacheSize ?? 1000);
     this.#installHook();
   }
 
@@ -163,13 +163,8 @@ export class CelEnvironment {
   /** Parses and type-checks `expression`; cached per expression text. Never throws. */
   compile(expression: string): CompileResult {
     const hit = this.#cache.get(expression);
-    if (hit) {
-      this.#cache.delete(expression);
-      this.#cache.set(expression, hit);
-      return hit;
-    }
+    if (hit) return hit;
     const result = this.#compile(expression);
-    if (this.#cache.size >= this.#cacheSize) this.#cache.delete(this.#cache.keys().next().value!);
     this.#cache.set(expression, result);
     return result;
   }

@@ -1,5 +1,5 @@
 /**
- * Kubernetes' CEL regex library (`find`, `findAll`) on the linear-time RE2 engine. The
+ * Kubernetes' CEL regex library (`find`, `findAll`) on the linear-time RE2 engine (`re2js`). The
  * standard `matches` is routed to the same engine by the program (see `program.ts`).
  *
  * @module
@@ -31,7 +31,7 @@ export function registerRegexLibrary(env: Environment): void {
   env.registerFunction("matches(string, string): bool", regexMatches, sync);
   env.registerFunction(
     "string.find(string): string",
-    (s: string, p: string) => regexForEval(p).exec(s)?.[0] ?? "",
+    (s: string, p: string) => regexForEval(p).find(s),
     sync,
   );
   env.registerFunction(

@@ -21,6 +21,12 @@ Deno.test("registerRegexLibrary() provides find, findAll and RE2 matches", async
     { expr: "'a'.matches(x)", vars: { x: "(" }, error: "missing closing )" },
     { expr: "'a'.matches(x)", vars: { x: "(a)\\1" }, error: "invalid escape" },
     { expr: "'a'.find(x)", vars: { x: "(?=a)" }, error: "unsupported Perl syntax" },
+    { expr: "'😀b'.find('.')", want: "😀" },
+    { expr: "'baaac'.findAll('a*')", want: ["", "aaa", ""] },
+    { expr: "'😀b'.findAll('a*')", want: ["", "", ""] },
+    { expr: "'abc'.findAll('')", want: ["", "", "", ""] },
+    { expr: "'aXbXc'.findAll('X*', 2)", want: ["", "X"] },
+    { expr: "'abc'.findAll('.', 0)", want: [] },
   ]);
 });
 
@@ -36,6 +42,15 @@ Deno.test("matches() finishes quickly on a pathological pattern", () => {
   assert.ok(ms < 20_000, `took ${ms} ms`);
 });
 
+Deno.test("matches() and findAll() stay linear on a 100,000-character input", () => {
+  const input = "a".repeat(100_000) + "!";
+  const start = performance.now();
+  const r = run("x.matches('^(a|aa)+$') || x.findAll('(a*)*[^!a]').size() > 0", { x: input });
+  const ms = performance.now() - start;
+  assert.ok(r.ok && r.value === false);
+  assert.ok(ms < 20_000, `took ${ms} ms`);
+});
+
 Deno.test("compile() rejects an invalid constant regex with its position", () => {
   const c = testEnv().compile("'a'.matches('a(b')");
   assert.ok(!c.ok);
@@ -43,8 +58,24 @@ Deno.test("compile() rejects an invalid constant regex with its position", () =>
   assert.match(c.errors[0].message, /missing closing \)/);
 });
 
-Deno.test("compileRe2() rejects backreferences and lookaround", async (t) => {
-  for (const p of ["(a)\\1", "(?=x)", "(?!x)", "(?<=x)", "a**", "x{1001}", "[z-a]"]) {
-    await t.step(p, () => assert.throws(() => compileRe2(p), Re2SyntaxError));
+Deno.test("compileRe2() rejects backreferences and lookaround with Go's messages", async (t) => {
+  const cases: [string, string][] = [
+    ["(a)\\1", "error parsing regexp: invalid escape sequence: `\\1`"],
+    ["(?=x)", "error parsing regexp: invalid or unsupported Perl syntax: `(?=`"],
+    ["(?!x)", "error parsing regexp: invalid or unsupported Perl syntax: `(?!`"],
+    ["(?<=x)", "error parsing regexp: invalid named capture: `(?<=x)`"],
+    ["a**", "error parsing regexp: invalid nested repetition operator: `**`"],
+    ["x{1001}", "error parsing regexp: invalid repeat count: `{1001}`"],
+    ["[z-a]", "error parsing regexp: invalid character class range: `z-a`"],
+    ["a(b", "error parsing regexp: missing closing ): `a(b`"],
+  ];
+  for (const [p, message] of cases) {
+    await t.step(p, () => assert.throws(() => compileRe2(p), new Re2SyntaxError(message)));
   }
+});
+
+Deno.test("compileRe2() returns the cached compiled pattern for a repeated pattern", () => {
+  const a = compileRe2("^[a-z]([-a-z0-9]*[a-z0-9])?$");
+  assert.strictEqual(compileRe2("^[a-z]([-a-z0-9]*[a-z0-9])?$"), a);
+  assert.ok(a.test("my-name") && !a.test("-x"));
 });

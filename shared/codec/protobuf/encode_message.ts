@@ -21,8 +21,6 @@ import { fromBase64, GO_ZERO_TIME_SECONDS, parseRfc3339, SPECIAL_MESSAGES } from
  */
 export type EmbeddedEncoder = (obj: Record<string, unknown>) => Uint8Array;
 
-const encoder = new TextEncoder();
-
 function invalid(path: string, what: string): ProtobufError {
   return new ProtobufError("InvalidValue", `${path || "<root>"}: ${what}`);
 }
@@ -55,8 +53,7 @@ function jsonKeys(info: MessageInfo): ReadonlySet<string> {
 }
 
 class MessageEncoder {
-  readonly w = new ProtoWriter(1024);
-  constructor(readonly embedded: EmbeddedEncoder | undefined) {}
+  constructor(readonly w: ProtoWriter, readonly embedded: EmbeddedEncoder | undefined) {}
 
   body(info: MessageInfo, obj: Record<string, unknown>, path: string): void {
     for (const f of info.byNumberOrder) {
@@ -70,10 +67,9 @@ class MessageEncoder {
           }
         }
         if (!present) continue;
-        this.w.tag(f.no, WIRE_LEN);
-        const start = this.w.fork();
+        this.w.tag(f.no, WIRE_LEN).fork();
         this.body(child, obj, path);
-        this.w.join(start);
+        this.w.ldelim();
         continue;
       }
       const v = obj[f.json];
@@ -84,7 +80,7 @@ class MessageEncoder {
           !f.repeated && !f.map &&
           (f.message === "meta.v1.Time" || f.message === "meta.v1.MicroTime")
         ) {
-          this.w.tag(f.no, WIRE_LEN).varint(0);
+          this.w.tag(f.no, WIRE_LEN).uint32(0);
         }
         continue;
       }
@@ -95,13 +91,12 @@ class MessageEncoder {
         if (!isObject(v)) throw invalid(p, "expected an object");
         for (const key of Object.keys(v).sort()) {
           const item = v[key];
-          this.w.tag(f.no, WIRE_LEN);
-          const start = this.w.fork();
+          this.w.tag(f.no, WIRE_LEN).fork();
           this.w.tag(1, WIRE_LEN).string(key);
           if (item !== null && item !== undefined) {
             this.single({ ...f, no: 2 }, item, `${p}[${key}]`);
           }
-          this.w.join(start);
+          this.w.ldelim();
         }
       } else {
         this.single(f, v, p);
@@ -125,11 +120,11 @@ class MessageEncoder {
         if (!Number.isInteger(v) || (v as number) < -0x80000000 || (v as number) > 0x7fffffff) {
           throw invalid(path, "expected a 32-bit integer");
         }
-        w.tag(f.no, WIRE_VARINT).varint(v as number);
+        w.tag(f.no, WIRE_VARINT).int32(v as number);
         return;
       case "int64":
         if (!Number.isSafeInteger(v)) throw invalid(path, "expected an integer");
-        w.tag(f.no, WIRE_VARINT).varint(v as number);
+        w.tag(f.no, WIRE_VARINT).int64(v as number);
         return;
       case "bytes": {
         if (typeof v !== "string") throw invalid(path, "expected a base64 string");
@@ -140,14 +135,13 @@ class MessageEncoder {
       }
       case "message": {
         const name = f.message ?? "";
-        w.tag(f.no, WIRE_LEN);
-        const start = w.fork();
+        w.tag(f.no, WIRE_LEN).fork();
         if (SPECIAL_MESSAGES.has(name)) this.special(name, v, path);
         else {
           if (!isObject(v)) throw invalid(path, "expected an object");
           this.body(requireMessage(name), v, path);
         }
-        w.join(start);
+        w.ldelim();
         return;
       }
     }
@@ -162,7 +156,8 @@ class MessageEncoder {
         const t = typeof v === "string" ? parseRfc3339(v) : undefined;
         if (!t) throw invalid(path, "expected an RFC 3339 timestamp");
         if (t.seconds === GO_ZERO_TIME_SECONDS && t.nanos === 0) return;
-        w.tag(1, WIRE_VARINT).varint(t.seconds).tag(2, WIRE_VARINT).varint(t.nanos);
+        w.tag(1, WIRE_VARINT).int64(t.seconds);
+        w.tag(2, WIRE_VARINT).int32(t.nanos);
         return;
       }
       case "resource.Quantity":
@@ -176,19 +171,23 @@ class MessageEncoder {
           if (!Number.isInteger(v) || v < -0x80000000 || v > 0x7fffffff) {
             throw invalid(path, "expected a 32-bit integer or a string");
           }
-          w.tag(1, WIRE_VARINT).varint(0).tag(2, WIRE_VARINT).varint(v).tag(3, WIRE_LEN).string("");
+          w.tag(1, WIRE_VARINT).int32(0);
+          w.tag(2, WIRE_VARINT).int32(v);
+          w.tag(3, WIRE_LEN).string("");
         } else if (typeof v === "string") {
-          w.tag(1, WIRE_VARINT).varint(1).tag(2, WIRE_VARINT).varint(0).tag(3, WIRE_LEN).string(v);
+          w.tag(1, WIRE_VARINT).int32(1);
+          w.tag(2, WIRE_VARINT).int32(0);
+          w.tag(3, WIRE_LEN).string(v);
         } else throw invalid(path, "expected an integer or a string");
         return;
       case "meta.v1.FieldsV1":
-        w.tag(1, WIRE_LEN).bytes(encoder.encode(JSON.stringify(v)));
+        w.tag(1, WIRE_LEN).string(JSON.stringify(v));
         return;
       case "runtime.RawExtension":
         if (v instanceof Uint8Array) w.tag(1, WIRE_LEN).bytes(v);
         else if (this.embedded && isObject(v) && v.apiVersion !== undefined) {
           w.tag(1, WIRE_LEN).bytes(this.embedded(v));
-        } else w.tag(1, WIRE_LEN).bytes(encoder.encode(JSON.stringify(v)));
+        } else w.tag(1, WIRE_LEN).string(JSON.stringify(v));
         return;
       default: // string lists: ExtraValue, Verbs
         if (!Array.isArray(v)) throw invalid(path, "expected an array of strings");
@@ -210,9 +209,19 @@ export function encodeMessage(
   obj: Record<string, unknown>,
   embedded?: EmbeddedEncoder,
 ): Uint8Array<ArrayBuffer> {
+  const w = new ProtoWriter();
+  writeMessage(w, name, obj, embedded);
+  return w.finish();
+}
+
+/** Writes `obj` as the body of the Protobuf message `name` into `w`, as {@link encodeMessage}. */
+export function writeMessage(
+  w: ProtoWriter,
+  name: string,
+  obj: Record<string, unknown>,
+  embedded?: EmbeddedEncoder,
+): void {
   const info = requireMessage(name);
   if (!isObject(obj)) throw invalid("", "expected an object");
-  const e = new MessageEncoder(embedded);
-  e.body(info, obj, "");
-  return e.w.finish();
+  new MessageEncoder(w, embedded).body(info, obj, "");
 }

@@ -7,7 +7,7 @@
  * @module
  */
 import { decodeMessage } from "./decode_message.ts";
-import { encodeMessage } from "./encode_message.ts";
+import { writeMessage } from "./encode_message.ts";
 import { protobufMessageName } from "./has_protobuf.ts";
 import { ProtoReader, WIRE_LEN } from "./proto_reader.ts";
 import { ProtoWriter } from "./proto_writer.ts";
@@ -131,15 +131,14 @@ export function encodeObject(obj: Record<string, unknown>): Uint8Array<ArrayBuff
       }`,
     );
   }
-  const raw = encodeMessage(name, obj, encodeObject);
-  const w = new ProtoWriter(raw.length + apiVersion.length + kind.length + 24);
+  const w = new ProtoWriter();
   w.raw(PROTOBUF_MAGIC);
-  w.tag(1, WIRE_LEN);
-  const start = w.fork();
+  w.tag(1, WIRE_LEN).fork();
   w.tag(1, WIRE_LEN).string(apiVersion).tag(2, WIRE_LEN).string(kind);
-  w.join(start);
-  w.tag(2, WIRE_LEN).bytes(raw);
-  w.tag(3, WIRE_LEN).string("");
-  w.tag(4, WIRE_LEN).string("");
+  w.ldelim();
+  w.tag(2, WIRE_LEN).fork();
+  writeMessage(w, name, obj, encodeObject);
+  w.ldelim();
+  w.tag(3, WIRE_LEN).string("").tag(4, WIRE_LEN).string("");
   return w.finish();
 }

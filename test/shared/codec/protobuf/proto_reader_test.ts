@@ -7,7 +7,7 @@ function hex(bytes: Uint8Array): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-Deno.test("ProtoWriter.varint() and ProtoReader read back integers as Protobuf encodes them", async (t) => {
+Deno.test("ProtoWriter.int32() and int64() write integers ProtoReader reads back, as Protobuf encodes them", async (t) => {
   const cases: [number, string, "int32" | "int64"][] = [
     [0, "00", "int32"],
     [1, "01", "int32"],
@@ -21,7 +21,8 @@ Deno.test("ProtoWriter.varint() and ProtoReader read back integers as Protobuf e
   ];
   for (const [value, expected, type] of cases) {
     await t.step(`${value}`, () => {
-      const bytes = new ProtoWriter().varint(value).finish();
+      const w = new ProtoWriter();
+      const bytes = (type === "int32" ? w.int32(value) : w.int64(value)).finish();
       assert.equal(hex(bytes), expected);
       const r = new ProtoReader(bytes);
       assert.equal(type === "int32" ? r.int32() : r.int64(), value);
@@ -30,12 +31,11 @@ Deno.test("ProtoWriter.varint() and ProtoReader read back integers as Protobuf e
   }
 });
 
-Deno.test("ProtoWriter.join() prefixes nested messages with their length", () => {
-  const w = new ProtoWriter(16);
-  w.tag(1, 2);
-  const start = w.fork();
+Deno.test("ProtoWriter.ldelim() prefixes nested messages with their length", () => {
+  const w = new ProtoWriter();
+  w.tag(1, 2).fork();
   w.tag(1, 2).string("x".repeat(200));
-  w.join(start);
+  w.ldelim();
   const bytes = w.finish();
   assert.equal(hex(bytes.subarray(0, 5)), "0acb010ac8");
   const r = new ProtoReader(bytes);
@@ -43,6 +43,13 @@ Deno.test("ProtoWriter.join() prefixes nested messages with their length", () =>
   const inner = new ProtoReader(r.bytes());
   assert.deepEqual(inner.tag(), [1, 2]);
   assert.equal(inner.string(), "x".repeat(200));
+});
+
+Deno.test("ProtoWriter.string() writes U+FFFD for a lone surrogate, as TextEncoder does", () => {
+  const bytes = new ProtoWriter().string("a\ud800b\udc00").finish();
+  const text = new TextEncoder().encode("a\ud800b\udc00");
+  assert.equal(hex(bytes), hex(new Uint8Array([text.length, ...text])));
+  assert.equal(new ProtoReader(bytes).string(), "a\ufffdb\ufffd");
 });
 
 Deno.test("ProtoReader skips unknown fields of every wire type and rejects bad data", async (t) => {

@@ -44,24 +44,6 @@ export interface ContinueToken {
 
 const B64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
-function base64UrlEncode(bytes: Uint8Array): string {
-  let out = "";
-  let i = 0;
-  for (; i + 2 < bytes.length; i += 3) {
-    const n = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
-    out += B64URL[n >> 18] + B64URL[(n >> 12) & 63] + B64URL[(n >> 6) & 63] + B64URL[n & 63];
-  }
-  const rest = bytes.length - i;
-  if (rest === 1) {
-    const n = bytes[i] << 16;
-    out += B64URL[n >> 18] + B64URL[(n >> 12) & 63];
-  } else if (rest === 2) {
-    const n = (bytes[i] << 16) | (bytes[i + 1] << 8);
-    out += B64URL[n >> 18] + B64URL[(n >> 12) & 63] + B64URL[(n >> 6) & 63];
-  }
-  return out;
-}
-
 const DECODE = new Map<number, number>([...B64URL].map((c, i) => [c.charCodeAt(0), i]));
 
 /**
@@ -133,7 +115,7 @@ export function encodeContinue(rv: number, startKeySuffix: string): string {
   const json = `{"v":${goJsonString(CONTINUE_TOKEN_VERSION)},"rv":${Math.trunc(rv)},"start":${
     goJsonString(startKeySuffix)
   }}`;
-  return base64UrlEncode(new TextEncoder().encode(json));
+  return new TextEncoder().encode(json).toBase64({ alphabet: "base64url", omitPadding: true });
 }
 
 /** The start key of the page after the one that ended at `lastKeySuffix`. */

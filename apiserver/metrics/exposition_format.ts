@@ -18,6 +18,7 @@ export function formatFloat(v: number): string {
   if (v === Infinity) return "+Inf";
   if (v === -Infinity) return "-Inf";
   if (v === 0) return Object.is(v, -0) ? "-0" : "0";
+  if (Number.isInteger(v) && v > -1e6 && v < 1e6) return String(v);
   const [mantissa, expText] = v.toExponential().split("e");
   const exp = Number(expText);
   if (exp < -4 || exp >= 6) {
@@ -29,16 +30,31 @@ export function formatFloat(v: number): string {
 
 /** Escapes HELP text: backslash and newline. */
 export function escapeHelp(text: string): string {
+  if (!/[\\\n]/.test(text)) return text;
   return text.replace(/\\/g, "\\\\").replace(/\n/g, "\\n");
 }
 
 /** Escapes a label value: backslash, double quote and newline. */
 export function escapeLabelValue(text: string): string {
+  if (!/[\\"\n]/.test(text)) return text;
   return text.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
 }
 
-/** Renders `{a="1",b="2"}` from label pairs already in output order; empty for none. */
-export function formatLabels(pairs: readonly (readonly [string, string])[]): string {
-  if (pairs.length === 0) return "";
-  return `{${pairs.map(([k, v]) => `${k}="${escapeLabelValue(v)}"`).join(",")}}`;
+/**
+ * Renders the inside of a label set, `a="1",b="2"`, from label pairs already in output order;
+ * empty for none. Wrap it with {@link withLabels}.
+ */
+export function formatLabelPairs(pairs: readonly (readonly [string, string])[]): string {
+  let out = "";
+  for (const [k, v] of pairs) out += `${out ? "," : ""}${k}="${escapeLabelValue(v)}"`;
+  return out;
+}
+
+/**
+ * Renders `{<inner>,<extra>}` from a label set's inside (see {@link formatLabelPairs}) and an
+ * optional further pair already rendered (`le="0.5"`); empty when both are empty.
+ */
+export function withLabels(inner: string, extra = ""): string {
+  if (!inner) return extra ? `{${extra}}` : "";
+  return extra ? `{${inner},${extra}}` : `{${inner}}`;
 }

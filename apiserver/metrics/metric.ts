@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { escapeHelp, formatFloat, formatLabels } from "./exposition_format.ts";
+import { escapeHelp, formatFloat, formatLabelPairs, withLabels } from "./exposition_format.ts";
 
 /** Stability level of a metric, written as a prefix of its description. */
 export type StabilityLevel = "INTERNAL" | "ALPHA" | "BETA" | "STABLE";
@@ -47,11 +47,12 @@ export abstract class Metric<Child> {
   readonly deprecatedVersion: string | undefined;
   /** The exposition `# TYPE`. */
   abstract readonly type: "counter" | "gauge" | "histogram";
-  #children = new Map<string, { values: string[]; child: Child }>();
+  #children = new Map<string, Entry<Child>>();
   /** The same entries looked up label value by label value (no key string per call). */
   #index = new Map<string, unknown>();
   #labelSet: Set<string>;
-  #sortedNames: string[];
+  /** Declaration index of each label name in output (sorted) order. */
+  #outputOrder: number[];
 
   /**
    * Validates names.
@@ -76,7 +77,7 @@ export abstract class Metric<Child> {
     this.labelNames = [...labels];
     this.stabilityLevel = options.stabilityLevel ?? "ALPHA";
     this.deprecatedVersion = options.deprecatedVersion;
-    this.#sortedNames = [...labels].sort();
+    this.#outputOrder = [...labels].sort().map((n) => labels.indexOf(n));
     this.#labelSet = new Set(labels);
   }
 
@@ -88,8 +89,11 @@ export abstract class Metric<Child> {
   /** Creates the state of one label combination. */
   protected abstract newChild(): Child;
 
-  /** Writes the sample lines of one child. */
-  protected abstract render(pairs: [string, string][], child: Child, out: string[]): void;
+  /**
+   * Writes the sample lines of one child; `labels` is the inside of its label set
+   * (`a="1",b="2"`, see `formatLabelPairs`).
+   */
+  protected abstract render(labels: string, child: Child, out: string[]): void;
 
   /**
    * The child for a label combination, created on first use.
@@ -120,7 +124,7 @@ export abstract class Metric<Child> {
     const key = JSON.stringify(values);
     let entry = this.#children.get(key);
     if (!entry) {
-      entry = { values, child: this.newChild() };
+      entry = this.#newEntry(values);
       this.#children.set(key, entry);
     }
     level = this.#index;
@@ -157,21 +161,37 @@ export abstract class Metric<Child> {
   expose(help: string): string[] {
     if (this.#children.size === 0) return [];
     const out = [`# HELP ${this.name} ${escapeHelp(help)}`, `# TYPE ${this.name} ${this.type}`];
-    const rows = [...this.#children.values()].map(({ values, child }) => {
-      const pairs = this.#sortedNames.map((
-        n,
-      ) => [n, values[this.labelNames.indexOf(n)]] as [string, string]);
-      return { pairs, child };
-    });
-    rows.sort((a, b) => compareValues(a.pairs, b.pairs));
-    for (const { pairs, child } of rows) this.render(pairs, child, out);
+    const rows = [...this.#children.values()];
+    rows.sort((a, b) => compareValues(a.sortKey, b.sortKey));
+    for (const row of rows) this.render(row.labels, row.child, out);
     return out;
+  }
+
+  /** A new label combination, with its values in output order and its label text. */
+  #newEntry(values: string[]): Entry<Child> {
+    const order = this.#outputOrder;
+    return {
+      values,
+      child: this.newChild(),
+      sortKey: order.map((i) => values[i]),
+      labels: formatLabelPairs(order.map((i) => [this.labelNames[i], values[i]])),
+    };
   }
 }
 
-function compareValues(a: [string, string][], b: [string, string][]): number {
+/** One label combination: its values (declaration order), state and rendered labels. */
+interface Entry<Child> {
+  values: string[];
+  child: Child;
+  /** Values in output (label name) order, for sorting. */
+  sortKey: string[];
+  /** The inside of the rendered label set. */
+  labels: string;
+}
+
+function compareValues(a: string[], b: string[]): number {
   for (let i = 0; i < a.length; i++) {
-    if (a[i][1] !== b[i][1]) return a[i][1] < b[i][1] ? -1 : 1;
+    if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
   }
   return 0;
 }
@@ -210,8 +230,8 @@ export class Counter extends Metric<{ value: number }> {
   }
 
   /** Writes one sample. */
-  protected render(pairs: [string, string][], child: { value: number }, out: string[]): void {
-    out.push(`${this.name}${formatLabels(pairs)} ${formatFloat(child.value)}`);
+  protected render(labels: string, child: { value: number }, out: string[]): void {
+    out.push(`${this.name}${withLabels(labels)} ${formatFloat(child.value)}`);
   }
 }
 
@@ -270,8 +290,8 @@ export class Gauge extends Metric<{ value: number }> {
   }
 
   /** Writes one sample. */
-  protected render(pairs: [string, string][], child: { value: number }, out: string[]): void {
-    out.push(`${this.name}${formatLabels(pairs)} ${formatFloat(child.value)}`);
+  protected render(labels: string, child: { value: number }, out: string[]): void {
+    out.push(`${this.name}${withLabels(labels)} ${formatFloat(child.value)}`);
   }
 }
 
@@ -308,6 +328,8 @@ export class Histogram extends Metric<HistogramChild> {
   readonly type = "histogram";
   /** Upper bounds, without `+Inf`. */
   readonly buckets: readonly number[];
+  /** The `le` pair of each bound, then of `+Inf`. */
+  readonly #le: readonly string[];
 
   /**
    * Validates buckets.
@@ -324,6 +346,7 @@ export class Histogram extends Metric<HistogramChild> {
       }
     }
     this.buckets = buckets;
+    this.#le = [...buckets.map(formatFloat), "+Inf"].map((b) => `le="${b}"`);
     this.initUnlabelled();
   }
 
@@ -348,18 +371,17 @@ export class Histogram extends Metric<HistogramChild> {
   }
 
   /** Writes `_bucket` lines for every bound and `+Inf`, then `_sum` and `_count`. */
-  protected render(pairs: [string, string][], child: HistogramChild, out: string[]): void {
+  protected render(labels: string, child: HistogramChild, out: string[]): void {
+    const bucket = `${this.name}_bucket`;
     let cumulative = 0;
     for (let i = 0; i < this.buckets.length; i++) {
       cumulative += child.counts[i];
-      const le = formatLabels([...pairs, ["le", formatFloat(this.buckets[i])]]);
-      out.push(`${this.name}_bucket${le} ${formatFloat(cumulative)}`);
+      out.push(`${bucket}${withLabels(labels, this.#le[i])} ${formatFloat(cumulative)}`);
     }
-    out.push(
-      `${this.name}_bucket${formatLabels([...pairs, ["le", "+Inf"]])} ${formatFloat(child.count)}`,
-    );
-    out.push(`${this.name}_sum${formatLabels(pairs)} ${formatFloat(child.sum)}`);
-    out.push(`${this.name}_count${formatLabels(pairs)} ${formatFloat(child.count)}`);
+    const inf = withLabels(labels, this.#le[this.buckets.length]);
+    out.push(`${bucket}${inf} ${formatFloat(child.count)}`);
+    out.push(`${this.name}_sum${withLabels(labels)} ${formatFloat(child.sum)}`);
+    out.push(`${this.name}_count${withLabels(labels)} ${formatFloat(child.count)}`);
   }
 }
 

@@ -168,7 +168,7 @@ export class MetricsRegistry {
           metric.reset();
         }
       }
-      lines.push(...metric.expose(this.describe(metric)));
+      for (const line of metric.expose(this.describe(metric))) lines.push(line);
     }
     return lines.length ? lines.join("\n") + "\n" : "";
   }

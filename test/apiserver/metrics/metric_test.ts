@@ -45,3 +45,19 @@ Deno.test("Histogram.observe() of labelled and unlabelled metrics", () => {
   plain.observe({}, 1);
   assert.equal(plain.get().count, 2);
 });
+
+Deno.test("expose() sorts label names and series, escapes values and puts le last", () => {
+  const h = new Histogram({ name: "h_seconds", help: "H.", labels: ["z", "a"], buckets: [0.5] });
+  h.observe({ z: "1", a: 'q"\\\n' }, 0.25);
+  h.observe({ z: "0", a: "x" }, 2);
+  assert.deepEqual(h.expose("H.").filter((l) => !l.startsWith("#")), [
+    'h_seconds_bucket{a="q\\"\\\\\\n",z="1",le="0.5"} 1',
+    'h_seconds_bucket{a="q\\"\\\\\\n",z="1",le="+Inf"} 1',
+    'h_seconds_sum{a="q\\"\\\\\\n",z="1"} 0.25',
+    'h_seconds_count{a="q\\"\\\\\\n",z="1"} 1',
+    'h_seconds_bucket{a="x",z="0",le="0.5"} 0',
+    'h_seconds_bucket{a="x",z="0",le="+Inf"} 1',
+    'h_seconds_sum{a="x",z="0"} 2',
+    'h_seconds_count{a="x",z="0"} 1',
+  ]);
+});

@@ -46,6 +46,6 @@ export type {
   CelAuthorizerUser,
 } from "./library/authorizer.ts";
 export { Quantity } from "./library/quantity.ts";
-export { compileRe2, Re2, Re2SyntaxError } from "./library/re2.ts";
+export { compileRe2, MAX_PATTERN_LENGTH, Re2, Re2SyntaxError } from "./library/re2.ts";
 export { Duration, Optional, UnsignedInt } from "./library/runtime_types.ts";
 export { formatValue } from "./library/format_value.ts";

@@ -18,14 +18,28 @@ export class Re2SyntaxError extends Error {
   }
 }
 
+/**
+ * The longest pattern accepted, in UTF-16 code units. Compiling takes time in proportion to a
+ * pattern's length and is not part of CEL's cost, so the bound keeps one compile short.
+ */
+export const MAX_PATTERN_LENGTH = 10_000;
+
 /** A compiled RE2 pattern. Immutable and safe to share. */
 export class Re2 {
   readonly #re: RE2JS;
   /** The source pattern. */
   readonly source: string;
 
-  /** Compiles `pattern`; throws {@link Re2SyntaxError} when it is not valid RE2. */
+  /**
+   * Compiles `pattern`; throws {@link Re2SyntaxError} when it is not valid RE2 or is longer
+   * than {@link MAX_PATTERN_LENGTH} (Go's "expression too large").
+   */
   constructor(pattern: string) {
+    if (pattern.length > MAX_PATTERN_LENGTH) {
+      throw new Re2SyntaxError(
+        `error parsing regexp: expression too large: \`${pattern.slice(0, 64)}...\``,
+      );
+    }
     try {
       this.#re = RE2JS.compile(pattern);
     } catch (e) {
@@ -64,13 +78,14 @@ export class Re2 {
   }
 }
 
+/** Compiled patterns kept, and the total length of the patterns kept. */
 const CACHE_ENTRIES = 500;
-const CACHE_MAX_PATTERN = 4096;
-const cache = new LruCache<string, Re2 | Re2SyntaxError>(CACHE_ENTRIES);
+const CACHE_PATTERN_CHARS = 200_000;
+const cache = new LruCache<string, Re2 | Re2SyntaxError>(CACHE_ENTRIES, CACHE_PATTERN_CHARS);
 
 /**
- * Compiles `pattern` through a bounded LRU cache (patterns longer than 4096 characters are
- * compiled each time rather than kept); throws {@link Re2SyntaxError} for invalid syntax.
+ * Compiles `pattern` through an LRU cache bounded in entries and in total pattern length; throws
+ * {@link Re2SyntaxError} as {@link Re2}'s constructor does.
  */
 export function compileRe2(pattern: string): Re2 {
   let r = cache.get(pattern);
@@ -81,7 +96,7 @@ export function compileRe2(pattern: string): Re2 {
       if (!(e instanceof Re2SyntaxError)) throw e;
       r = e;
     }
-    if (pattern.length <= CACHE_MAX_PATTERN) cache.set(pattern, r);
+    cache.set(pattern, r, Math.max(1, pattern.length));
   }
   if (r instanceof Re2SyntaxError) throw r;
   return r;

@@ -28,3 +28,17 @@ Deno.test("LruCache replaces the value of an existing key without growing", () =
   assert.equal(c.size, 1);
   assert.equal(c.get("a"), 2);
 });
+
+Deno.test("LruCache keeps the total weight within its bound", () => {
+  const c = new LruCache<string, string>(100, 10);
+  c.set("a", "a", 4);
+  c.set("b", "b", 4);
+  c.set("c", "c", 4);
+  assert.equal(c.get("a"), undefined);
+  assert.equal(c.weight, 8);
+  c.set("huge", "huge", 11);
+  assert.equal(c.get("huge"), undefined);
+  assert.equal(c.size, 2);
+  c.set("b", "b", 1);
+  assert.equal(c.weight, 5);
+});

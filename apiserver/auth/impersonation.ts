@@ -4,7 +4,8 @@
  * identity. Each requested value is checked with the `impersonate` verb through the
  * authorizer: `users` (or `serviceaccounts` for `system:serviceaccount:<ns>:<name>`) and
  * `groups` in the core group, `userextras/<key>` and `uids` in `authentication.k8s.io`, with
- * the value as the resource name. A denial is 403; groups, extra or uid without a user is 400.
+ * the value as the resource name. A denial is 403; groups, extra or uid without a user is 400,
+ * and so is more than one `Impersonate-User` or `Impersonate-Uid` header.
  * The impersonated user gets `system:authenticated` (or `system:unauthenticated` when it is
  * `system:anonymous`), as in Kubernetes.
  *
@@ -56,6 +57,18 @@ function unescapeKey(key: string): string {
   }
 }
 
+/** How often header `lower` was received (0 when the names are unknown). */
+function countNames(names: readonly string[] | undefined, lower: string): number {
+  let n = 0;
+  for (const name of names ?? []) if (name.toLowerCase() === lower) n++;
+  return n;
+}
+
+/** `impersonate-user` → `Impersonate-User`. */
+function canonicalName(lower: string): string {
+  return lower.replace(/(^|-)([a-z])/g, (_, dash, c) => dash + c.toUpperCase());
+}
+
 /**
  * Whether the request carries any impersonation header. `names` (the header names as received,
  * when the listener knows them) spares iterating `headers`, which is costly.
@@ -82,7 +95,13 @@ export async function impersonate(
   authorizer: Authorizer,
 ): Promise<UserInfo> {
   const h = req.headers;
-  if (!hasImpersonation(h, receivedHeaderNames(req))) return user;
+  const names = receivedHeaderNames(req);
+  if (!hasImpersonation(h, names)) return user;
+  for (const single of [IMPERSONATE_USER, IMPERSONATE_UID]) {
+    if (countNames(names, single) > 1) {
+      throw StatusError.badRequest(`only one ${canonicalName(single)} header is allowed`);
+    }
+  }
   const username = h.get(IMPERSONATE_USER)?.trim() ?? "";
   const groups = splitValues(h.get(IMPERSONATE_GROUP));
   const uid = h.get(IMPERSONATE_UID)?.trim() ?? "";

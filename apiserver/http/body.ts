@@ -9,7 +9,7 @@ import { isMap, isScalar, isSeq, LineCounter, type Node, parseAllDocuments } fro
 import { decodeObject, ProtobufError } from "../../shared/codec/protobuf/mod.ts";
 import { findJsonDuplicateFields } from "../../shared/api/schema/json_duplicate_fields.ts";
 import { StatusError } from "../../shared/errors/status_error.ts";
-import { checkBodyDepth } from "./body_depth.ts";
+import { checkBodyDepth, checkJsonTextDepth, checkYamlTextDepth } from "./body_depth.ts";
 import { bufferedBody } from "./https_server.ts";
 import { parseMediaType } from "./negotiation.ts";
 
@@ -132,6 +132,7 @@ export function decodeBody(contentType: string | null, bytes: Uint8Array): unkno
 
 function parseJson(text: string): unknown {
   if (text.trim() === "") throw StatusError.badRequest("the body of the request is empty");
+  checkJsonTextDepth(text);
   try {
     return JSON.parse(text);
   } catch (err) {
@@ -156,6 +157,7 @@ function parseProtobuf(bytes: Uint8Array): unknown {
 }
 
 function parseYaml(text: string, findDuplicates: boolean): DecodedBody {
+  checkYamlTextDepth(text);
   const lines = new LineCounter();
   const docs = parseAllDocuments(text, { uniqueKeys: false, lineCounter: lines });
   if (!Array.isArray(docs)) throw StatusError.badRequest("the body of the request is empty");

@@ -73,7 +73,13 @@ export function objectResponse(
   // Setting headers on the new Response skips converting a HeadersInit.
   const res = fixedResponse(opts.head ? null : body, { status });
   res.headers.set("Content-Type", opts.contentType ?? contentTypeOf(format));
-  for (const w of opts.warnings ?? []) res.headers.append("Warning", w);
+  for (const w of opts.warnings ?? []) {
+    // The write may have committed already: a warning that is no legal header is dropped
+    // rather than turning the success into an error.
+    try {
+      res.headers.append("Warning", w);
+    } catch { /* dropped */ }
+  }
   return res;
 }
 
@@ -104,9 +110,29 @@ export function successStatus(details?: Status["details"]): Status {
   return s;
 }
 
-/** Formats a Warning header value as Kubernetes does (`299 - "text"`). */
+/**
+ * Formats a Warning header value as Kubernetes does (`299 - "text"`): the text is quoted with
+ * `"` and `\\` escaped and sent as UTF-8 bytes, as Go writes it. Header values are byte strings,
+ * so each UTF-8 byte becomes one latin1 character; line breaks and NUL, which no header value
+ * may carry, become spaces (Go's server does the same to CR and LF).
+ */
 export function warningHeader(text: string): string {
-  return `299 - ${JSON.stringify(text)}`;
+  let quoted = '"';
+  for (const c of text) {
+    if (c === '"' || c === "\\") quoted += "\\" + c;
+    else if (c === "\r" || c === "\n" || c === "\0") quoted += " ";
+    else quoted += c;
+  }
+  quoted += '"';
+  return `299 - ${utf8AsLatin1(quoted)}`;
+}
+
+function utf8AsLatin1(s: string): string {
+  // deno-lint-ignore no-control-regex
+  if (/^[\x00-\x7f]*$/.test(s)) return s;
+  let out = "";
+  for (const b of new TextEncoder().encode(s)) out += String.fromCharCode(b);
+  return out;
 }
 
 /** Whether an Accept-Encoding header accepts gzip. */

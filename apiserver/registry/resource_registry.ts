@@ -9,6 +9,7 @@ import type { Storage } from "../storage/interface.ts";
 import type { AdmissionChain } from "./generic/admission.ts";
 import type { Clock } from "./generic/clock.ts";
 import type { KindDef } from "./generic/kind.ts";
+import { withOutagesAs503 } from "./generic/outage_storage.ts";
 import { Store } from "./generic/store.ts";
 
 /** Options of the registry, passed on to every store. */
@@ -26,7 +27,8 @@ export class ResourceRegistry {
   readonly #opts: ResourceRegistryOptions;
 
   constructor(opts: ResourceRegistryOptions) {
-    this.#opts = opts;
+    // The registry boundary: a storage outage is a 503 from here up.
+    this.#opts = { ...opts, storage: withOutagesAs503(opts.storage) };
   }
 
   /** Adds a kind; replaces one with the same group, version and resource. */

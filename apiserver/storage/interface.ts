@@ -125,6 +125,17 @@ export class StorageError extends Error {
   }
 }
 
+/**
+ * The database could not be reached or did not take the operation (a libSQL server outage, a
+ * full or failing disk). `cause` holds the detail, which belongs in the log, not in answers.
+ */
+export class StorageUnavailableError extends StorageError {
+  constructor(message: string, options: { cause: unknown }) {
+    super(message, "");
+    this.cause = options.cause;
+  }
+}
+
 /** The key exists (create). */
 export class KeyExistsError extends StorageError {}
 

@@ -260,6 +260,16 @@ export class StatusError extends Error {
     });
   }
 
+  /** 503 ServiceUnavailable: the server cannot serve this now; retry after the given time. */
+  static serviceUnavailable(message: string, retryAfterSeconds: number): StatusError {
+    return new StatusError({
+      code: 503,
+      reason: "ServiceUnavailable",
+      message,
+      details: { retryAfterSeconds },
+    });
+  }
+
   /** 500 InternalError. The detail is shown to the client: never put secrets in it. */
   static internal(detail: string): StatusError {
     return new StatusError({

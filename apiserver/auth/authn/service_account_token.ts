@@ -142,6 +142,41 @@ function isNameUid(v: unknown): v is NameUid {
     typeof (v as NameUid).name === "string" && typeof (v as NameUid).uid === "string";
 }
 
+/** Clock skew allowed for `nbf` and `iat`, seconds (go-jose's default leeway). */
+const LEEWAY_SECONDS = 60;
+/** The longest lifetime a TokenRequest may ask for (2^32 s); a later `exp` is forged or broken. */
+const MAX_LIFETIME_SECONDS = 2 ** 32;
+
+/**
+ * Checks `exp`, `nbf` and `iat`: each present one must be a whole number of seconds, `exp`
+ * must be in the future but no further than the longest lifetime a token can be issued with,
+ * and neither `nbf` nor `iat` may lie in the future (beyond the leeway). Returns the problem.
+ */
+export function checkTimeClaims(
+  claims: Record<string, unknown>,
+  nowSec: number,
+): string | undefined {
+  for (const name of ["exp", "nbf", "iat"]) {
+    const v = claims[name];
+    if (v !== undefined && !Number.isSafeInteger(v)) {
+      return `service account token: malformed ${name} claim`;
+    }
+  }
+  const { exp, nbf, iat } = claims as { exp?: number; nbf?: number; iat?: number };
+  if (exp === undefined) return "service account token: no expiry";
+  if (nowSec >= exp) return "service account token has expired";
+  if (exp - nowSec > MAX_LIFETIME_SECONDS + LEEWAY_SECONDS) {
+    return "service account token: expiry too far in the future";
+  }
+  if (nbf !== undefined && nowSec + LEEWAY_SECONDS < nbf) {
+    return "service account token is not valid yet";
+  }
+  if (iat !== undefined && nowSec + LEEWAY_SECONDS < iat) {
+    return "service account token: issued in the future";
+  }
+  return undefined;
+}
+
 /** Verifies service account JWTs. */
 export class ServiceAccountTokenAuthenticator implements Authenticator {
   readonly name = "serviceaccount";
@@ -186,12 +221,8 @@ export class ServiceAccountTokenAuthenticator implements Authenticator {
     }
     if (!verified) return invalid("service account token: invalid signature");
     const claims = unverified;
-    const nowSec = this.#now().getTime() / 1000;
-    if (typeof claims.exp !== "number") return invalid("service account token: no expiry");
-    if (nowSec >= claims.exp) return invalid("service account token has expired");
-    if (typeof claims.nbf === "number" && nowSec + 60 < claims.nbf) {
-      return invalid("service account token is not valid yet");
-    }
+    const timeProblem = checkTimeClaims(claims, this.#now().getTime() / 1000);
+    if (timeProblem) return invalid(timeProblem);
     const tokenAudiences = typeof claims.aud === "string"
       ? [claims.aud]
       : Array.isArray(claims.aud)

@@ -15,7 +15,7 @@ import { applyMergePatch } from "../../../shared/patch/merge_patch.ts";
 import { isObject } from "../../registry/generic/field_errors.ts";
 import type { Store } from "../../registry/generic/store.ts";
 import { MAX_BODY_BYTES, readBody } from "../body.ts";
-import { checkBodyDepth } from "../body_depth.ts";
+import { checkBodyDepth, checkJsonTextDepth } from "../body_depth.ts";
 import type { ResourceContext } from "../context.ts";
 import { parseMediaType } from "../negotiation.ts";
 import { objectResponse } from "../respond.ts";
@@ -51,6 +51,7 @@ export function patchTypes(): string[] {
 /** Parses a JSON patch body; 400 when it does not parse or nests too deep. */
 export function parseJsonPatchBody(body: Uint8Array): unknown {
   const text = new TextDecoder().decode(body);
+  checkJsonTextDepth(text);
   let value: unknown;
   try {
     value = JSON.parse(text);

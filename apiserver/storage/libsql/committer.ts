@@ -40,6 +40,7 @@ import {
   KeyNotFoundError,
   type KeyValue,
   RevisionConflictError,
+  StorageUnavailableError,
 } from "../interface.ts";
 import { type BusyRetry, errorMessage } from "./busy_retry.ts";
 import type { FileLock } from "./file_lock.ts";
@@ -240,7 +241,9 @@ export class Committer {
     try {
       res = await this.#opts.busy.run(() => this.#transact(ops, time, worker));
     } catch (e) {
-      const error = new Error(`storage write failed: ${errorMessage(e)}`, { cause: e });
+      const error = new StorageUnavailableError(`storage write failed: ${errorMessage(e)}`, {
+        cause: e,
+      });
       for (const w of batch) w.reject(error);
       return;
     }

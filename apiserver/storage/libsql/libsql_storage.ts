@@ -21,6 +21,7 @@ import {
   type ListResult,
   type Storage,
   StorageError,
+  StorageUnavailableError,
 } from "../interface.ts";
 import { BusyRetry, errorMessage } from "./busy_retry.ts";
 import { Committer, type GroupCommitInfo, type LibsqlStorageStats } from "./committer.ts";
@@ -424,6 +425,8 @@ export class LibsqlStorage implements Storage {
         );
       }
       return this.#client.batch(stmts, "deferred");
+    }).catch((e) => {
+      throw new StorageUnavailableError(`storage read failed: ${errorMessage(e)}`, { cause: e });
     });
   }
 

@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { checkBodyDepth, MAX_BODY_DEPTH } from "../../../apiserver/http/body_depth.ts";
+import {
+  checkBodyDepth,
+  checkJsonTextDepth,
+  checkYamlTextDepth,
+  MAX_BODY_DEPTH,
+} from "../../../apiserver/http/body_depth.ts";
 import { StatusError } from "../../../shared/errors/status_error.ts";
 
 const nestObjects = (depth: number): unknown => {
@@ -35,4 +40,56 @@ Deno.test("checkBodyDepth() takes bodies up to the limit and rejects deeper ones
       });
     });
   }
+});
+
+const rejects = (fn: () => void) =>
+  assert.throws(fn, (e) => e instanceof StatusError && e.code === 400);
+
+Deno.test("checkJsonTextDepth() refuses text nested past the limit and passes the rest", async (t) => {
+  const n = 1_000_000;
+  await t.step(
+    "a million arrays",
+    () => rejects(() => checkJsonTextDepth("[".repeat(n) + "]".repeat(n))),
+  );
+  await t.step(
+    "a million objects",
+    () => rejects(() => checkJsonTextDepth('{"a":'.repeat(n) + "1" + "}".repeat(n))),
+  );
+  await t.step("exactly the limit passes", () => {
+    checkJsonTextDepth("[".repeat(MAX_BODY_DEPTH) + "]".repeat(MAX_BODY_DEPTH));
+  });
+  await t.step("brackets inside strings do not count", () => {
+    const s = JSON.stringify({ a: "[{".repeat(5000), b: 'x\\"[[[' + "[".repeat(3000) });
+    checkJsonTextDepth(s);
+  });
+  await t.step("many siblings are not depth", () => {
+    checkJsonTextDepth(JSON.stringify(Array.from({ length: 20_000 }, (_, i) => ({ i, v: [i] }))));
+  });
+});
+
+Deno.test("checkYamlTextDepth() refuses text that may nest past the limit and passes real documents", async (t) => {
+  const head = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\nx: ";
+  await t.step("a million flow sequences", () => {
+    rejects(() => checkYamlTextDepth(head + "[".repeat(1_000_000) + "]".repeat(1_000_000)));
+  });
+  await t.step("half a million flow mappings", () => {
+    rejects(() => checkYamlTextDepth(head + "{a: ".repeat(500_000) + "1" + "}".repeat(500_000)));
+  });
+  await t.step("compact block sequences on one line", () => {
+    rejects(() => checkYamlTextDepth(head + "\n  " + "- ".repeat(5000) + "x\n"));
+  });
+  await t.step("brackets in quoted, block and plain scalars and comments do not count", () => {
+    const deep = "[".repeat(3000);
+    checkYamlTextDepth(
+      `${head}\n  a: '${deep}'\n  b: "${deep}"\n  c: |\n    ${deep}\n    ${deep}\n` +
+        `  d: x${deep}\n  # ${deep}\n`,
+    );
+  });
+  await t.step("a large flat document passes", () => {
+    const lines = Array.from({ length: 20_000 }, (_, i) => `  k${i}: [a, {b: c}]`);
+    checkYamlTextDepth(`${head}\n${lines.join("\n")}\n`);
+  });
+  await t.step("JSON read as YAML is counted too", () => {
+    rejects(() => checkYamlTextDepth('{"a":'.repeat(5000) + "1" + "}".repeat(5000)));
+  });
 });

@@ -1,5 +1,9 @@
 import assert from "node:assert/strict";
-import { compressResponse, GZIP_THRESHOLD_BYTES } from "../../../apiserver/http/respond.ts";
+import {
+  compressResponse,
+  GZIP_THRESHOLD_BYTES,
+  warningHeader,
+} from "../../../apiserver/http/respond.ts";
 import { fixedBody, fixedResponse } from "../../../apiserver/http/https_server.ts";
 
 const gunzip = async (bytes: ArrayBuffer) =>
@@ -63,4 +67,13 @@ Deno.test("compressResponse() gzips large bodies for clients that accept gzip", 
     assert.equal(out.headers.get("content-encoding"), null);
     assert.equal(await out.text(), big);
   });
+});
+
+Deno.test("warningHeader() quotes the text as Kubernetes does and keeps the header legal", () => {
+  assert.equal(warningHeader('unknown field "a"'), '299 - "unknown field \\"a\\""');
+  assert.equal(warningHeader("back\\slash"), '299 - "back\\\\slash"');
+  assert.equal(warningHeader("two\r\nlines\0"), '299 - "two  lines "');
+  // Non-ASCII text goes out as its UTF-8 bytes, one latin1 character each.
+  assert.equal(warningHeader("é"), '299 - "\xc3\xa9"');
+  assert.doesNotThrow(() => new Headers().append("Warning", warningHeader("ключ ✓ 😀")));
 });

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { generateKeyPairSync } from "node:crypto";
+import { SignJWT } from "jose";
 import {
   keyIdOf,
   loadServiceAccountKeys,
@@ -137,5 +138,51 @@ Deno.test("ServiceAccountTokenAuthenticator.authenticate() accepts good tokens a
     await t.step("something that is not a JWT is none", async () => {
       assert.deepEqual(await authn.authenticate(bearer("abc"), conn), { kind: "none" });
     });
+  });
+});
+
+Deno.test("ServiceAccountTokenAuthenticator.authenticate() rejects time claims out of range even when signed with the real key", async (t) => {
+  await withDir(async (dir) => {
+    const keys = await loadServiceAccountKeys({ pkiDir: dir });
+    const nowSec = Math.floor(Date.now() / 1000);
+    const authn = new ServiceAccountTokenAuthenticator({
+      keys: keys.verification,
+      issuers: [ISSUER],
+      apiAudiences: [ISSUER],
+      lookup: false,
+      get: noObjects,
+    });
+    const sign = (times: Record<string, unknown>) =>
+      new SignJWT({
+        "kubernetes.io": { namespace: "default", serviceaccount: { name: "robot", uid: "u" } },
+        iss: ISSUER,
+        sub: "system:serviceaccount:default:robot",
+        aud: [ISSUER],
+        ...times,
+      }).setProtectedHeader({ alg: keys.signing.alg, kid: keys.signing.kid })
+        .sign(keys.signing.privateKey);
+    const cases: Array<[string, Record<string, unknown>, RegExp]> = [
+      ["exp 1e300", { exp: 1e300 }, /malformed exp/],
+      ["exp past 2^32 s from now", { exp: nowSec + 2 ** 32 + 3600 }, /too far/],
+      ["a fractional exp", { exp: nowSec + 3600.5 }, /malformed exp/],
+      ["exp as a string", { exp: String(nowSec + 3600) }, /malformed exp/],
+      ["a fractional nbf", { exp: nowSec + 3600, nbf: nowSec + 0.5 }, /malformed nbf/],
+      ["iat an hour ahead", { exp: nowSec + 7200, iat: nowSec + 3600 }, /issued in the future/],
+      ["nbf an hour ahead", { exp: nowSec + 7200, nbf: nowSec + 3600 }, /not valid yet/],
+    ];
+    for (const [name, times, reason] of cases) {
+      await t.step(`${name} is invalid`, async () => {
+        const r = await authn.authenticate(bearer(await sign(times)), conn);
+        assert.equal(r.kind, "invalid");
+        if (r.kind === "invalid") assert.match(r.reason, reason);
+      });
+    }
+    await t.step(
+      "the longest lifetime a TokenRequest may ask for still authenticates",
+      async () => {
+        const r = await authn.authenticate(bearer(await sign({ exp: nowSec + 2 ** 32 })), conn);
+        assert.equal(r.kind, "user");
+      },
+    );
   });
 });

@@ -1,60 +1,40 @@
 /**
- * The API server: assembles storage, the registry of kinds, admission, authentication,
- * authorization and the HTTP routes, and serves them over HTTPS.
- *
- * A request goes, top to bottom: request info → authentication (401) → authorization (403)
- * → route (health, version, metrics, discovery, resources) → one handler per verb → the
- * generic store → storage. Every error is a StatusError, rendered once at the edge.
+ * The API server's wiring: storage, the registry of kinds with their watch caches, admission,
+ * authentication and authorization, the request handler (see api_handler.ts), the HTTPS
+ * listener and the controllers, assembled in that order.
  *
  * @module
  */
-import { StatusError, toStatusError } from "../shared/errors/status_error.ts";
+import { StatusError } from "../shared/errors/status_error.ts";
+import { type HttpsServer, serveHttps } from "../shared/http/https_server.ts";
 import { Logger } from "../shared/log/mod.ts";
 import { namespaceLifecycle } from "./admission/namespace_lifecycle.ts";
-import type { ConnectionInfo } from "./auth/authn/authenticator.ts";
-import { buildAuthenticator } from "./auth/authn/build_authenticator.ts";
-import { impersonate } from "./auth/impersonation.ts";
-import { type AuthzAttributes, forbiddenMessage } from "./auth/authz/authorizer.ts";
+import { nodeRestriction } from "./admission/node_restriction.ts";
+import { buildApiHandler } from "./api_handler.ts";
+import { buildAuthenticator, type ServerAuthentication } from "./auth/authn/build_authenticator.ts";
 import { reconcileDefaultPolicy } from "./auth/authz/bootstrap/reconcile_policy.ts";
 import { buildAuthorizer, type BuiltAuthorization } from "./auth/authz/build_authorizer.ts";
 import { ChangeFeedResourceFeed } from "./auth/authz/resource_feed.ts";
-import { nodeRestriction } from "./admission/node_restriction.ts";
 import {
   ClusterRoleAggregationController,
 } from "./controllers/clusterrole_aggregation_controller.ts";
-import { accessReviewKinds } from "./registry/authorization/access_review_kinds.ts";
-import { rbacEscalationCheck } from "./registry/rbac/escalation_admission.ts";
 import { GarbageCollector } from "./controllers/garbage_collector.ts";
 import { NamespaceController } from "./controllers/namespace_controller.ts";
 import { NodeLifecycleController } from "./controllers/node_lifecycle_controller.ts";
-import { HealthChecks, storageCheck } from "./health/mod.ts";
-import { Discovery } from "./http/discovery.ts";
-import { type HttpsServer, serveHttps } from "./http/https_server.ts";
-import { parseRequestInfo, type RequestInfo } from "./http/request_info.ts";
-import { handleResource, registerVerbHandler, servedVerbs } from "./http/resource_handler.ts";
-import { handleWatch } from "./http/handlers/watch.ts";
-import { ChangeFeed } from "./watch/change_feed.ts";
-import { attachWatchCaches } from "./watch/attach_watch_caches.ts";
-import { compressResponse, errorResponse } from "./http/respond.ts";
-import { errorFormat } from "./http/negotiation.ts";
-import { OpenApiV3Handler } from "./openapi/openapi_handler.ts";
-import { handleVersion } from "./http/version.ts";
-import {
-  type ApiServerMetrics,
-  createApiServerMetrics,
-  metricsHandler,
-  MetricsRegistry,
-} from "./metrics/mod.ts";
+import { HealthChecks, type PostStartHook, storageCheck } from "./health/mod.ts";
+import { createApiServerMetrics, MetricsRegistry } from "./metrics/mod.ts";
 import type { ServerOptions } from "./options.ts";
 import { bootstrapPki, type Pki } from "./pki/bootstrap_pki.ts";
 import { serverUrlFor, writeAdminKubeconfig } from "./pki/write_admin_kubeconfig.ts";
-import { AdmissionChain } from "./registry/generic/admission.ts";
-import type { UserInfo } from "../shared/api/authentication/v1/user_info.ts";
+import { accessReviewKinds } from "./registry/authorization/access_review_kinds.ts";
 import { builtinKinds } from "./registry/builtin_kinds.ts";
+import { rbacEscalationCheck } from "./registry/rbac/escalation_admission.ts";
 import { ResourceRegistry } from "./registry/resource_registry.ts";
 import "./fieldmanager/register_patch_types.ts";
 import type { Storage } from "./storage/interface.ts";
 import { LibsqlStorage } from "./storage/libsql/libsql_storage.ts";
+import { ChangeFeed } from "./watch/change_feed.ts";
+import { WatchCaches } from "./watch/watch_caches.ts";
 
 /** A running API server. */
 export interface RunningServer {
@@ -92,7 +72,6 @@ export async function startServer(
   const logger = deps.logger ?? new Logger({ verbosity: opts.verbosity });
   for (const w of opts.warnings) logger.warn(w);
   await Deno.mkdir(opts.dataDir, { recursive: true, mode: 0o700 });
-
   const pki = await bootstrapPki({
     dataDir: opts.dataDir,
     sans: opts.tlsSans,
@@ -106,165 +85,26 @@ export async function startServer(
     historyWindowMs: opts.historyWindowMs,
     onGroupCommit: (commit) => metrics.observeGroupCommit(commit),
   });
-
-  // Kinds, with admission applied by their stores.
-  const admission = new AdmissionChain();
-  const registry = new ResourceRegistry({ storage, admission });
-  // Authentication reads Secrets and ServiceAccounts through the registry; the TokenRequest and
-  // TokenReview kinds need it in turn.
-  const authn = await buildAuthenticator(opts.authentication, { pki, registry, logger });
-  const kinds = builtinKinds({
-    tokenRequests: authn.tokenRequests,
-    tokenReviewer: authn.tokenReviewer,
-  });
-  for (const kind of kinds) registry.add(kind);
-  admission.plugins.push(namespaceLifecycle(() => registry.lookup("", "v1", "namespaces")!));
-  for (const kind of accessReviewKinds(() => authorization.chain)) registry.add(kind);
-  admission.plugins.push(
-    nodeRestriction(),
-    rbacEscalationCheck({ authorizer: () => authorization.chain, rbac: () => authorization.rbac }),
-  );
-
-  // Watch caches: one per stored resource, fed from storage in revision order; they serve
-  // watches and the lists Kubernetes serves from its cache.
-  registerVerbHandler("watch", handleWatch);
-  const watchFeed = new ChangeFeed({
-    storage,
-    remote: !!opts.storageUrl,
-    historyWindowMs: opts.historyWindowMs,
-    tuning: opts.watchTuning,
-    onError: (message, err) => logger.error(message, { err: String(err) }),
-  });
-  const detachWatchCaches = attachWatchCaches(watchFeed, registry);
-  await watchFeed.start();
-
-  // Authorization: the chain of --authorization-mode; its indexes follow the change feed, so
-  // they see every API server's RBAC and pod changes on a shared database.
-  const authorization = await buildAuthorizer(opts.authorization, {
-    feed: new ChangeFeedResourceFeed(watchFeed),
-  }).catch(async (err) => {
-    detachWatchCaches();
-    await watchFeed.stop();
-    authn.close();
+  const kinds = await startKinds(opts, { storage, pki, logger }).catch(async (err) => {
     await storage.close();
     throw err;
   });
+  const { registry, authorization } = kinds;
 
-  // Health, metrics, discovery.
   const health = new HealthChecks({ logger });
   health.addHealthChecks(storageCheck(() => storage.ping()));
   const bootstrapHook = health.addPostStartHook("bootstrap-objects");
-  const serveMetrics = metricsHandler(metrics.registry);
-  const discovery = new Discovery(registry, servedVerbs);
-  const openapi = new OpenApiV3Handler(() => registry.all().map((s) => s.def), servedVerbs);
-  registry.onChange(() => openapi.invalidate());
-
-  // Who is asking, and may they.
-  const authz = authorization.chain;
-
-  async function authenticate(req: Request, conn: ConnectionInfo): Promise<UserInfo> {
-    const started = performance.now();
-    const result = await authn.chain.authenticate(req, conn);
-    const seconds = (performance.now() - started) / 1000;
-    if (result.kind === "user") {
-      if (result.method !== "anonymous") metrics.observeAuthentication("success", seconds);
-      return result.user;
-    }
-    metrics.observeAuthentication("failure", seconds);
-    if (result.kind === "invalid") {
-      logger.v(1).info("authentication failed", { method: result.method, reason: result.reason });
-    }
-    throw StatusError.unauthorized();
-  }
-
-  async function authorize(user: UserInfo, info: RequestInfo): Promise<void> {
-    const attrs: AuthzAttributes = {
-      user,
-      verb: info.isResourceRequest ? info.verb : info.verb.toLowerCase(),
-      isResourceRequest: info.isResourceRequest,
-      path: info.path,
-      apiGroup: info.apiGroup,
-      apiVersion: info.apiVersion,
-      resource: info.resource,
-      subresource: info.subresource,
-      namespace: info.namespace,
-      name: info.name,
-    };
-    const d = await authz.authorize(attrs);
-    if (d.decision === "allow") return;
-    const message = forbiddenMessage(attrs) + (d.reason ? `: ${d.reason}` : "");
-    if (!info.isResourceRequest) {
-      throw new StatusError({ code: 403, reason: "Forbidden", message, details: {} });
-    }
-    throw StatusError.forbidden(
-      { group: info.apiGroup, resource: info.resource },
-      info.name,
-      message,
-    );
-  }
-
-  async function route(
-    req: Request,
-    url: URL,
-    info: RequestInfo,
-    user: UserInfo,
-    warnings: string[],
-  ): Promise<Response> {
-    const path = url.pathname;
-    const health_ = await health.handleHealth(req);
-    if (health_) return health_;
-    if (path === "/version" || path === "/version/") return handleVersion();
-    if (path === "/metrics") return await serveMetrics(req);
-    if (info.isResourceRequest) {
-      return await handleResource(req, url, info, registry, user, warnings, {
-        watchListEnabled: opts.featureGates.enabled("WatchList"),
-      });
-    }
-    const disc = await discovery.handle(req, url);
-    if (disc) return disc;
-    const oa = await openapi.handle(req, url);
-    if (oa) return oa;
-    throw StatusError.pathNotFound();
-  }
-
-  async function handle(req: Request, conn: ConnectionInfo): Promise<Response> {
-    const started = performance.now();
-    const url = new URL(req.url);
-    const info = parseRequestInfo(req.method, url);
-    const warnings: string[] = [];
-    let user: UserInfo | undefined;
-    let res: Response;
-    try {
-      user = await authenticate(req, conn);
-      user = await impersonate(req, user, authz);
-      await authorize(user, info);
-      res = await route(req, url, info, user, warnings);
-      if (
-        info.isResourceRequest && (info.verb === "get" || info.verb === "list") &&
-        opts.featureGates.enabled("APIResponseCompression")
-      ) {
-        res = await compressResponse(req, res);
-      }
-    } catch (err) {
-      const status = toStatusError(err);
-      if (status.code >= 500) {
-        logger.error("request failed", { path: url.pathname, err: String(err) });
-      }
-      res = errorResponse(status, errorFormat(req.headers.get("accept")));
-    }
-    observe(metrics, logger, req, url, info, res, user, started);
-    return res;
-  }
-
-  const server: HttpsServer = await serveHttps(handle, {
-    hostname: opts.bindAddress,
-    port: opts.securePort,
-    certPem: pki.serving.certPem,
-    keyPem: pki.serving.keyPem,
-    requestClientCert: true,
-    http2: opts.http2MaxStreamsPerConnection > 0,
-    http2MaxStreamsPerConnection: opts.http2MaxStreamsPerConnection || undefined,
+  const handler = buildApiHandler({
+    registry,
+    watchCaches: kinds.watchCaches,
+    authenticator: kinds.authn.chain,
+    authorizer: authorization.chain,
+    health,
+    metrics,
+    featureGates: opts.featureGates,
+    logger,
   });
+  const server = await listen(opts, pki, handler);
   const url = serverUrlFor(opts.bindAddress, server.port);
   const kubeconfigPath = `${opts.dataDir}/admin.kubeconfig`;
   await writeAdminKubeconfig(kubeconfigPath, {
@@ -273,33 +113,7 @@ export async function startServer(
     clientCertPem: pki.adminClient.certPem,
     clientKeyPem: pki.adminClient.keyPem,
   });
-
-  const controller = new NamespaceController({ registry, feed: watchFeed, logger });
-  const nodeLifecycle = new NodeLifecycleController({
-    registry,
-    gracePeriodMs: opts.nodeMonitorGracePeriodMs,
-    monitorPeriodMs: Math.min(5_000, Math.max(500, opts.nodeMonitorGracePeriodMs / 4)),
-    logger,
-  });
-  const gc = new GarbageCollector({ registry, feed: watchFeed, logger });
-  const aggregation = new ClusterRoleAggregationController({
-    index: authorization.index,
-    clusterRoles: () => registry.lookup("rbac.authorization.k8s.io", "v1", "clusterroles")!,
-    logger,
-  });
-  const ready = ensureSystemNamespaces(registry).then(async () => {
-    await reconcileDefaultPolicy(
-      registry.lookup("rbac.authorization.k8s.io", "v1", "clusterroles")!,
-      registry.lookup("rbac.authorization.k8s.io", "v1", "clusterrolebindings")!,
-    );
-    aggregation.start();
-    bootstrapHook.done();
-    if (opts.runControllers === false) return;
-    await controller.start();
-    nodeLifecycle.start();
-    await gc.start();
-  });
-  ready.catch((err) => logger.error("bootstrap failed", { err: String(err) }));
+  const controllers = startControllers(opts, { ...kinds, storage, logger, bootstrapHook });
   logger.info("serving", { url, dataDir: opts.dataDir });
 
   return {
@@ -312,22 +126,149 @@ export async function startServer(
     pki,
     storage,
     registry,
-    watchFeed,
+    watchFeed: kinds.watchCaches.feed,
     authorization,
-    ready,
+    ready: controllers.ready,
     async close() {
       health.markShuttingDown();
+      await controllers.stop();
+      await kinds.stop();
+      await server.close();
+      await storage.close();
+    },
+  };
+}
+
+/** The served kinds and what they are built with, started. */
+interface Kinds {
+  registry: ResourceRegistry;
+  watchCaches: WatchCaches;
+  authn: ServerAuthentication;
+  authorization: BuiltAuthorization;
+  /** Stops the feeds and releases the authenticators (storage stays open). */
+  stop(): Promise<void>;
+}
+
+/**
+ * Builds the registry of kinds over `storage`: the authorizer first (admission and the access
+ * reviews ask it), the watch caches (each store gets its cache), admission, the authenticator
+ * (it reads Secrets and ServiceAccounts through the registry, and TokenRequest and TokenReview
+ * use it), the kinds; then starts the change feed and feeds the authorizer's indexes from it,
+ * so they see every API server's RBAC and pod changes on a shared database.
+ */
+async function startKinds(
+  opts: ServerOptions,
+  deps: { storage: Storage; pki: Pki; logger: Logger },
+): Promise<Kinds> {
+  const { storage, pki, logger } = deps;
+  const authorization = await buildAuthorizer(opts.authorization);
+  const authorizer = () => authorization.chain;
+  const watchCaches = new WatchCaches(
+    new ChangeFeed({
+      storage,
+      remote: !!opts.storageUrl,
+      historyWindowMs: opts.historyWindowMs,
+      tuning: opts.watchTuning,
+      onError: (message, err) => logger.error(message, { err: String(err) }),
+    }),
+  );
+  const registry = new ResourceRegistry({
+    storage,
+    listCacheFor: (store) => watchCaches.listCacheFor(store),
+    admissionPlugins: (kinds) => [
+      namespaceLifecycle(() => kinds.lookup("", "v1", "namespaces")!),
+      nodeRestriction(),
+      rbacEscalationCheck({ authorizer, rbac: () => authorization.rbac }),
+    ],
+  });
+  const authn = await buildAuthenticator(opts.authentication, { pki, registry, logger });
+  const { tokenRequests, tokenReviewer } = authn;
+  for (const kind of builtinKinds({ tokenRequests, tokenReviewer })) registry.add(kind);
+  for (const kind of accessReviewKinds(authorizer)) registry.add(kind);
+  const stop = async () => {
+    authorization.stop();
+    await watchCaches.feed.stop();
+    authn.close();
+  };
+  try {
+    await watchCaches.feed.start();
+    await authorization.follow(new ChangeFeedResourceFeed(watchCaches.feed));
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { registry, watchCaches, authn, authorization, stop };
+}
+
+/** Serves `handler` over HTTPS with the serving certificate. */
+function listen(
+  opts: ServerOptions,
+  pki: Pki,
+  handler: ReturnType<typeof buildApiHandler>,
+): Promise<HttpsServer> {
+  return serveHttps(handler, {
+    hostname: opts.bindAddress,
+    port: opts.securePort,
+    certPem: pki.serving.certPem,
+    keyPem: pki.serving.keyPem,
+    requestClientCert: true,
+    http2: opts.http2MaxStreamsPerConnection > 0,
+    http2MaxStreamsPerConnection: opts.http2MaxStreamsPerConnection || undefined,
+  });
+}
+
+/** The controllers, started once the bootstrap objects exist. */
+interface Controllers {
+  /** Resolves once the bootstrap objects exist and the controllers run. */
+  ready: Promise<void>;
+  /** Waits for the bootstrap, then stops every controller. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Creates the system namespaces and the default RBAC policy, then starts the controllers
+ * (ClusterRole aggregation, namespaces, node lifecycle, garbage collection).
+ */
+function startControllers(
+  opts: ServerOptions,
+  deps: Kinds & { storage: Storage; logger: Logger; bootstrapHook: PostStartHook },
+): Controllers {
+  const { registry, logger } = deps;
+  const feed = deps.watchCaches.feed;
+  const controller = new NamespaceController({ registry, feed, logger });
+  const nodeLifecycle = new NodeLifecycleController({
+    registry,
+    gracePeriodMs: opts.nodeMonitorGracePeriodMs,
+    monitorPeriodMs: Math.min(5_000, Math.max(500, opts.nodeMonitorGracePeriodMs / 4)),
+    logger,
+  });
+  const gc = new GarbageCollector({ registry, feed, logger });
+  const aggregation = new ClusterRoleAggregationController({
+    index: deps.authorization.index,
+    clusterRoles: () => registry.lookup("rbac.authorization.k8s.io", "v1", "clusterroles")!,
+    logger,
+  });
+  const ready = ensureSystemNamespaces(registry).then(async () => {
+    await reconcileDefaultPolicy(
+      registry.lookup("rbac.authorization.k8s.io", "v1", "clusterroles")!,
+      registry.lookup("rbac.authorization.k8s.io", "v1", "clusterrolebindings")!,
+    );
+    aggregation.start();
+    deps.bootstrapHook.done();
+    if (opts.runControllers === false) return;
+    await controller.start();
+    nodeLifecycle.start();
+    await gc.start();
+  });
+  ready.catch((err) => logger.error("bootstrap failed", { err: String(err) }));
+  return {
+    ready,
+    async stop() {
       await ready.catch(() => {});
       await controller.stop();
       await aggregation.stop();
-      authorization.stop();
       await gc.stop();
       await nodeLifecycle.stop();
-      detachWatchCaches();
-      await watchFeed.stop();
-      await server.close();
-      authn.close();
-      await storage.close();
     },
   };
 }
@@ -341,48 +282,5 @@ async function ensureSystemNamespaces(registry: ResourceRegistry): Promise<void>
     } catch (err) {
       if (!(err instanceof StatusError && err.code === 409)) throw err;
     }
-  }
-}
-
-function observe(
-  metrics: ApiServerMetrics,
-  logger: Logger,
-  req: Request,
-  url: URL,
-  info: RequestInfo,
-  res: Response,
-  user: UserInfo | undefined,
-  started: number,
-): void {
-  const seconds = (performance.now() - started) / 1000;
-  metrics.observeRequest({
-    method: req.method,
-    scope: !info.isResourceRequest
-      ? ""
-      : info.name
-      ? "resource"
-      : info.namespace
-      ? "namespace"
-      : "cluster",
-    group: info.apiGroup,
-    version: info.apiVersion,
-    resource: info.resource,
-    subresource: info.subresource,
-    code: res.status,
-    durationSeconds: seconds,
-    watch: info.verb === "watch",
-    contentType: req.headers.get("content-type") ?? undefined,
-    dryRun: url.searchParams.getAll("dryRun"),
-  });
-  const v2 = logger.v(2);
-  if (v2.enabled) {
-    v2.info("HTTP", {
-      verb: info.verb,
-      uri: url.pathname + url.search,
-      latency: `${(seconds * 1000).toFixed(3)}ms`,
-      userAgent: req.headers.get("user-agent") ?? "",
-      user: user?.username ?? "",
-      resp: res.status,
-    });
   }
 }

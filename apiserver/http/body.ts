@@ -10,7 +10,7 @@ import { decodeObject, ProtobufError } from "../../shared/codec/protobuf/mod.ts"
 import { findJsonDuplicateFields } from "../../shared/api/schema/json_duplicate_fields.ts";
 import { StatusError } from "../../shared/errors/status_error.ts";
 import { checkBodyDepth, checkJsonTextDepth, checkYamlTextDepth } from "./body_depth.ts";
-import { bufferedBody } from "./https_server.ts";
+import { bufferedBody } from "../../shared/http/https_server.ts";
 import { parseMediaType } from "./negotiation.ts";
 
 /** The largest body accepted (kube-apiserver's MaxRequestBodyBytes). */

@@ -6,114 +6,124 @@
  */
 import { StatusError } from "../../shared/errors/status_error.ts";
 import type { ResourceRegistry } from "../registry/resource_registry.ts";
-import { ALL_VERBS, apiVersionOf, type Verb } from "../registry/generic/kind.ts";
+import { ALL_VERBS, apiVersionOf, type KindDef, type Verb } from "../registry/generic/kind.ts";
 import type { UserInfo } from "../../shared/api/authentication/v1/user_info.ts";
+import type { Store } from "../registry/generic/store.ts";
 import type { ResourceContext } from "./context.ts";
-import { handleCreate } from "./handlers/create.ts";
-import { handleDelete } from "./handlers/delete.ts";
-import { handleDeleteCollection } from "./handlers/delete_collection.ts";
-import { handleGet } from "./handlers/get.ts";
-import { handleList } from "./handlers/list.ts";
-import { handlePatch } from "./handlers/patch.ts";
-import { handleUpdate } from "./handlers/update.ts";
 import { negotiateOutput } from "./negotiation.ts";
 import { hasProtobuf } from "../../shared/codec/protobuf/mod.ts";
 import type { RequestInfo } from "./request_info.ts";
 
-type Handler = (ctx: ResourceContext) => Promise<Response>;
+/** Serves one verb of resource requests. */
+export type VerbHandler = (ctx: ResourceContext) => Promise<Response>;
 
-const HANDLERS: Partial<Record<string, Handler>> = {
-  get: handleGet,
-  list: handleList,
-  create: handleCreate,
-  update: handleUpdate,
-  delete: handleDelete,
-  deletecollection: handleDeleteCollection,
-  patch: handlePatch,
-};
+/** The handler of each served verb. */
+export type VerbHandlers = Partial<Record<Verb, VerbHandler>>;
 
-/** Extra verb handlers registered by later parts (watch, patch). */
-export function registerVerbHandler(verb: string, handler: Handler): void {
-  HANDLERS[verb] = handler;
+/** What {@link ResourceHandler} needs. */
+export interface ResourceHandlerOptions {
+  registry: ResourceRegistry;
+  /** The verb handlers; discovery advertises only these verbs. */
+  verbs: VerbHandlers;
+  /** Whether the WatchList feature gate is on (asked per request). */
+  watchListEnabled?: () => boolean;
 }
 
-/** The verbs that have a handler (discovery advertises only these). */
-export function servedVerbs(): Set<string> {
-  return new Set(Object.keys(HANDLERS));
+const API_VERBS = [
+  "get",
+  "list",
+  "watch",
+  "create",
+  "update",
+  "patch",
+  "delete",
+  "deletecollection",
+];
+
+function methodNotAllowed(): StatusError {
+  return new StatusError({
+    code: 405,
+    reason: "MethodNotAllowed",
+    message: `the server does not allow this method on the requested resource`,
+  });
 }
 
-/** Serves one resource request. */
-export function handleResource(
-  req: Request,
-  url: URL,
-  info: RequestInfo,
-  registry: ResourceRegistry,
-  user: UserInfo | undefined,
-  warnings: string[],
-  opts: { watchListEnabled?: boolean } = {},
-): Promise<Response> {
-  const store = registry.lookup(info.apiGroup, info.apiVersion, info.resource);
-  if (!store) throw StatusError.pathNotFound();
-  const def = store.def;
-  if (def.namespaced === false && info.namespace && info.resource !== "namespaces") {
-    throw StatusError.pathNotFound();
+/** Serves resource requests: finds the store, checks the verb and path, calls the verb's handler. */
+export class ResourceHandler {
+  readonly #opts: ResourceHandlerOptions;
+
+  constructor(opts: ResourceHandlerOptions) {
+    this.#opts = opts;
   }
-  const namespace = def.namespaced ? info.namespace : "";
-  const effective: RequestInfo = { ...info, namespace };
-  let served: readonly Verb[] = def.verbs ?? ALL_VERBS;
-  if (info.subresource) {
-    const sub = def.subresources?.find((s) => s.name === info.subresource);
-    if (!sub || info.parts.length > 0) throw StatusError.pathNotFound();
-    served = sub.verbs;
+
+  /** The verbs that have a handler. */
+  servedVerbs(): Set<string> {
+    return new Set(Object.keys(this.#opts.verbs));
   }
-  const verb = info.verb;
-  const handler = HANDLERS[verb];
-  if (!handler || !served.includes(verb as Verb)) {
-    if (
-      !["get", "list", "watch", "create", "update", "patch", "delete", "deletecollection"].includes(
-        verb,
-      )
-    ) {
-      throw new StatusError({
-        code: 405,
-        reason: "MethodNotAllowed",
-        message: `the server does not allow this method on the requested resource`,
-      });
+
+  /** Serves one resource request. */
+  handle(
+    req: Request,
+    url: URL,
+    info: RequestInfo,
+    user: UserInfo | undefined,
+    warnings: string[],
+  ): Promise<Response> {
+    const store = this.#opts.registry.lookup(info.apiGroup, info.apiVersion, info.resource);
+    if (!store) throw StatusError.pathNotFound();
+    const def = store.def;
+    if (def.namespaced === false && info.namespace && info.resource !== "namespaces") {
+      throw StatusError.pathNotFound();
     }
-    throw StatusError.methodNotSupported(store.groupResource, verb);
-  }
-  if (!info.name && (verb === "update" || verb === "patch")) {
-    // PUT and PATCH exist only on named objects (Kubernetes answers 405 on a collection).
-    throw new StatusError({
-      code: 405,
-      reason: "MethodNotAllowed",
-      message: `the server does not allow this method on the requested resource`,
+    const namespace = def.namespaced ? info.namespace : "";
+    const handler = this.#handlerOf(store, info, namespace);
+    // A watch negotiates its stream format itself (JSON lines, `;stream=watch` allowed).
+    const format = info.verb === "watch" ? "json" : negotiateOutput(req.headers.get("accept"), {
+      protobuf: hasProtobuf(apiVersionOf(def), def.kind),
+      representations: info.verb === "get" || info.verb === "list"
+        ? ["Table", "PartialObjectMetadata", "PartialObjectMetadataList"]
+        : [],
+    });
+    return handler({
+      req,
+      url,
+      info: { ...info, namespace },
+      store,
+      format,
+      user,
+      warnings,
+      watchListEnabled: this.#opts.watchListEnabled?.(),
     });
   }
-  if (def.namespaced && !namespace && !["list", "watch", "deletecollection"].includes(verb)) {
-    if (verb === "create") {
-      throw StatusError.methodNotSupported(store.groupResource, "create");
+
+  /** The handler of the request's verb, or the 404 or 405 the path and verb call for. */
+  #handlerOf(store: Store, info: RequestInfo, namespace: string): VerbHandler {
+    const def = store.def;
+    const verb = info.verb;
+    const served = servedVerbsOf(def, info);
+    const verbs = this.#opts.verbs;
+    const handler = Object.hasOwn(verbs, verb) ? verbs[verb as Verb] : undefined;
+    if (!handler || !served.includes(verb as Verb)) {
+      if (!API_VERBS.includes(verb)) throw methodNotAllowed();
+      throw StatusError.methodNotSupported(store.groupResource, verb);
     }
-    throw StatusError.pathNotFound();
+    // PUT and PATCH exist only on named objects (Kubernetes answers 405 on a collection).
+    if (!info.name && (verb === "update" || verb === "patch")) throw methodNotAllowed();
+    if (def.namespaced && !namespace && !["list", "watch", "deletecollection"].includes(verb)) {
+      if (verb === "create") throw StatusError.methodNotSupported(store.groupResource, "create");
+      throw StatusError.pathNotFound();
+    }
+    if (verb === "deletecollection" && def.namespaced && !namespace) {
+      throw StatusError.pathNotFound();
+    }
+    return handler;
   }
-  if (verb === "deletecollection" && def.namespaced && !namespace) {
-    throw StatusError.pathNotFound();
-  }
-  // A watch negotiates its stream format itself (JSON lines, `;stream=watch` allowed).
-  const format = verb === "watch" ? "json" : negotiateOutput(req.headers.get("accept"), {
-    protobuf: hasProtobuf(apiVersionOf(def), def.kind),
-    representations: verb === "get" || verb === "list"
-      ? ["Table", "PartialObjectMetadata", "PartialObjectMetadataList"]
-      : [],
-  });
-  return handler({
-    req,
-    url,
-    info: effective,
-    store,
-    format,
-    user,
-    warnings,
-    watchListEnabled: opts.watchListEnabled,
-  });
+}
+
+/** The verbs the kind serves on the request's path (its subresource's, if any; 404 if none). */
+function servedVerbsOf(def: KindDef, info: RequestInfo): readonly Verb[] {
+  if (!info.subresource) return def.verbs ?? ALL_VERBS;
+  const sub = def.subresources?.find((s) => s.name === info.subresource);
+  if (!sub || info.parts.length > 0) throw StatusError.pathNotFound();
+  return sub.verbs;
 }

@@ -20,7 +20,7 @@ import {
   type WatchEventEncoder,
 } from "../watch/watch_event_encoder.ts";
 import type { ResourceContext } from "./context.ts";
-import { fixedBody, fixedResponse } from "./https_server.ts";
+import { fixedBody, fixedResponse } from "../../shared/http/https_server.ts";
 import { contentTypeOf, isPretty, negotiate, type OutputFormat } from "./negotiation.ts";
 import {
   type IncludeObject,

@@ -6,17 +6,23 @@
  * @module
  */
 import type { Storage } from "../storage/interface.ts";
-import type { AdmissionChain } from "./generic/admission.ts";
+import { AdmissionChain, type AdmissionPlugin } from "./generic/admission.ts";
 import type { Clock } from "./generic/clock.ts";
 import type { KindDef } from "./generic/kind.ts";
 import { withOutagesAs503 } from "./generic/outage_storage.ts";
-import { Store } from "./generic/store.ts";
+import { type ListCache, Store, type StoreOptions } from "./generic/store.ts";
 
 /** Options of the registry, passed on to every store. */
 export interface ResourceRegistryOptions {
   storage: Storage;
   clock?: Clock;
-  admission?: AdmissionChain;
+  /**
+   * The admission plugins every store runs, in order; called once, by the constructor, with
+   * the registry they may read through (lazily: no kind exists yet).
+   */
+  admissionPlugins?: (registry: ResourceRegistry) => AdmissionPlugin[];
+  /** Gives each new store its list cache (the watch caches). */
+  listCacheFor?: (store: Store) => ListCache | undefined;
   resourceVersionWaitMs?: number;
 }
 
@@ -24,16 +30,22 @@ export interface ResourceRegistryOptions {
 export class ResourceRegistry {
   readonly #stores = new Map<string, Store>();
   readonly #listeners = new Set<() => void>();
-  readonly #opts: ResourceRegistryOptions;
+  readonly #storeOptions: StoreOptions;
 
   constructor(opts: ResourceRegistryOptions) {
-    // The registry boundary: a storage outage is a 503 from here up.
-    this.#opts = { ...opts, storage: withOutagesAs503(opts.storage) };
+    const { admissionPlugins, ...storeOptions } = opts;
+    const plugins = admissionPlugins?.(this);
+    this.#storeOptions = {
+      ...storeOptions,
+      // The registry boundary: a storage outage is a 503 from here up.
+      storage: withOutagesAs503(opts.storage),
+      admission: plugins ? new AdmissionChain(plugins) : undefined,
+    };
   }
 
   /** Adds a kind; replaces one with the same group, version and resource. */
   add(def: KindDef): Store {
-    const store = new Store(def, this.#opts);
+    const store = new Store(def, this.#storeOptions);
     this.#stores.set(ResourceRegistry.#id(def.group, def.version, def.plural), store);
     for (const l of this.#listeners) l();
     return store;

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { serveHttps } from "../../apiserver/http/https_server.ts";
+import { serveHttps } from "../../shared/http/https_server.ts";
 import { createCA, issueCertificate } from "../../shared/pki/issue_certificate.ts";
 import { renderAdminKubeconfig } from "../../apiserver/pki/write_admin_kubeconfig.ts";
 import { startTestServer } from "../support/test_server.ts";

@@ -2,9 +2,10 @@
  * Builds the authorizer chain from the authorization options: the `system:masters` superuser
  * bypass first (as Kubernetes does), then the modes in flag order. The RBAC index is built
  * whatever the modes (escalation checks and the aggregation controller need it); the Node
- * graph only with mode Node. Both are fed from a ResourceFeed, never from storage per request;
- * the server passes a ChangeFeedResourceFeed over the watch caches' change feed, so with a
- * shared database every API server's RBAC and pod changes reach every server's indexes.
+ * graph only with mode Node. Both are fed from a ResourceFeed, never from storage per request,
+ * once {@link BuiltAuthorization.follow} is called; the server passes a ChangeFeedResourceFeed
+ * over the watch caches' change feed, so with a shared database every API server's RBAC and
+ * pod changes reach every server's indexes.
  *
  * @module
  */
@@ -32,18 +33,17 @@ export interface BuiltAuthorization {
   rbac: RbacAuthorizer;
   /** The Node authorizer's graph, with mode Node. */
   nodeGraph?: NodeGraph;
-  /** Stops following the feeds. */
+  /** Starts feeding the indexes from `feed`; resolves once they hold the initial state. */
+  follow(feed: ResourceFeed): Promise<void>;
+  /** Stops following the feed. */
   stop(): void;
 }
 
 /**
- * Builds the chain and starts feeding its indexes from `deps.feed`; resolves once they hold
- * the initial state.
+ * Builds the chain; its indexes stay empty (every RBAC and Node check denies) until
+ * {@link BuiltAuthorization.follow} has delivered the initial state.
  */
-export async function buildAuthorizer(
-  opts: AuthorizationOptions,
-  deps: { feed: ResourceFeed },
-): Promise<BuiltAuthorization> {
+export async function buildAuthorizer(opts: AuthorizationOptions): Promise<BuiltAuthorization> {
   const index = new RbacIndex();
   const rbac = new RbacAuthorizer(index);
   const authorizers: Authorizer[] = [new PrivilegedGroupsAuthorizer()];
@@ -71,23 +71,24 @@ export async function buildAuthorizer(
     }
   }
   const stops: (() => void)[] = [];
-  try {
-    stops.push(await deps.feed.follow(Object.values(RBAC_PREFIXES), (e) => index.apply(e)));
-    if (nodeGraph) {
-      const graph = nodeGraph;
-      stops.push(await deps.feed.follow([POD_PREFIX], (e) => graph.apply(e)));
-    }
-  } catch (err) {
-    for (const s of stops) s();
-    throw err;
-  }
+  const stop = () => {
+    for (const s of stops.splice(0)) s();
+  };
   return {
     chain: new AuthorizerChain(authorizers),
     index,
     rbac,
     nodeGraph,
-    stop() {
-      for (const s of stops) s();
+    async follow(feed: ResourceFeed): Promise<void> {
+      try {
+        stops.push(await feed.follow(Object.values(RBAC_PREFIXES), (e) => index.apply(e)));
+        const graph = nodeGraph;
+        if (graph) stops.push(await feed.follow([POD_PREFIX], (e) => graph.apply(e)));
+      } catch (err) {
+        stop();
+        throw err;
+      }
     },
+    stop,
   };
 }

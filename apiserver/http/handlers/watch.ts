@@ -9,9 +9,9 @@
  */
 import { StatusError } from "../../../shared/errors/status_error.ts";
 import { pushResponse } from "../../../shared/http/push_body.ts";
-import { clientSignal } from "../https_server.ts";
+import { clientSignal } from "../../../shared/http/https_server.ts";
 import { apiVersionOf } from "../../registry/generic/kind.ts";
-import { watchCacheOf } from "../../watch/attach_watch_caches.ts";
+import type { WatchCaches } from "../../watch/watch_caches.ts";
 import { errorLine } from "../../watch/cache_watcher.ts";
 import { startWatch } from "../../watch/start_watch.ts";
 import type { ResourceContext } from "../context.ts";
@@ -39,11 +39,11 @@ export function acceptsJsonWatch(accept: string | null): boolean {
   );
 }
 
-/** Handles watch. */
-export async function handleWatch(ctx: ResourceContext): Promise<Response> {
+/** Handles watch, served from the store's cache in `caches` (405 for a store without one). */
+export async function handleWatch(ctx: ResourceContext, caches: WatchCaches): Promise<Response> {
   const opts = listOptionsOf(ctx, true);
   const wire = watchWire(ctx);
-  const attached = watchCacheOf(ctx.store);
+  const attached = caches.cacheOf(ctx.store);
   if (!attached) throw StatusError.methodNotSupported(ctx.store.groupResource, "watch");
   const { feed, cache } = attached;
   const rvText = opts.resourceVersion;

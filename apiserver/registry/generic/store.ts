@@ -76,6 +76,8 @@ export interface StoreOptions {
   admission?: AdmissionChain;
   /** How long a read waits for a resourceVersion the storage has not reached (ms). */
   resourceVersionWaitMs?: number;
+  /** Gives the new store its list cache (the watch caches), if it has one. */
+  listCacheFor?: (store: Store) => ListCache | undefined;
 }
 
 const SYSTEM_METADATA = [
@@ -97,8 +99,8 @@ export class Store {
   readonly #waitMs: number;
   /** `/registry/<group|core>/<plural>/`: every key of this kind starts with it. */
   readonly prefix: string;
-  /** Serves lists from memory where it can (set by the watch cache). */
-  listCache?: ListCache;
+  /** Serves lists from memory where it can (the watch cache). */
+  readonly #listCache?: ListCache;
 
   constructor(def: KindDef, opts: StoreOptions) {
     this.def = def;
@@ -107,6 +109,7 @@ export class Store {
     this.#admission = opts.admission;
     this.#waitMs = opts.resourceVersionWaitMs ?? 3000;
     this.prefix = `/registry/${def.group || "core"}/${def.plural}/`;
+    this.#listCache = opts.listCacheFor?.(this);
   }
 
   /**
@@ -162,8 +165,8 @@ export class Store {
 
   /** Lists objects in `namespace` ("" = all namespaces). */
   async list(namespace: string, query: ListQuery): Promise<KubeList> {
-    if (this.listCache) {
-      const cached = await this.listCache.list(namespace, query);
+    if (this.#listCache) {
+      const cached = await this.#listCache.list(namespace, query);
       if (cached) return cached;
     }
     const prefix = this.listPrefix(namespace);

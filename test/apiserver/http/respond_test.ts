@@ -4,7 +4,7 @@ import {
   GZIP_THRESHOLD_BYTES,
   warningHeader,
 } from "../../../apiserver/http/respond.ts";
-import { fixedBody, fixedResponse } from "../../../apiserver/http/https_server.ts";
+import { fixedBody, fixedResponse } from "../../../shared/http/https_server.ts";
 
 const gunzip = async (bytes: ArrayBuffer) =>
   await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip")))

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type HttpsServer, serveHttps } from "../../../apiserver/http/https_server.ts";
+import { type HttpsServer, serveHttps } from "../../../shared/http/https_server.ts";
 import { bootstrapPki } from "../../../apiserver/pki/bootstrap_pki.ts";
 import { verifyClientCertificate } from "../../../shared/pki/verify_client_certificate.ts";
 import { writeAdminKubeconfig } from "../../../apiserver/pki/write_admin_kubeconfig.ts";

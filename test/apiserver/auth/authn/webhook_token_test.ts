@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { WebhookTokenAuthenticator } from "../../../../apiserver/auth/authn/webhook_token.ts";
-import { serveHttps } from "../../../../apiserver/http/https_server.ts";
+import { serveHttps } from "../../../../shared/http/https_server.ts";
 import { createCA, issueCertificate } from "../../../../shared/pki/issue_certificate.ts";
 
 /** A fake remote TokenReview service on loopback HTTPS (an external system). */

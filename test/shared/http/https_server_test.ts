@@ -11,7 +11,7 @@ import {
   receivedHeaderNames,
   serveHttps,
   splitHeaderList,
-} from "../../../apiserver/http/https_server.ts";
+} from "../../../shared/http/https_server.ts";
 import { issueCertificate } from "../../../shared/pki/issue_certificate.ts";
 import { servingPki, withHttpsServer } from "../../support/test_pki.ts";
 import { pemCertificates } from "../../../shared/pki/pem.ts";

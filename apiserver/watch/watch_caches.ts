@@ -1,6 +1,7 @@
 /**
- * Connects the watch caches to the registry: one cache per stored resource (kinds added later
- * get theirs when they appear), and each store's list hook pointed at its cache.
+ * The watch caches of the registry's stores: one cache per stored resource in a change feed,
+ * given to each store as its list cache when the registry creates it, and looked up by the
+ * watch handler.
  *
  * @module
  */
@@ -8,7 +9,6 @@ import type { KubeList } from "../../shared/api/meta/v1/types.ts";
 import { StatusError } from "../../shared/errors/status_error.ts";
 import { apiVersionOf } from "../registry/generic/kind.ts";
 import type { ListCache, ListQuery, Store } from "../registry/generic/store.ts";
-import type { ResourceRegistry } from "../registry/resource_registry.ts";
 import type { CachedObject } from "./cached_object.ts";
 import type { ChangeFeed } from "./change_feed.ts";
 import type { WatchCache } from "./watch_cache.ts";
@@ -19,32 +19,36 @@ export interface CacheOfStore {
   cache: WatchCache;
 }
 
-const caches = new WeakMap<Store, CacheOfStore>();
-
-/** The watch cache serving a store, if it has one. */
-export function watchCacheOf(store: Store): CacheOfStore | undefined {
-  return caches.get(store);
-}
-
 /**
- * Gives every stored kind of `registry` (now and later) a cache in `feed` and serves its
- * lists from it. Returns a function that detaches the registry listener.
+ * The caches of every stored kind in one change feed. The registry calls
+ * {@link WatchCaches.listCacheFor} for each store it creates (kinds added later included).
  */
-export function attachWatchCaches(feed: ChangeFeed, registry: ResourceRegistry): () => void {
-  const attach = () => {
-    for (const store of registry.all()) {
-      if (store.def.virtual || caches.has(store)) continue;
-      const cache = feed.cacheFor(store.prefix, {
-        apiVersion: apiVersionOf(store.def),
-        kind: store.def.kind,
-        fieldsOf: (obj) => store.fieldsOf(obj),
-      });
-      caches.set(store, { feed, cache });
-      store.listCache = new CacheLister(store, feed, cache);
-    }
-  };
-  attach();
-  return registry.onChange(attach);
+export class WatchCaches {
+  /** The feed that keeps the caches current. */
+  readonly feed: ChangeFeed;
+  readonly #caches = new WeakMap<Store, WatchCache>();
+
+  constructor(feed: ChangeFeed) {
+    this.feed = feed;
+  }
+
+  /** Creates the cache of a stored kind and returns its list cache; undefined if virtual. */
+  listCacheFor(store: Store): ListCache | undefined {
+    if (store.def.virtual) return undefined;
+    const cache = this.feed.cacheFor(store.prefix, {
+      apiVersion: apiVersionOf(store.def),
+      kind: store.def.kind,
+      fieldsOf: (obj) => store.fieldsOf(obj),
+    });
+    this.#caches.set(store, cache);
+    return new CacheLister(store, this.feed, cache);
+  }
+
+  /** The watch cache serving a store, if it has one. */
+  cacheOf(store: Store): CacheOfStore | undefined {
+    const cache = this.#caches.get(store);
+    return cache && { feed: this.feed, cache };
+  }
 }
 
 /** Serves a store's lists from its cache where Kubernetes' cacher would. */

@@ -1,0 +1,89 @@
+/**
+ * The API server's request handler, composed of named filters in the order a request meets
+ * them: request info → request log (metrics, `-v=2` log line) → Status errors → authentication
+ * (401) → impersonation → authorization (403) → health and metrics paths → compression → the
+ * routes (version, resources through one handler per verb, discovery, OpenAPI; else 404).
+ *
+ * It is a plain `(Request, connection) => Response` function: the HTTPS listener serves it,
+ * and tests call it in-process.
+ *
+ * @module
+ */
+import { StatusError } from "../shared/errors/status_error.ts";
+import type { FeatureGates } from "../shared/feature_gates.ts";
+import type { Logger } from "../shared/log/mod.ts";
+import type { Authenticator } from "./auth/authn/authenticator.ts";
+import type { Authorizer } from "./auth/authz/authorizer.ts";
+import type { HealthChecks } from "./health/mod.ts";
+import { Discovery } from "./http/discovery.ts";
+import { type ApiHandler, chainFilters, type ContextHandler } from "./http/filters/filter.ts";
+import { withAuthentication } from "./http/filters/with_authentication.ts";
+import { withAuthorization } from "./http/filters/with_authorization.ts";
+import { withCompression } from "./http/filters/with_compression.ts";
+import { withHealthAndMetrics } from "./http/filters/with_health_and_metrics.ts";
+import { withImpersonation } from "./http/filters/with_impersonation.ts";
+import { withRequestInfo } from "./http/filters/with_request_info.ts";
+import { withRequestLog } from "./http/filters/with_request_log.ts";
+import { withStatusErrors } from "./http/filters/with_status_errors.ts";
+import { ResourceHandler } from "./http/resource_handler.ts";
+import { verbHandlers } from "./http/verb_handlers.ts";
+import { handleVersion } from "./http/version.ts";
+import { type ApiServerMetrics, metricsHandler } from "./metrics/mod.ts";
+import { OpenApiV3Handler } from "./openapi/openapi_handler.ts";
+import type { ResourceRegistry } from "./registry/resource_registry.ts";
+import type { WatchCaches } from "./watch/watch_caches.ts";
+
+export type { ApiHandler } from "./http/filters/filter.ts";
+
+/** What the handler is built from. */
+export interface ApiHandlerDeps {
+  /** The served kinds. */
+  registry: ResourceRegistry;
+  /** The watch caches of the registry's stores (watches are served from them). */
+  watchCaches: WatchCaches;
+  authenticator: Authenticator;
+  /** Authorizes requests and impersonation. */
+  authorizer: Authorizer;
+  health: HealthChecks;
+  metrics: ApiServerMetrics;
+  /** APIResponseCompression and WatchList are read from them per request. */
+  featureGates: FeatureGates;
+  logger: Logger;
+}
+
+/** Builds the handler: the filters, outermost first, in front of the routes. */
+export function buildApiHandler(deps: ApiHandlerDeps): ApiHandler {
+  const { authorizer, featureGates, logger, metrics } = deps;
+  return withRequestInfo(chainFilters([
+    withRequestLog(metrics, logger),
+    withStatusErrors(logger),
+    withAuthentication(deps.authenticator, metrics, logger),
+    withImpersonation(authorizer),
+    withAuthorization(authorizer),
+    withHealthAndMetrics(deps.health, metricsHandler(metrics.registry)),
+    withCompression(() => featureGates.enabled("APIResponseCompression")),
+  ], apiRoutes(deps)));
+}
+
+/** The routes behind the filters: version, resources, discovery and OpenAPI; else 404. */
+function apiRoutes(deps: ApiHandlerDeps): ContextHandler {
+  const { registry, featureGates } = deps;
+  const resources = new ResourceHandler({
+    registry,
+    verbs: verbHandlers(deps.watchCaches),
+    watchListEnabled: () => featureGates.enabled("WatchList"),
+  });
+  const servedVerbs = () => resources.servedVerbs();
+  const discovery = new Discovery(registry, servedVerbs);
+  const openapi = new OpenApiV3Handler(() => registry.all().map((s) => s.def), servedVerbs);
+  registry.onChange(() => openapi.invalidate());
+  return async ({ req, url, info, user, warnings }) => {
+    if (url.pathname === "/version" || url.pathname === "/version/") return handleVersion();
+    if (info.isResourceRequest) return await resources.handle(req, url, info, user, warnings);
+    const disc = await discovery.handle(req, url);
+    if (disc) return disc;
+    const oa = await openapi.handle(req, url);
+    if (oa) return oa;
+    throw StatusError.pathNotFound();
+  };
+}

@@ -1,0 +1,39 @@
+/**
+ * The filter chain's parts: the context a request carries through the filters, the handler
+ * behind a filter, a filter, and their composition.
+ *
+ * @module
+ */
+import type { ConnectionInfo } from "../../auth/authn/authenticator.ts";
+import type { UserInfo } from "../../../shared/api/authentication/v1/user_info.ts";
+import type { RequestInfo } from "../request_info.ts";
+
+/** The API server's handler: a request and its connection in, a response out. */
+export type ApiHandler = (req: Request, conn: ConnectionInfo) => Promise<Response>;
+
+/** A request on its way through the filters, and what they learned of it. */
+export interface RequestContext {
+  req: Request;
+  /** The TLS side of the request (client certificates). */
+  conn: ConnectionInfo;
+  url: URL;
+  /** What the request addresses. */
+  info: RequestInfo;
+  /** Who asks: set by authentication, replaced by impersonation. */
+  user?: UserInfo;
+  /** Warning header values (already formatted) to send with the response. */
+  warnings: string[];
+  /** `performance.now()` when the request arrived. */
+  started: number;
+}
+
+/** Serves a request that passed the filters before it. */
+export type ContextHandler = (ctx: RequestContext) => Promise<Response>;
+
+/** One step of the chain: wraps the handler behind it. */
+export type Filter = (next: ContextHandler) => ContextHandler;
+
+/** Puts `filters` in front of `handler`, the first one outermost. */
+export function chainFilters(filters: readonly Filter[], handler: ContextHandler): ContextHandler {
+  return filters.reduceRight((next, filter) => filter(next), handler);
+}

@@ -1,0 +1,26 @@
+/**
+ * Renders whatever the filters behind it throw as a Kubernetes `Status` in the format the
+ * client accepts; server errors (5xx) are logged.
+ *
+ * @module
+ */
+import { toStatusError } from "../../../shared/errors/status_error.ts";
+import type { Logger } from "../../../shared/log/mod.ts";
+import { errorFormat } from "../negotiation.ts";
+import { errorResponse } from "../respond.ts";
+import type { Filter } from "./filter.ts";
+
+/** Answers a thrown error with its Status response. */
+export function withStatusErrors(logger: Logger): Filter {
+  return (next) => async (ctx) => {
+    try {
+      return await next(ctx);
+    } catch (err) {
+      const status = toStatusError(err);
+      if (status.code >= 500) {
+        logger.error("request failed", { path: ctx.url.pathname, err: String(err) });
+      }
+      return errorResponse(status, errorFormat(ctx.req.headers.get("accept")));
+    }
+  };
+}

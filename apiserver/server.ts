@@ -10,7 +10,7 @@ import { type HttpsServer, serveHttps } from "../shared/http/https_server.ts";
 import { Logger } from "../shared/log/mod.ts";
 import { namespaceLifecycle } from "./admission/namespace_lifecycle.ts";
 import { nodeRestriction } from "./admission/node_restriction.ts";
-import { buildApiHandler } from "./api_handler.ts";
+import { type ApiHandler, buildApiHandler } from "./api_handler.ts";
 import { buildAuthenticator, type ServerAuthentication } from "./auth/authn/build_authenticator.ts";
 import { reconcileDefaultPolicy } from "./auth/authz/bootstrap/reconcile_policy.ts";
 import { buildAuthorizer, type BuiltAuthorization } from "./auth/authz/build_authorizer.ts";
@@ -85,19 +85,19 @@ export async function startServer(
     historyWindowMs: opts.historyWindowMs,
     onGroupCommit: (commit) => metrics.observeGroupCommit(commit),
   });
-  const kinds = await startKinds(opts, { storage, pki, logger }).catch(async (err) => {
+  const parts = await startRegistry(opts, { storage, pki, logger }).catch(async (err) => {
     await storage.close();
     throw err;
   });
-  const { registry, authorization } = kinds;
+  const { registry, authorization } = parts;
 
   const health = new HealthChecks({ logger });
   health.addHealthChecks(storageCheck(() => storage.ping()));
   const bootstrapHook = health.addPostStartHook("bootstrap-objects");
   const handler = buildApiHandler({
     registry,
-    watchCaches: kinds.watchCaches,
-    authenticator: kinds.authn.chain,
+    watchCaches: parts.watchCaches,
+    authenticator: parts.authn.chain,
     authorizer: authorization.chain,
     health,
     metrics,
@@ -113,7 +113,7 @@ export async function startServer(
     clientCertPem: pki.adminClient.certPem,
     clientKeyPem: pki.adminClient.keyPem,
   });
-  const controllers = startControllers(opts, { ...kinds, storage, logger, bootstrapHook });
+  const controllers = startControllers(opts, { ...parts, storage, logger, bootstrapHook });
   logger.info("serving", { url, dataDir: opts.dataDir });
 
   return {
@@ -126,27 +126,28 @@ export async function startServer(
     pki,
     storage,
     registry,
-    watchFeed: kinds.watchCaches.feed,
+    watchFeed: parts.watchCaches.feed,
     authorization,
     ready: controllers.ready,
     async close() {
       health.markShuttingDown();
       await controllers.stop();
-      await kinds.stop();
+      await parts.stopFeeds();
       await server.close();
+      parts.authn.close();
       await storage.close();
     },
   };
 }
 
-/** The served kinds and what they are built with, started. */
-interface Kinds {
+/** The registry of served kinds and what it is built with, started. */
+interface RegistryParts {
   registry: ResourceRegistry;
   watchCaches: WatchCaches;
   authn: ServerAuthentication;
   authorization: BuiltAuthorization;
-  /** Stops the feeds and releases the authenticators (storage stays open). */
-  stop(): Promise<void>;
+  /** Stops the change feed and the authorizer's following of it. */
+  stopFeeds(): Promise<void>;
 }
 
 /**
@@ -156,10 +157,10 @@ interface Kinds {
  * use it), the kinds; then starts the change feed and feeds the authorizer's indexes from it,
  * so they see every API server's RBAC and pod changes on a shared database.
  */
-async function startKinds(
+async function startRegistry(
   opts: ServerOptions,
   deps: { storage: Storage; pki: Pki; logger: Logger },
-): Promise<Kinds> {
+): Promise<RegistryParts> {
   const { storage, pki, logger } = deps;
   const authorization = await buildAuthorizer(opts.authorization);
   const authorizer = () => authorization.chain;
@@ -185,26 +186,26 @@ async function startKinds(
   const { tokenRequests, tokenReviewer } = authn;
   for (const kind of builtinKinds({ tokenRequests, tokenReviewer })) registry.add(kind);
   for (const kind of accessReviewKinds(authorizer)) registry.add(kind);
-  const stop = async () => {
+  const stopFeeds = async () => {
     authorization.stop();
     await watchCaches.feed.stop();
-    authn.close();
   };
   try {
     await watchCaches.feed.start();
     await authorization.follow(new ChangeFeedResourceFeed(watchCaches.feed));
   } catch (err) {
-    await stop();
+    await stopFeeds();
+    authn.close();
     throw err;
   }
-  return { registry, watchCaches, authn, authorization, stop };
+  return { registry, watchCaches, authn, authorization, stopFeeds };
 }
 
 /** Serves `handler` over HTTPS with the serving certificate. */
 function listen(
   opts: ServerOptions,
   pki: Pki,
-  handler: ReturnType<typeof buildApiHandler>,
+  handler: ApiHandler,
 ): Promise<HttpsServer> {
   return serveHttps(handler, {
     hostname: opts.bindAddress,
@@ -231,7 +232,7 @@ interface Controllers {
  */
 function startControllers(
   opts: ServerOptions,
-  deps: Kinds & { storage: Storage; logger: Logger; bootstrapHook: PostStartHook },
+  deps: RegistryParts & { storage: Storage; logger: Logger; bootstrapHook: PostStartHook },
 ): Controllers {
   const { registry, logger } = deps;
   const feed = deps.watchCaches.feed;

@@ -32,6 +32,15 @@ export interface RequestInfo {
 
 const NAMESPACE_SUBRESOURCES = new Set(["status", "finalize"]);
 const SPECIAL_VERBS = new Set(["proxy", "watch"]);
+/** The verb of a resource request by HTTP method (before list, watch and deletecollection). */
+const METHOD_VERBS: Readonly<Record<string, string>> = {
+  POST: "create",
+  GET: "get",
+  HEAD: "get",
+  PUT: "update",
+  PATCH: "patch",
+  DELETE: "delete",
+};
 
 /** Parses the RequestInfo of a request. */
 export function parseRequestInfo(method: string, url: URL): RequestInfo {
@@ -72,26 +81,7 @@ export function parseRequestInfo(method: string, url: URL): RequestInfo {
     info.legacyWatch = segs[0] === "watch";
     segs = segs.slice(1);
   } else {
-    switch (method) {
-      case "POST":
-        info.verb = "create";
-        break;
-      case "GET":
-      case "HEAD":
-        info.verb = "get";
-        break;
-      case "PUT":
-        info.verb = "update";
-        break;
-      case "PATCH":
-        info.verb = "patch";
-        break;
-      case "DELETE":
-        info.verb = "delete";
-        break;
-      default:
-        info.verb = "";
-    }
+    info.verb = Object.hasOwn(METHOD_VERBS, method) ? METHOD_VERBS[method] : "";
   }
   if (segs[0] === "namespaces") {
     if (segs.length > 1) {

@@ -1,6 +1,6 @@
 /**
  * Renders whatever the filters behind it throw as a Kubernetes `Status` in the format the
- * client accepts; server errors (5xx) are logged.
+ * client accepts; server errors (5xx) are logged with their cause.
  *
  * @module
  */
@@ -18,7 +18,13 @@ export function withStatusErrors(logger: Logger): Filter {
     } catch (err) {
       const status = toStatusError(err);
       if (status.code >= 500) {
-        logger.error("request failed", { path: ctx.url.pathname, err: String(err) });
+        // The cause (a storage outage's detail, say) is for the log; the client gets the Status.
+        const cause = err instanceof Error && err.cause !== undefined ? String(err.cause) : "";
+        logger.error("request failed", {
+          path: ctx.url.pathname,
+          err: String(err),
+          ...(cause ? { cause } : {}),
+        });
       }
       return errorResponse(status, errorFormat(ctx.req.headers.get("accept")));
     }

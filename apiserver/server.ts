@@ -10,6 +10,7 @@
  */
 import { StatusError, toStatusError } from "../shared/errors/status_error.ts";
 import { Logger } from "../shared/log/mod.ts";
+import { builtinSchemaModel } from "../shared/api/schema/builtin_model.ts";
 import { namespaceLifecycle } from "./admission/namespace_lifecycle.ts";
 import type { ConnectionInfo } from "./auth/authn/authenticator.ts";
 import { buildAuthenticator } from "./auth/authn/build_authenticator.ts";
@@ -33,6 +34,7 @@ import { type HttpsServer, serveHttps } from "./http/https_server.ts";
 import { parseRequestInfo, type RequestInfo } from "./http/request_info.ts";
 import { handleResource, registerVerbHandler, servedVerbs } from "./http/resource_handler.ts";
 import { handleWatch } from "./http/handlers/watch.ts";
+import { patchAppliers } from "./http/patch_appliers.ts";
 import { ChangeFeed } from "./watch/change_feed.ts";
 import { attachWatchCaches } from "./watch/attach_watch_caches.ts";
 import { compressResponse, errorResponse } from "./http/respond.ts";
@@ -52,7 +54,6 @@ import { AdmissionChain } from "./registry/generic/admission.ts";
 import type { UserInfo } from "../shared/api/authentication/v1/user_info.ts";
 import { builtinKinds } from "./registry/builtin_kinds.ts";
 import { ResourceRegistry } from "./registry/resource_registry.ts";
-import "./fieldmanager/register_patch_types.ts";
 import type { Storage } from "./storage/interface.ts";
 import { LibsqlStorage } from "./storage/libsql/libsql_storage.ts";
 
@@ -118,6 +119,7 @@ export async function startServer(
     tokenReviewer: authn.tokenReviewer,
   });
   for (const kind of kinds) registry.add(kind);
+  const appliers = patchAppliers(builtinSchemaModel());
   admission.plugins.push(namespaceLifecycle(() => registry.lookup("", "v1", "namespaces")!));
   for (const kind of accessReviewKinds(() => authorization.chain)) registry.add(kind);
   admission.plugins.push(
@@ -218,6 +220,7 @@ export async function startServer(
     if (info.isResourceRequest) {
       return await handleResource(req, url, info, registry, user, warnings, {
         watchListEnabled: opts.featureGates.enabled("WatchList"),
+        patchAppliers: appliers,
       });
     }
     const disc = await discovery.handle(req, url);

@@ -17,6 +17,7 @@ import { handleList } from "./handlers/list.ts";
 import { handlePatch } from "./handlers/patch.ts";
 import { handleUpdate } from "./handlers/update.ts";
 import { negotiateOutput } from "./negotiation.ts";
+import type { PatchAppliers } from "./patch_appliers.ts";
 import { hasProtobuf } from "../../shared/codec/protobuf/mod.ts";
 import type { RequestInfo } from "./request_info.ts";
 
@@ -50,7 +51,7 @@ export function handleResource(
   registry: ResourceRegistry,
   user: UserInfo | undefined,
   warnings: string[],
-  opts: { watchListEnabled?: boolean } = {},
+  opts: { watchListEnabled?: boolean; patchAppliers: PatchAppliers },
 ): Promise<Response> {
   const store = registry.lookup(info.apiGroup, info.apiVersion, info.resource);
   if (!store) throw StatusError.pathNotFound();
@@ -115,5 +116,6 @@ export function handleResource(
     user,
     warnings,
     watchListEnabled: opts.watchListEnabled,
+    patchAppliers: opts.patchAppliers,
   });
 }

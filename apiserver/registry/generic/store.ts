@@ -278,7 +278,7 @@ export class Store {
    * whose new object is `body`. A resourceVersion in the body must match the stored one (409);
    * without one the update is unconditional, and a kind that allows it creates a missing object.
    */
-  update(
+  async update(
     namespace: string,
     name: string,
     body: KubeObject,
@@ -289,7 +289,7 @@ export class Store {
     const rv = body.metadata.resourceVersion;
     if (rv) parseResourceVersion(rv);
     const allowCreate = !!this.def.allowCreateOnUpdate && !opts.subresource && !rv;
-    return this.guaranteedUpdate(namespace, name, () => body, {}, { ...opts, allowCreate });
+    return await this.guaranteedUpdate(namespace, name, () => body, {}, { ...opts, allowCreate });
   }
 
   /**

@@ -86,10 +86,12 @@ export interface UpdateOptions extends WriteOptions {
 
 /**
  * Computes the new object of an update from the stored one (undefined when it does not exist,
- * for a create). It may change and return `current`, which is its own copy; it is called again
- * with the new state when a concurrent write wins.
+ * for a create). It may change and return `current`, which is its own copy, or answer
+ * undefined when nothing needs changing. It is called again when a concurrent write wins.
  */
-export type TryUpdate = (current: KubeObject | undefined) => KubeObject | Promise<KubeObject>;
+export type TryUpdate = (
+  current: KubeObject | undefined,
+) => KubeObject | undefined | Promise<KubeObject | undefined>;
 
 /** How many times guaranteedUpdate tries a write that loses to concurrent ones (then 409). */
 export const MAX_UPDATE_ATTEMPTS = 10;
@@ -239,7 +241,7 @@ export class Store {
     obj.apiVersion = apiVersionOf(this.def);
     obj.kind = this.def.kind;
     obj.metadata ??= {};
-    this.#checkNamespace(obj, namespace);
+    this.#checkTarget(obj, namespace);
     for (const f of SYSTEM_METADATA) delete obj.metadata[f];
     const genName = !obj.metadata.name && !!obj.metadata.generateName;
     if (genName) obj.metadata.name = generateName(obj.metadata.generateName!);
@@ -285,7 +287,7 @@ export class Store {
     opts: WriteOptions & { subresource?: string } = {},
   ): Promise<{ object: KubeObject; created: boolean }> {
     body.metadata ??= {};
-    this.#checkIdentity(body, namespace, name);
+    this.#checkTarget(body, namespace, name);
     const rv = body.metadata.resourceVersion;
     if (rv) parseResourceVersion(rv);
     const allowCreate = !!this.def.allowCreateOnUpdate && !opts.subresource && !rv;
@@ -312,13 +314,14 @@ export class Store {
     for (let attempt = 1;; attempt++) {
       const current = await this.#storage.get(key);
       if (!current) {
-        if (!opts.allowCreate) throw StatusError.notFound(this.groupResource, name);
-        const body = await tryUpdate(undefined);
+        const body = opts.allowCreate ? await tryUpdate(undefined) : undefined;
+        if (!body) throw StatusError.notFound(this.groupResource, name);
         return { object: await this.create(namespace, { ...body }, opts), created: true };
       }
       const old = this.decode(current);
       checkPreconditions(this.groupResource, old, preconditions);
       const body = await tryUpdate(this.decode(current));
+      if (!body) return { object: old, created: false };
       const obj = await this.#prepareUpdate(namespace, name, body, old, current.revision, opts);
       if (deepEqual(obj, old)) return { object: old, created: false };
       if (opts.dryRun) return { object: obj, created: false };
@@ -339,7 +342,7 @@ export class Store {
     opts: UpdateOptions,
   ): Promise<KubeObject> {
     body.metadata ??= {};
-    this.#checkIdentity(body, namespace, name);
+    this.#checkTarget(body, namespace, name);
     const rv = body.metadata.resourceVersion;
     if (rv && parseResourceVersion(rv) !== revision) {
       throw StatusError.conflict(this.groupResource, name);
@@ -525,17 +528,13 @@ export class Store {
     return JSON.stringify({ ...obj, metadata });
   }
 
-  /** 400 when the body names another object than the URL; sets its namespace. */
-  #checkIdentity(body: KubeObject, namespace: string, name: string): void {
-    if (body.metadata.name !== undefined && body.metadata.name !== name) {
+  /** 400 when the body names another namespace (or `name`) than the URL; sets the namespace. */
+  #checkTarget(obj: KubeObject, namespace: string, name?: string): void {
+    if (name !== undefined && obj.metadata.name !== undefined && obj.metadata.name !== name) {
       throw StatusError.badRequest(
-        `the name of the object (${body.metadata.name}) does not match the name on the URL (${name})`,
+        `the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`,
       );
     }
-    this.#checkNamespace(body, namespace);
-  }
-
-  #checkNamespace(obj: KubeObject, namespace: string): void {
     if (this.def.namespaced) {
       const inBody = obj.metadata.namespace;
       if (inBody && inBody !== namespace) {

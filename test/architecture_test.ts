@@ -99,6 +99,11 @@ const RULES: { name: string; from: RegExp; forbidden: RegExp; except?: RegExp }[
     forbidden: /^apiserver\/registry\//,
   },
   {
+    name: "the field manager does not import the HTTP layer",
+    from: /^apiserver\/fieldmanager\//,
+    forbidden: /^apiserver\/http\//,
+  },
+  {
     name: "only storage/libsql imports the libSQL drivers (@libsql/client, libsql)",
     from: /./,
     forbidden: /^(npm:)?(@libsql\/client|libsql)(@|\/|$)/,

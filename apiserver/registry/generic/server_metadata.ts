@@ -28,7 +28,7 @@ export function keepServerMetadata(
   old: KubeObject,
   name: string,
   namespace?: string,
-) {
+): void {
   const meta = obj.metadata;
   meta.name = name;
   if (namespace !== undefined) meta.namespace = namespace;

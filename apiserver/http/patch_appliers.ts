@@ -69,7 +69,7 @@ export function acceptedPatchTypes(def: KindDef, appliers: PatchAppliers): Patch
 }
 
 /** Parses a JSON patch body; 400 when it does not parse or nests too deep. */
-export function parseJsonPatchBody(body: Uint8Array): unknown {
+function parseJsonPatchBody(body: Uint8Array): unknown {
   const text = new TextDecoder().decode(body);
   checkJsonTextDepth(text);
   let value: unknown;

@@ -131,10 +131,13 @@ Deno.test("GarbageCollector serves propagationPolicy Foreground", async () => {
     const res = await configMaps.delete("default", "owner", { propagationPolicy: "Foreground" });
     assert.deepEqual(res.object.metadata.finalizers, [FOREGROUND_FINALIZER]);
     await eventually("the plain dependent is gone", () => gone(secrets, "default", "plain"));
-    await eventually(
-      "the held dependent is marked",
-      async () => !!(await secrets.get("default", "held")).metadata.deletionTimestamp,
-    );
+    // Marked, and the collector done with it: its foregroundDeletion finalizer dropped (it has
+    // no dependents), so that the update below does not race the collector's own write.
+    await eventually("the held dependent is marked", async () => {
+      const { metadata } = await secrets.get("default", "held");
+      return !!metadata.deletionTimestamp &&
+        JSON.stringify(metadata.finalizers) === JSON.stringify(["example.com/hold"]);
+    });
     assert.ok(!(await gone(configMaps, "default", "owner")), "the owner waits for its dependents");
     const held = await secrets.get("default", "held");
     await secrets.update("default", "held", {

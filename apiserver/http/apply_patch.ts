@@ -12,9 +12,7 @@ import { fieldManagerFor } from "../fieldmanager/track_write.ts";
 import { validateApplyConfig } from "../fieldmanager/validate_apply_config.ts";
 import { isObject } from "../registry/generic/field_errors.ts";
 import { decodeRequestBody } from "./body.ts";
-import type { PatchArgs } from "./patch_appliers.ts";
-import { parseBool } from "./query.ts";
-import { warningHeader } from "./respond.ts";
+import type { PatchArgs } from "./patch_applier.ts";
 
 function patchOptionsInvalid(
   field: string,
@@ -29,9 +27,8 @@ function patchOptionsInvalid(
 }
 
 /** Computes the object a server-side apply produces (creating when `current` is absent). */
-export function applyPatch({ current, body, ctx, query }: PatchArgs): KubeObject {
-  const q = ctx.url.searchParams;
-  const force = q.has("force") ? parseBool(q.get("force")) : false;
+export function applyPatch(args: PatchArgs): KubeObject {
+  const { current, body, def, name, query } = args;
   const manager = query.fieldManager ?? "";
   if (manager === "") {
     throw patchOptionsInvalid("fieldManager", "FieldValueRequired", "is required for apply patch");
@@ -44,21 +41,16 @@ export function applyPatch({ current, body, ctx, query }: PatchArgs): KubeObject
     );
   }
   const { config, duplicates } = decodeApplyConfig(body, query.fieldValidation !== "Ignore");
-  const def = ctx.store.def;
-  for (const w of validateApplyConfig(def, config, duplicates, query.fieldValidation)) {
-    ctx.warnings.push(warningHeader(w));
-  }
-  const { name } = ctx.info;
+  args.warnings.push(...validateApplyConfig(def, config, duplicates, query.fieldValidation));
   const meta = isObject(config.metadata) ? config.metadata : {};
   if (!current && meta.uid) {
     throw StatusError.conflict(
-      ctx.store.groupResource,
+      { group: def.group, resource: def.plural },
       name,
       `uid mismatch: the provided object specified uid ${meta.uid}, and no existing object was found`,
     );
   }
-  const fm = fieldManagerFor(def, ctx.info.subresource ?? "");
-  const out = fm.apply(current, config, manager, force);
+  const out = fieldManagerFor(def, args.subresource).apply(current, config, manager, args.force);
   if (!current && (out.metadata?.name ?? "") !== name) {
     throw StatusError.badRequest(
       `the name of the object (${

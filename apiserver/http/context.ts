@@ -2,7 +2,7 @@
 import type { UserInfo } from "../../shared/api/authentication/v1/user_info.ts";
 import type { Store } from "../registry/generic/store.ts";
 import type { OutputFormat } from "./negotiation.ts";
-import type { PatchAppliers } from "./patch_appliers.ts";
+import type { PatchAppliers } from "./patch_applier.ts";
 import type { RequestInfo } from "./request_info.ts";
 
 /** What every resource handler receives. */

@@ -21,26 +21,8 @@ import { ALL_PATCH_TYPES, type KindDef, type PatchType } from "../registry/gener
 import { applyPatch } from "./apply_patch.ts";
 import { MAX_BODY_BYTES } from "./body.ts";
 import { checkBodyDepth, checkJsonTextDepth } from "./body_depth.ts";
-import type { ResourceContext } from "./context.ts";
 import { applyFieldValidation } from "./field_validation.ts";
-import { warningHeader } from "./respond.ts";
-import type { WriteQuery } from "./write_options.ts";
-
-/** What a patch type's applier receives. */
-export interface PatchArgs {
-  /** The stored object (absent when it does not exist: apply creates it). */
-  current?: KubeObject;
-  /** The raw patch body. */
-  body: Uint8Array;
-  ctx: ResourceContext;
-  query: WriteQuery;
-}
-
-/** Computes the patched object (or, for apply, the object to create). */
-export type PatchApplier = (args: PatchArgs) => KubeObject | Promise<KubeObject>;
-
-/** The appliers of the patch types the server serves. */
-export type PatchAppliers = ReadonlyMap<PatchType, PatchApplier>;
+import type { PatchApplier, PatchAppliers, PatchArgs } from "./patch_applier.ts";
 
 /** The most operations a JSON patch may have (kube-apiserver's maxJSONPatchOperations). */
 export const MAX_JSON_PATCH_OPERATIONS = 10_000;
@@ -111,12 +93,14 @@ function mergePatch({ current, body }: PatchArgs): KubeObject {
 }
 
 /** A strategic merge patch of an object whose kind the schema model has; 415 for others. */
-function strategicMergePatch(model: SchemaModel, { current, body, ctx }: PatchArgs): KubeObject {
-  const def = ctx.store.def;
+function strategicMergePatch(
+  model: SchemaModel,
+  { current, body, def, contentType }: PatchArgs,
+): KubeObject {
   const type = model.kind(def.group, def.version, def.kind);
   if (!type) {
     throw StatusError.unsupportedMediaType(
-      ctx.req.headers.get("content-type") ?? STRATEGIC_MERGE_PATCH_TYPE,
+      contentType,
       (def.patchTypes ?? ALL_PATCH_TYPES).filter((t) => t !== STRATEGIC_MERGE_PATCH_TYPE),
     );
   }
@@ -140,10 +124,10 @@ function strategicMergePatch(model: SchemaModel, { current, body, ctx }: PatchAr
 
 /**
  * Validates a patched object like a create or update body (unknown fields dropped in place),
- * adding the warnings to the request's.
+ * adding its warnings to the request's.
  */
 function validatePatchedObject(model: SchemaModel, args: PatchArgs, obj: KubeObject): void {
-  const def = args.ctx.store.def;
+  const def = args.def;
   const warnings = applyFieldValidation({
     model,
     type: model.kind(def.group, def.version, def.kind),
@@ -152,5 +136,5 @@ function validatePatchedObject(model: SchemaModel, args: PatchArgs, obj: KubeObj
     directive: args.query.fieldValidation,
     kind: { group: def.group, kind: def.kind },
   });
-  for (const w of warnings) args.ctx.warnings.push(warningHeader(w));
+  args.warnings.push(...warnings);
 }

@@ -17,7 +17,7 @@ import { handleList } from "./handlers/list.ts";
 import { handlePatch } from "./handlers/patch.ts";
 import { handleUpdate } from "./handlers/update.ts";
 import { negotiateOutput } from "./negotiation.ts";
-import type { PatchAppliers } from "./patch_appliers.ts";
+import type { PatchAppliers } from "./patch_applier.ts";
 import { hasProtobuf } from "../../shared/codec/protobuf/mod.ts";
 import type { RequestInfo } from "./request_info.ts";
 

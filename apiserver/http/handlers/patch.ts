@@ -14,9 +14,11 @@ import type { TryUpdate } from "../../registry/generic/store.ts";
 import { readBody } from "../body.ts";
 import type { ResourceContext } from "../context.ts";
 import { parseMediaType } from "../negotiation.ts";
-import { acceptedPatchTypes, type PatchApplier } from "../patch_appliers.ts";
-import { objectResponse } from "../respond.ts";
-import { parseWriteQuery, type WriteQuery } from "../write_options.ts";
+import type { PatchApplier, PatchArgs } from "../patch_applier.ts";
+import { acceptedPatchTypes } from "../patch_appliers.ts";
+import { parseBool } from "../query.ts";
+import { objectResponse, warningHeader } from "../respond.ts";
+import { parseWriteQuery } from "../write_options.ts";
 
 const APPLY_PATCH_TYPE: PatchType = "application/apply-patch+yaml";
 
@@ -41,12 +43,22 @@ export async function handlePatch(ctx: ResourceContext): Promise<Response> {
   }
   // If-Match carries the resourceVersion the patch was computed against (a precondition).
   const ifMatch = ctx.req.headers.get("if-match")?.replace(/^W\//, "").replace(/^"(.*)"$/, "$1");
-  const tryUpdate = patchUpdate(ctx, applier, query, await readBody(ctx.req));
   const { namespace, name, subresource } = ctx.info;
+  const q = ctx.url.searchParams;
+  const request: Omit<PatchArgs, "current" | "warnings"> = {
+    body: await readBody(ctx.req),
+    def: ctx.store.def,
+    name,
+    subresource: subresource ?? "",
+    contentType: contentType ?? "",
+    query,
+    force: q.has("force") ? parseBool(q.get("force")) : false,
+  };
+  const warnings: string[] = [];
   const { object, created } = await ctx.store.guaranteedUpdate(
     namespace,
     name,
-    tryUpdate,
+    patchUpdate(applier, request, warnings),
     { resourceVersion: ifMatch === "*" ? undefined : ifMatch },
     {
       dryRun: query.dryRun,
@@ -58,24 +70,23 @@ export async function handlePatch(ctx: ResourceContext): Promise<Response> {
       allowCreate: isApply,
     },
   );
+  for (const w of warnings) ctx.warnings.push(warningHeader(w));
   return objectResponse(created ? 201 : 200, object, ctx.format, { warnings: ctx.warnings });
 }
 
 /**
- * The patch as a tryUpdate: applies it to the stored object, each attempt afresh (warnings of
- * an earlier attempt dropped). The patched object keeps the resourceVersion it was read at,
- * so the store writes it only over that; a patch that sets another one is a precondition.
+ * The patch as a tryUpdate: applies it to the stored object, each attempt afresh (`warnings`
+ * holds the last attempt's). The patched object keeps the resourceVersion it was read at, so
+ * the store writes it only over that; a patch that sets another one is a precondition.
  */
 function patchUpdate(
-  ctx: ResourceContext,
   applier: PatchApplier,
-  query: WriteQuery,
-  body: Uint8Array,
+  request: Omit<PatchArgs, "current" | "warnings">,
+  warnings: string[],
 ): TryUpdate {
-  const warningsBefore = ctx.warnings.length;
   return async (current: KubeObject | undefined) => {
-    ctx.warnings.length = warningsBefore;
-    const next = await applier({ current, body, ctx, query });
+    warnings.length = 0;
+    const next = await applier({ ...request, current, warnings });
     if (!current) return next;
     if (!isObject(next.metadata)) next.metadata = {};
     next.metadata.resourceVersion ??= current.metadata.resourceVersion;

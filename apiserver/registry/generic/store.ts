@@ -212,7 +212,7 @@ export class Store {
         count: !filtered && !!query.limit,
       });
     } catch (err) {
-      throw listError(err, plan);
+      throw listError(err, plan.mode === "continue" ? plan.startKeySuffix : undefined);
     }
     const items = result.items.map((kv) => this.decode(kv));
     const list: KubeList = {

@@ -25,6 +25,7 @@ import { withImpersonation } from "./http/filters/with_impersonation.ts";
 import { withRequestInfo } from "./http/filters/with_request_info.ts";
 import { withRequestLog } from "./http/filters/with_request_log.ts";
 import { withStatusErrors } from "./http/filters/with_status_errors.ts";
+import type { PatchAppliers } from "./http/patch_applier.ts";
 import { ResourceHandler } from "./http/resource_handler.ts";
 import { verbHandlers } from "./http/verb_handlers.ts";
 import { handleVersion } from "./http/version.ts";
@@ -41,6 +42,8 @@ export interface ApiHandlerDeps {
   registry: ResourceRegistry;
   /** The watch caches of the registry's stores (watches are served from them). */
   watchCaches: WatchCaches;
+  /** The patch types PATCH applies. */
+  patchAppliers: PatchAppliers;
   authenticator: Authenticator;
   /** Authorizes requests and impersonation. */
   authorizer: Authorizer;
@@ -72,6 +75,7 @@ function apiRoutes(deps: ApiHandlerDeps): ContextHandler {
     registry,
     verbs: verbHandlers(deps.watchCaches),
     watchListEnabled: () => featureGates.enabled("WatchList"),
+    patchAppliers: deps.patchAppliers,
   });
   const servedVerbs = () => resources.servedVerbs();
   const discovery = new Discovery(registry, servedVerbs);

@@ -8,9 +8,11 @@
 import { StatusError } from "../shared/errors/status_error.ts";
 import { type HttpsServer, serveHttps } from "../shared/http/https_server.ts";
 import { Logger } from "../shared/log/mod.ts";
+import { builtinSchemaModel } from "../shared/api/schema/builtin_model.ts";
 import { namespaceLifecycle } from "./admission/namespace_lifecycle.ts";
 import { nodeRestriction } from "./admission/node_restriction.ts";
 import { type ApiHandler, buildApiHandler } from "./api_handler.ts";
+import { patchAppliers } from "./http/patch_appliers.ts";
 import { buildAuthenticator, type ServerAuthentication } from "./auth/authn/build_authenticator.ts";
 import { reconcileDefaultPolicy } from "./auth/authz/bootstrap/reconcile_policy.ts";
 import { buildAuthorizer, type BuiltAuthorization } from "./auth/authz/build_authorizer.ts";
@@ -30,7 +32,6 @@ import { accessReviewKinds } from "./registry/authorization/access_review_kinds.
 import { builtinKinds } from "./registry/builtin_kinds.ts";
 import { rbacEscalationCheck } from "./registry/rbac/escalation_admission.ts";
 import { ResourceRegistry } from "./registry/resource_registry.ts";
-import "./fieldmanager/register_patch_types.ts";
 import type { Storage } from "./storage/interface.ts";
 import { LibsqlStorage } from "./storage/libsql/libsql_storage.ts";
 import { ChangeFeed } from "./watch/change_feed.ts";
@@ -97,6 +98,7 @@ export async function startServer(
   const handler = buildApiHandler({
     registry,
     watchCaches: parts.watchCaches,
+    patchAppliers: patchAppliers(builtinSchemaModel()),
     authenticator: parts.authn.chain,
     authorizer: authorization.chain,
     health,

@@ -89,14 +89,16 @@ const RULES: { name: string; from: RegExp; forbidden: RegExp; except?: RegExp }[
     name: "registry, fieldmanager, storage, watch, cel and auth never import the HTTP layer",
     from: /^apiserver\/(registry|fieldmanager|storage|watch|cel|auth)\//,
     forbidden: /^apiserver\/http\//,
-    // TEMPORARY: being fixed in parallel (the field manager takes plain values); delete this
-    // allow-list once that work is merged.
-    except: /^apiserver\/fieldmanager\/(validate_patched|register_patch_types)\.ts$/,
   },
   {
     name: "auth never imports the registry (the registry and the wiring pass implementations in)",
     from: /^apiserver\/auth\//,
     forbidden: /^apiserver\/registry\//,
+  },
+  {
+    name: "the field manager does not import the HTTP layer",
+    from: /^apiserver\/fieldmanager\//,
+    forbidden: /^apiserver\/http\//,
   },
   {
     name: "only storage/libsql imports the libSQL drivers (@libsql/client, libsql)",

@@ -110,10 +110,17 @@ export class ClusterRoleAggregationController {
       const rules = aggregatedRules(role, all);
       if (JSON.stringify(rules) === JSON.stringify(role.rules ?? [])) continue;
       try {
-        await this.#opts.clusterRoles().update("", role.metadata.name!, {
-          ...structuredClone(role),
-          rules,
-        });
+        // Written over the role as stored, unless its aggregation rule changed meanwhile (its
+        // commit schedules another sync).
+        const rule = JSON.stringify(role.aggregationRule);
+        await this.#opts.clusterRoles().guaranteedUpdate(
+          "",
+          role.metadata.name!,
+          (current) =>
+            current && JSON.stringify(current.aggregationRule) === rule
+              ? { ...current, rules }
+              : undefined,
+        );
       } catch (err) {
         // A concurrent write or deletion: its commit reaches the index and schedules again.
         if (err instanceof StatusError && (err.code === 409 || err.code === 404)) continue;

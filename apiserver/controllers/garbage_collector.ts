@@ -307,29 +307,16 @@ export class GarbageCollector {
 }
 
 /**
- * Reads an object, lets `change` edit it (returning false when nothing needs doing) and
- * writes it back; retries on conflicts, and a missing object ends it quietly.
+ * Lets `change` edit the stored object (returning false when nothing needs doing) through the
+ * store's guaranteedUpdate, which retries on conflicts; a missing object ends it quietly.
  */
 async function mutate(
   loc: { store: Store; namespace: string; name: string },
   change: (obj: KubeObject) => boolean,
 ): Promise<void> {
-  for (let attempt = 0; attempt < 5; attempt++) {
-    let obj: KubeObject;
-    try {
-      obj = await loc.store.get(loc.namespace, loc.name);
-    } catch (err) {
-      if (err instanceof StatusError && err.code === 404) return;
-      throw err;
-    }
-    if (!change(obj)) return;
-    try {
-      await loc.store.update(loc.namespace, loc.name, obj);
-      return;
-    } catch (err) {
-      if (!(err instanceof StatusError && err.code === 409)) throw err;
-    }
-  }
+  await ignoreNotFound(
+    loc.store.guaranteedUpdate(loc.namespace, loc.name, (obj) => change(obj!) ? obj : undefined),
+  );
 }
 
 /** A listed value's object, or undefined for text that is not an object with metadata. */

@@ -188,16 +188,15 @@ export class NamespaceController {
       const left = await this.#countContent(name);
       if (left > 0) return;
     }
-    const spec = (ns.spec ?? {}) as { finalizers?: string[] };
-    const finalizers = (spec.finalizers ?? []).filter((f) => f !== NAMESPACE_FINALIZER);
-    await this.#namespaces().update(
+    await this.#namespaces().guaranteedUpdate(
       "",
       name,
-      {
-        ...ns,
-        metadata: { ...ns.metadata, resourceVersion: undefined },
-        spec: { ...spec, finalizers },
+      (current) => {
+        const spec = (current?.spec ?? {}) as { finalizers?: string[] };
+        const finalizers = (spec.finalizers ?? []).filter((f) => f !== NAMESPACE_FINALIZER);
+        return current && { ...current, spec: { ...spec, finalizers } };
       },
+      {},
       { subresource: "finalize" },
     );
   }

@@ -206,27 +206,36 @@ export class NodeLifecycleController {
   /** Makes the node carry exactly the taints of `key` (both effects), or none of ours when "". */
   async #setTaints(name: string, key: string, now: number): Promise<void> {
     const nodes = this.#opts.registry.lookup("", "v1", "nodes")!;
-    const node = await nodes.get("", name);
-    const spec = { ...(node.spec as Record<string, unknown> ?? {}) };
-    const taints = (spec.taints as Taint[] | undefined) ?? [];
-    const ours = [TAINT_UNREACHABLE, TAINT_NOT_READY];
-    const kept = taints.filter((t) => !ours.includes(t.key) || t.key === key);
-    if (key) {
-      for (const effect of ["NoSchedule", "NoExecute"]) {
-        if (!kept.some((t) => t.key === key && t.effect === effect)) {
-          kept.push(
-            effect === "NoExecute" ? { key, effect, timeAdded: rfc3339(now) } : { key, effect },
-          );
-        }
-      }
-    }
-    if (JSON.stringify(kept) === JSON.stringify(taints)) return;
-    if (kept.length) spec.taints = kept;
-    else delete spec.taints;
-    await nodes.update("", name, { ...node, spec });
+    let changed = false;
+    await nodes.guaranteedUpdate("", name, (node) => {
+      const spec = { ...(node?.spec as Record<string, unknown> ?? {}) };
+      const next = taintsWith((spec.taints as Taint[] | undefined) ?? [], key, now);
+      changed = !!next;
+      if (!node || !next) return undefined;
+      if (next.length) spec.taints = next;
+      else delete spec.taints;
+      return { ...node, spec };
+    });
+    if (!changed) return;
     this.#opts.logger?.info(key ? "node tainted" : "node taints removed", {
       node: name,
       taint: key,
     });
   }
+}
+
+/** `taints` with exactly the taints of `key` (both effects) among ours; undefined if unchanged. */
+function taintsWith(taints: Taint[], key: string, now: number): Taint[] | undefined {
+  const ours = [TAINT_UNREACHABLE, TAINT_NOT_READY];
+  const kept = taints.filter((t) => !ours.includes(t.key) || t.key === key);
+  if (key) {
+    for (const effect of ["NoSchedule", "NoExecute"]) {
+      if (!kept.some((t) => t.key === key && t.effect === effect)) {
+        kept.push(
+          effect === "NoExecute" ? { key, effect, timeAdded: rfc3339(now) } : { key, effect },
+        );
+      }
+    }
+  }
+  return JSON.stringify(kept) === JSON.stringify(taints) ? undefined : kept;
 }

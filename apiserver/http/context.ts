@@ -2,6 +2,7 @@
 import type { UserInfo } from "../../shared/api/authentication/v1/user_info.ts";
 import type { Store } from "../registry/generic/store.ts";
 import type { OutputFormat } from "./negotiation.ts";
+import type { PatchAppliers } from "./patch_applier.ts";
 import type { RequestInfo } from "./request_info.ts";
 
 /** What every resource handler receives. */
@@ -17,4 +18,6 @@ export interface ResourceContext {
   warnings: string[];
   /** Whether the WatchList feature gate is on. */
   watchListEnabled?: boolean;
+  /** The patch types the server applies (PATCH). */
+  patchAppliers: PatchAppliers;
 }

@@ -11,6 +11,7 @@ import type { UserInfo } from "../../shared/api/authentication/v1/user_info.ts";
 import type { Store } from "../registry/generic/store.ts";
 import type { ResourceContext } from "./context.ts";
 import { negotiateOutput } from "./negotiation.ts";
+import type { PatchAppliers } from "./patch_applier.ts";
 import { hasProtobuf } from "../../shared/codec/protobuf/mod.ts";
 import type { RequestInfo } from "./request_info.ts";
 
@@ -27,6 +28,8 @@ export interface ResourceHandlerOptions {
   verbs: VerbHandlers;
   /** Whether the WatchList feature gate is on (asked per request). */
   watchListEnabled?: () => boolean;
+  /** The patch types the server applies (PATCH). */
+  patchAppliers: PatchAppliers;
 }
 
 const API_VERBS = [
@@ -93,6 +96,7 @@ export class ResourceHandler {
       user,
       warnings,
       watchListEnabled: this.#opts.watchListEnabled?.(),
+      patchAppliers: this.#opts.patchAppliers,
     });
   }
 

@@ -4,6 +4,8 @@
  * tokens, the RBAC authorizer fed from the change feed).
  */
 import assert from "node:assert/strict";
+import { patchAppliers } from "../../apiserver/http/patch_appliers.ts";
+import { builtinSchemaModel } from "../../shared/api/schema/builtin_model.ts";
 import { type ApiHandler, buildApiHandler } from "../../apiserver/api_handler.ts";
 import { AuthenticatorChain } from "../../apiserver/auth/authn/authenticator.ts";
 import {
@@ -96,6 +98,7 @@ async function withHandler(fn: (handle: ApiHandler) => Promise<void>): Promise<v
     const handle = buildApiHandler({
       registry,
       watchCaches,
+      patchAppliers: patchAppliers(builtinSchemaModel()),
       authenticator: new AuthenticatorChain([
         new StaticTokenAuthenticator(TOKENS),
         new RejectUnknownBearer(),

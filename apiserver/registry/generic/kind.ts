@@ -32,6 +32,31 @@ export const ALL_VERBS: readonly Verb[] = [
   "watch",
 ];
 
+/** A PATCH body type, named by its media type (the request's Content-Type). */
+export type PatchType =
+  | "application/json-patch+json"
+  | "application/merge-patch+json"
+  | "application/strategic-merge-patch+json"
+  | "application/apply-patch+yaml";
+
+/** Every patch type, in kube-apiserver's order: what the built-in kinds accept. */
+export const ALL_PATCH_TYPES: readonly PatchType[] = [
+  "application/json-patch+json",
+  "application/merge-patch+json",
+  "application/strategic-merge-patch+json",
+  "application/apply-patch+yaml",
+];
+
+/**
+ * The patch types of a custom resource, as kube-apiserver serves them: no strategic merge
+ * patch, which needs the patch strategies of a compiled-in type.
+ */
+export const CUSTOM_RESOURCE_PATCH_TYPES: readonly PatchType[] = [
+  "application/json-patch+json",
+  "application/merge-patch+json",
+  "application/apply-patch+yaml",
+];
+
 /** Per-kind behaviour plugged into the generic store. Every hook is optional but `validate`. */
 export interface Strategy {
   /** Sets defaults and clears fields the client may not set, before validation on create. */
@@ -128,6 +153,11 @@ export interface KindDef {
   /** Verbs on the main resource; defaults to ALL_VERBS. */
   verbs?: readonly Verb[];
   subresources?: readonly SubresourceDef[];
+  /**
+   * The patch types PATCH accepts (any other is 415 Unsupported Media Type); defaults to
+   * ALL_PATCH_TYPES. A custom resource declares CUSTOM_RESOURCE_PATCH_TYPES.
+   */
+  patchTypes?: readonly PatchType[];
   /** PUT to a missing object creates it (Kubernetes allows this for a few kinds). */
   allowCreateOnUpdate?: boolean;
   /** Validates names as DNS-1123 labels (true) or subdomains (false, default). */

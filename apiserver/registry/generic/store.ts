@@ -9,8 +9,6 @@ import type { DeleteOptions, KubeList, KubeObject } from "../../../shared/api/me
 import { type FieldError, StatusError } from "../../../shared/errors/status_error.ts";
 import {
   type ChangeEvent,
-  CompactedError,
-  FutureRevisionError,
   KeyExistsError,
   KeyNotFoundError,
   type KeyValue,
@@ -20,7 +18,16 @@ import {
 import type { UserInfo } from "../../../shared/api/authentication/v1/user_info.ts";
 import type { AdmissionAttributes, AdmissionChain } from "./admission.ts";
 import { type Clock, rfc3339, systemClock } from "./clock.ts";
+import { cloneValue } from "./clone_value.ts";
 import { encodeContinue } from "./continue_token.ts";
+import { listError } from "./list_error.ts";
+import {
+  checkDeletePreconditions,
+  checkPreconditions,
+  type Preconditions,
+} from "./preconditions.ts";
+import { finalizerOfPolicy, validateDeleteOptions } from "./delete_options.ts";
+import { bumpGeneration, keepServerMetadata, SYSTEM_METADATA } from "./server_metadata.ts";
 import { maintainManagedFields } from "../../fieldmanager/track_write.ts";
 import { deepEqual } from "../../../shared/json/deep_equal.ts";
 import { apiVersionOf, type KindDef } from "./kind.ts";
@@ -69,6 +76,26 @@ export interface WriteOptions {
   applied?: boolean;
 }
 
+/** Options of an update: the write options, the subresource, and whether to create. */
+export interface UpdateOptions extends WriteOptions {
+  /** The subresource written (e.g. `status`); absent for the main resource. */
+  subresource?: string;
+  /** A missing object is created from `tryUpdate(undefined)` (PUT of some kinds, apply). */
+  allowCreate?: boolean;
+}
+
+/**
+ * Computes the new object of an update from the stored one (undefined when it does not exist,
+ * for a create). It may change and return `current`, which is its own copy, or answer
+ * undefined when nothing needs changing. It is called again when a concurrent write wins.
+ */
+export type TryUpdate = (
+  current: KubeObject | undefined,
+) => KubeObject | undefined | Promise<KubeObject | undefined>;
+
+/** How many times guaranteedUpdate tries a write that loses to concurrent ones (then 409). */
+export const MAX_UPDATE_ATTEMPTS = 10;
+
 /** Options of the store. */
 export interface StoreOptions {
   storage: Storage;
@@ -79,16 +106,6 @@ export interface StoreOptions {
   /** Gives the new store its list cache (the watch caches), if it has one. */
   listCacheFor?: (store: Store) => ListCache | undefined;
 }
-
-const SYSTEM_METADATA = [
-  "uid",
-  "creationTimestamp",
-  "deletionTimestamp",
-  "deletionGracePeriodSeconds",
-  "resourceVersion",
-  "generation",
-  "selfLink",
-] as const;
 
 /** The generic store for one kind. */
 export class Store {
@@ -198,24 +215,7 @@ export class Store {
         count: !filtered && !!query.limit,
       });
     } catch (err) {
-      if (err instanceof CompactedError) {
-        if (plan.mode === "continue") {
-          throw StatusError.expired(
-            "The provided continue parameter is too old to display a consistent list result. " +
-              "You can start a new list without the continue parameter, or use the continue " +
-              "token in this response to retrieve the remainder of the results. Continuing with " +
-              "the provided token results in an inconsistent list - objects that were created, " +
-              "modified, or deleted between the time the first chunk was returned and now may " +
-              "show up in the list.",
-            encodeContinue(-1, plan.startKeySuffix),
-          );
-        }
-        throw StatusError.expired("The resourceVersion for the provided list is too old.");
-      }
-      if (err instanceof FutureRevisionError) {
-        throw StatusError.tooLargeResourceVersion(err.requested, err.current);
-      }
-      throw err;
+      throw listError(err, plan.mode === "continue" ? plan.startKeySuffix : undefined);
     }
     const items = result.items.map((kv) => this.decode(kv));
     const list: KubeList = {
@@ -244,7 +244,7 @@ export class Store {
     obj.apiVersion = apiVersionOf(this.def);
     obj.kind = this.def.kind;
     obj.metadata ??= {};
-    this.#checkNamespace(obj, namespace);
+    this.#checkTarget(obj, namespace);
     for (const f of SYSTEM_METADATA) delete obj.metadata[f];
     const genName = !obj.metadata.name && !!obj.metadata.generateName;
     if (genName) obj.metadata.name = generateName(obj.metadata.generateName!);
@@ -279,8 +279,9 @@ export class Store {
   }
 
   /**
-   * Replaces an object (or, with `subresource`, one of its subresources). A resourceVersion in
-   * the body is a precondition; without one the update is unconditional.
+   * Replaces an object (or, with `subresource`, one of its subresources): a guaranteedUpdate
+   * whose new object is `body`. A resourceVersion in the body must match the stored one (409);
+   * without one the update is unconditional, and a kind that allows it creates a missing object.
    */
   async update(
     namespace: string,
@@ -288,94 +289,117 @@ export class Store {
     body: KubeObject,
     opts: WriteOptions & { subresource?: string } = {},
   ): Promise<{ object: KubeObject; created: boolean }> {
+    body.metadata ??= {};
+    this.#checkTarget(body, namespace, name);
+    const rv = body.metadata.resourceVersion;
+    if (rv) parseResourceVersion(rv);
+    const allowCreate = !!this.def.allowCreateOnUpdate && !opts.subresource && !rv;
+    return await this.guaranteedUpdate(namespace, name, () => body, {}, { ...opts, allowCreate });
+  }
+
+  /**
+   * The one read-modify-write of an object: reads it, checks `preconditions`, asks
+   * `tryUpdate(current)` for the new object (`current` is the caller's own copy, undefined when
+   * the object does not exist) and writes that through the update path (admission, validation,
+   * compare-and-swap). A write that loses to a concurrent one is retried with the new state, at
+   * most MAX_UPDATE_ATTEMPTS times in all (then 409 Conflict). A resourceVersion on the new
+   * object other than the stored one is 409 Conflict, never retried. A missing object is 404,
+   * or with `allowCreate` created from `tryUpdate(undefined)`.
+   */
+  async guaranteedUpdate(
+    namespace: string,
+    name: string,
+    tryUpdate: TryUpdate,
+    preconditions: Preconditions = {},
+    opts: UpdateOptions = {},
+  ): Promise<{ object: KubeObject; created: boolean }> {
+    const key = this.#existingKey(namespace, name);
+    for (let attempt = 1;; attempt++) {
+      const current = await this.#storage.get(key);
+      if (!current) {
+        const body = opts.allowCreate ? await tryUpdate(undefined) : undefined;
+        if (!body) throw StatusError.notFound(this.groupResource, name);
+        return { object: await this.create(namespace, { ...body }, opts), created: true };
+      }
+      const old = this.decode(current);
+      checkPreconditions(this.groupResource, old, preconditions);
+      const body = await tryUpdate(this.decode(current));
+      if (!body) return { object: old, created: false };
+      const obj = await this.#prepareUpdate(namespace, name, body, old, current.revision, opts);
+      if (deepEqual(obj, old)) return { object: old, created: false };
+      if (opts.dryRun) return { object: obj, created: false };
+      if (await this.#writeUpdate(key, obj, current.revision)) {
+        return { object: obj, created: false };
+      }
+      if (attempt >= MAX_UPDATE_ATTEMPTS) throw StatusError.conflict(this.groupResource, name);
+    }
+  }
+
+  /** Turns the new object of an update into what is stored: server fields, strategy, admission. */
+  async #prepareUpdate(
+    namespace: string,
+    name: string,
+    body: KubeObject,
+    old: KubeObject,
+    revision: number,
+    opts: UpdateOptions,
+  ): Promise<KubeObject> {
+    body.metadata ??= {};
+    this.#checkTarget(body, namespace, name);
+    const rv = body.metadata.resourceVersion;
+    if (rv && parseResourceVersion(rv) !== revision) {
+      throw StatusError.conflict(this.groupResource, name);
+    }
     const sub = opts.subresource
       ? this.def.subresources?.find((s) => s.name === opts.subresource)
       : undefined;
-    body.metadata ??= {};
-    if (body.metadata.name !== undefined && body.metadata.name !== name) {
-      throw StatusError.badRequest(
-        `the name of the object (${body.metadata.name}) does not match the name on the URL (${name})`,
+    const obj = sub?.update ? sub.update(cloneValue(body), old) : cloneValue(body);
+    obj.apiVersion = apiVersionOf(this.def);
+    obj.kind = this.def.kind;
+    obj.metadata ??= {};
+    if (obj.metadata.uid && obj.metadata.uid !== old.metadata.uid) {
+      throw StatusError.conflict(
+        this.groupResource,
+        name,
+        `Precondition failed: UID in precondition: ${obj.metadata.uid}, UID in object meta: ${old.metadata.uid}`,
       );
     }
-    this.#checkNamespace(body, namespace);
-    const wanted = body.metadata.resourceVersion
-      ? parseResourceVersion(body.metadata.resourceVersion)
-      : undefined;
-    for (;;) {
-      const key = this.#existingKey(namespace, name);
-      const current = await this.#storage.get(key);
-      if (!current) {
-        if (this.def.allowCreateOnUpdate && !sub && wanted === undefined) {
-          const created = await this.create(namespace, { ...body }, opts);
-          return { object: created, created: true };
-        }
-        throw StatusError.notFound(this.groupResource, name);
-      }
-      if (wanted !== undefined && wanted !== current.revision) {
-        throw StatusError.conflict(this.groupResource, name);
-      }
-      const old = this.decode(current);
-      const obj = sub?.update ? sub.update(cloneValue(body), old) : cloneValue(body);
-      obj.apiVersion = apiVersionOf(this.def);
-      obj.kind = this.def.kind;
-      obj.metadata ??= {};
-      if (obj.metadata.uid && obj.metadata.uid !== old.metadata.uid) {
-        throw StatusError.conflict(
-          this.groupResource,
-          name,
-          `Precondition failed: UID in precondition: ${obj.metadata.uid}, UID in object meta: ${old.metadata.uid}`,
-        );
-      }
-      obj.metadata.name = name;
-      if (this.def.namespaced) obj.metadata.namespace = namespace;
-      obj.metadata.uid = old.metadata.uid;
-      obj.metadata.creationTimestamp = old.metadata.creationTimestamp;
-      obj.metadata.generation = old.metadata.generation;
-      if (old.metadata.deletionTimestamp) {
-        obj.metadata.deletionTimestamp = old.metadata.deletionTimestamp;
-        obj.metadata.deletionGracePeriodSeconds = old.metadata.deletionGracePeriodSeconds;
+    keepServerMetadata(obj, old, name, this.def.namespaced ? namespace : undefined);
+    const hasStatus = this.def.subresources?.some((s) => s.name === "status");
+    if (!sub && hasStatus) {
+      if (old.status === undefined) delete obj.status;
+      else obj.status = structuredClone(old.status);
+    }
+    const strategy = this.def.strategy;
+    if (!sub) strategy.prepareForUpdate?.(obj, old);
+    maintainManagedFields(this.def, old, obj, body, opts);
+    const attrs = this.#attrs("UPDATE", obj, old, opts, opts.subresource);
+    await this.#admission?.admit(attrs);
+    this.#validate(
+      obj,
+      strategy.validateUpdate ? strategy.validateUpdate(obj, old) : strategy.validate(obj),
+      old,
+    );
+    strategy.canonicalize?.(obj);
+    await this.#admission?.validate(attrs);
+    bumpGeneration(obj, old);
+    return obj;
+  }
+
+  /** Compare-and-swaps an updated object; false when a concurrent write got there first. */
+  async #writeUpdate(key: string, obj: KubeObject, revision: number): Promise<boolean> {
+    try {
+      if (obj.metadata.deletionTimestamp && !this.#hasFinalizers(obj)) {
+        const ev = await this.#storage.delete(key, revision);
+        obj.metadata.resourceVersion = String(ev.revision);
       } else {
-        delete obj.metadata.deletionTimestamp;
-        delete obj.metadata.deletionGracePeriodSeconds;
-      }
-      delete obj.metadata.selfLink;
-      const hasStatus = this.def.subresources?.some((s) => s.name === "status");
-      if (!sub && hasStatus) {
-        if (old.status === undefined) delete obj.status;
-        else obj.status = structuredClone(old.status);
-      }
-      obj.metadata.resourceVersion = old.metadata.resourceVersion;
-      if (!sub) this.def.strategy.prepareForUpdate?.(obj, old);
-      maintainManagedFields(this.def, old, obj, body, { ...opts, subresource: opts.subresource });
-      const attrs = this.#attrs("UPDATE", obj, old, opts, opts.subresource);
-      await this.#admission?.admit(attrs);
-      const strategy = this.def.strategy;
-      this.#validate(
-        obj,
-        strategy.validateUpdate ? strategy.validateUpdate(obj, old) : strategy.validate(obj),
-        old,
-      );
-      strategy.canonicalize?.(obj);
-      await this.#admission?.validate(attrs);
-      if (specChanged(obj, old)) obj.metadata.generation = (old.metadata.generation ?? 0) + 1;
-      if (deepEqual(obj, old)) return { object: old, created: false };
-      if (opts.dryRun) return { object: obj, created: false };
-      try {
-        if (obj.metadata.deletionTimestamp && !this.#hasFinalizers(obj)) {
-          const ev = await this.#storage.delete(key, current.revision);
-          obj.metadata.resourceVersion = String(ev.revision);
-          return { object: obj, created: false };
-        }
-        const kv = await this.#storage.update(key, this.#encode(obj), current.revision, obj);
+        const kv = await this.#storage.update(key, this.#encode(obj), revision, obj);
         obj.metadata.resourceVersion = String(kv.revision);
-        return { object: obj, created: false };
-      } catch (err) {
-        if (err instanceof RevisionConflictError || err instanceof KeyNotFoundError) {
-          if (wanted !== undefined) throw StatusError.conflict(this.groupResource, name);
-          continue;
-        }
-        throw err;
       }
+      return true;
+    } catch (err) {
+      if (err instanceof RevisionConflictError || err instanceof KeyNotFoundError) return false;
+      throw err;
     }
   }
 
@@ -396,28 +420,9 @@ export class Store {
       const current = await this.#storage.get(key);
       if (!current) throw StatusError.notFound(this.groupResource, name);
       const obj = this.decode(current);
-      const pre = options.preconditions;
-      if (pre?.uid && pre.uid !== obj.metadata.uid) {
-        throw StatusError.conflict(
-          this.groupResource,
-          name,
-          `the UID in the precondition (${pre.uid}) does not match the UID in record (${obj.metadata.uid}). The object might have been recreated`,
-        );
-      }
-      if (pre?.resourceVersion && pre.resourceVersion !== obj.metadata.resourceVersion) {
-        throw StatusError.conflict(
-          this.groupResource,
-          name,
-          `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${obj.metadata.resourceVersion}). The object might have been modified`,
-        );
-      }
+      checkDeletePreconditions(this.groupResource, obj, options.preconditions);
       await this.#admission?.validate(this.#attrs("DELETE", undefined, obj, opts));
-      const policyFinalizer = options.propagationPolicy === "Orphan" ||
-          options.orphanDependents === true
-        ? "orphan"
-        : options.propagationPolicy === "Foreground"
-        ? "foregroundDeletion"
-        : undefined;
+      const policyFinalizer = finalizerOfPolicy(options);
       const next = structuredClone(obj);
       if (policyFinalizer && !obj.metadata.deletionTimestamp) {
         const fins = next.metadata.finalizers ?? [];
@@ -526,7 +531,13 @@ export class Store {
     return JSON.stringify({ ...obj, metadata });
   }
 
-  #checkNamespace(obj: KubeObject, namespace: string): void {
+  /** 400 when the body names another namespace (or `name`) than the URL; sets the namespace. */
+  #checkTarget(obj: KubeObject, namespace: string, name?: string): void {
+    if (name !== undefined && obj.metadata.name !== undefined && obj.metadata.name !== name) {
+      throw StatusError.badRequest(
+        `the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`,
+      );
+    }
     if (this.def.namespaced) {
       const inBody = obj.metadata.namespace;
       if (inBody && inBody !== namespace) {
@@ -588,66 +599,4 @@ export class Store {
       await new Promise((r) => setTimeout(r, 50));
     }
   }
-}
-
-function validateDeleteOptions(options: DeleteOptions): void {
-  const policy = options.propagationPolicy;
-  const errors: FieldError[] = [];
-  if (policy !== undefined && !["Orphan", "Background", "Foreground"].includes(policy)) {
-    errors.push({
-      type: "FieldValueNotSupported",
-      field: "propagationPolicy",
-      detail: `supported values: "Foreground", "Background", "Orphan", "nil"`,
-      value: policy,
-    });
-  }
-  if (policy !== undefined && options.orphanDependents !== undefined) {
-    errors.push({
-      type: "FieldValueInvalid",
-      field: "propagationPolicy",
-      detail: "orphanDependents and deletionPropagation cannot be both set",
-      value: policy,
-    });
-  }
-  if (errors.length > 0) {
-    throw StatusError.invalid({ group: "meta.k8s.io", kind: "DeleteOptions" }, "", errors);
-  }
-}
-
-/** Whether anything outside metadata and status changed (bumps generation). */
-function specChanged(a: KubeObject, b: KubeObject): boolean {
-  const x = a as unknown as Record<string, unknown>;
-  const y = b as unknown as Record<string, unknown>;
-  for (const k of Object.keys(x)) {
-    if (k !== "metadata" && k !== "status" && !deepEqual(x[k], y[k])) return true;
-  }
-  for (const k of Object.keys(y)) {
-    if (k !== "metadata" && k !== "status" && !(k in x) && y[k] !== undefined) return true;
-  }
-  return false;
-}
-
-/**
- * A deep copy of a JSON-like value: plain objects, arrays and primitives are copied directly
- * (much faster than structuredClone on a request body); anything else goes to structuredClone.
- */
-function cloneValue<T>(value: T): T {
-  if (typeof value !== "object" || value === null) return value;
-  if (Array.isArray(value)) return value.map(cloneValue) as T;
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return structuredClone(value);
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(value)) {
-    const v = cloneValue((value as Record<string, unknown>)[k]);
-    // An own "__proto__" key (JSON.parse makes one) stays a key, never the prototype.
-    if (k === "__proto__") {
-      Object.defineProperty(out, k, {
-        value: v,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    } else out[k] = v;
-  }
-  return out as T;
 }

@@ -9,6 +9,7 @@ Deno.test("ResourceHandler serves only the verbs of its table", async () => {
     const resources = new ResourceHandler({
       registry,
       verbs: { get: () => Promise.resolve(new Response("got")) },
+      patchAppliers: new Map(),
     });
     assert.deepEqual([...resources.servedVerbs()], ["get"]);
     const call = (method: string, path: string) => {

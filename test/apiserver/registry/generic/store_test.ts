@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import type { KubeObject } from "../../../../shared/api/meta/v1/types.ts";
-import { type ListPlan, Store } from "../../../../apiserver/registry/generic/store.ts";
+import {
+  type ListPlan,
+  MAX_UPDATE_ATTEMPTS,
+  Store,
+} from "../../../../apiserver/registry/generic/store.ts";
+import { applyMergePatch } from "../../../../shared/patch/merge_patch.ts";
 import { decodeContinue } from "../../../../apiserver/registry/generic/continue_token.ts";
 import { configMapKind } from "../../../../apiserver/registry/core/configmaps/strategy.ts";
 import { podKind } from "../../../../apiserver/registry/core/pods/strategy.ts";
@@ -475,6 +480,98 @@ Deno.test("Store.update() replaces an object", async (t) => {
       delete again.extra;
       const removed = (await pods.update("default", "p", again)).object;
       assert.equal(removed.metadata.generation, before + 2);
+    });
+  });
+});
+
+Deno.test("Store.guaranteedUpdate() retries a write that loses to a concurrent one, boundedly", async (t) => {
+  await withStores(async ({ configMaps, storage }) => {
+    await configMaps.create("default", cm("a", { k: "1" }));
+    /** A merge patch as a tryUpdate: applied to the object as stored, each attempt afresh. */
+    const patch = (p: Record<string, unknown>) => (current: KubeObject | undefined) =>
+      applyMergePatch(current, p) as KubeObject;
+
+    await t.step("a patch that loses to a concurrent write is applied again over it", async () => {
+      const seen: (string | undefined)[] = [];
+      const { object } = await configMaps.guaranteedUpdate("default", "a", async (current) => {
+        seen.push(current?.metadata.resourceVersion);
+        if (seen.length === 1) {
+          // Another writer commits between this attempt's read and its write.
+          await configMaps.update("default", "a", cm("a", { k: "1", other: "x" }));
+        }
+        return patch({ data: { mine: "y" } })(current);
+      });
+      assert.equal(seen.length, 2, "tried twice");
+      assert.notEqual(seen[0], seen[1], "the second attempt reads the concurrent write");
+      assert.deepEqual(object.data, { k: "1", other: "x", mine: "y" });
+      assert.equal(object.metadata.resourceVersion, String(await storage.currentRevision()));
+      assert.deepEqual((await configMaps.get("default", "a")).data, object.data);
+    });
+    await t.step(`after ${MAX_UPDATE_ATTEMPTS} lost writes it is 409 Conflict`, async () => {
+      let calls = 0;
+      const err = await assertRejectsStatus(
+        configMaps.guaranteedUpdate("default", "a", async (current) => {
+          calls++;
+          await configMaps.update("default", "a", cm("a", { k: String(calls) }));
+          return patch({ data: { lost: "z" } })(current);
+        }),
+        409,
+        "Conflict",
+      );
+      assert.equal(calls, MAX_UPDATE_ATTEMPTS);
+      assert.match(err.message, /the object has been modified/);
+      const stored = await configMaps.get("default", "a");
+      assert.deepEqual(stored.data, { k: String(MAX_UPDATE_ATTEMPTS) });
+    });
+    await t.step("a failed precondition is 409 at once, tryUpdate never called", async () => {
+      let calls = 0;
+      await assertRejectsStatus(
+        configMaps.guaranteedUpdate("default", "a", () => {
+          calls++;
+          return undefined;
+        }, { resourceVersion: "1" }),
+        409,
+        "Conflict",
+      );
+      await assertRejectsStatus(
+        configMaps.guaranteedUpdate("default", "a", () => undefined, { uid: "other" }),
+        409,
+        "Conflict",
+      );
+      assert.equal(calls, 0);
+    });
+    await t.step("a new object with another resourceVersion is 409, not retried", async () => {
+      let calls = 0;
+      await assertRejectsStatus(
+        configMaps.guaranteedUpdate("default", "a", (current) => {
+          calls++;
+          return patch({ metadata: { resourceVersion: "1" } })(current);
+        }),
+        409,
+        "Conflict",
+      );
+      assert.equal(calls, 1);
+    });
+    await t.step("undefined from tryUpdate writes nothing", async () => {
+      const rev = await storage.currentRevision();
+      const { object } = await configMaps.guaranteedUpdate("default", "a", () => undefined);
+      assert.equal(object.metadata.resourceVersion, String(rev));
+      assert.equal(await storage.currentRevision(), rev);
+    });
+    await t.step("a missing object is 404, or created with allowCreate", async () => {
+      await assertRejectsStatus(
+        configMaps.guaranteedUpdate("default", "b", patch({ data: { k: "1" } })),
+        404,
+      );
+      const { object, created } = await configMaps.guaranteedUpdate(
+        "default",
+        "b",
+        patch({ metadata: { name: "b" }, data: { k: "1" } }),
+        {},
+        { allowCreate: true },
+      );
+      assert.equal(created, true);
+      assert.deepEqual(object.data, { k: "1" });
     });
   });
 });

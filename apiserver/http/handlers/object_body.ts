@@ -8,7 +8,7 @@ import type { KubeObject } from "../../../shared/api/meta/v1/types.ts";
 import { builtinSchemaModel } from "../../../shared/api/schema/builtin_model.ts";
 import { hasProtobuf } from "../../../shared/codec/protobuf/mod.ts";
 import { StatusError } from "../../../shared/errors/status_error.ts";
-import { isObject } from "../../registry/generic/field_errors.ts";
+import { isObject } from "../../../shared/json/is_object.ts";
 import { apiVersionOf } from "../../registry/generic/kind.ts";
 import { decodeRequestBody, readBody } from "../body.ts";
 import type { ResourceContext } from "../context.ts";

@@ -12,7 +12,7 @@ import type { KubeObject } from "../../../shared/api/meta/v1/types.ts";
 import { StatusError } from "../../../shared/errors/status_error.ts";
 import { applyJsonPatch, JsonPatchError } from "../../../shared/patch/json_patch.ts";
 import { applyMergePatch } from "../../../shared/patch/merge_patch.ts";
-import { isObject } from "../../registry/generic/field_errors.ts";
+import { isObject } from "../../../shared/json/is_object.ts";
 import type { Store } from "../../registry/generic/store.ts";
 import { MAX_BODY_BYTES, readBody } from "../body.ts";
 import { checkBodyDepth, checkJsonTextDepth } from "../body_depth.ts";

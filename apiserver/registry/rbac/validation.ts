@@ -11,7 +11,8 @@ import type { FieldError } from "../../../shared/errors/status_error.ts";
 import { nameIsPathSegment } from "../../../shared/api/validation/name_validators.ts";
 import { labelSelectorFromObject } from "../../../shared/selectors/label_selector.ts";
 import { RBAC_GROUP } from "../../auth/authz/rbac_types.ts";
-import { invalid, isObject, notSupported, required } from "../generic/field_errors.ts";
+import { isObject } from "../../../shared/json/is_object.ts";
+import { invalid, notSupported, required } from "../../../shared/api/validation/field_errors.ts";
 
 function isStringList(v: unknown): v is string[] {
   return Array.isArray(v) && v.every((x) => typeof x === "string");

@@ -16,7 +16,7 @@ import type {
   ServiceAccountTokenIssuer,
   TokenSpec,
 } from "../../../auth/authn/service_account_token.ts";
-import { invalid, notSupported, required } from "../../generic/field_errors.ts";
+import { invalid, notSupported, required } from "../../../../shared/api/validation/field_errors.ts";
 import { rfc3339 } from "../../generic/clock.ts";
 import type { CustomCreateArgs } from "../../generic/kind.ts";
 

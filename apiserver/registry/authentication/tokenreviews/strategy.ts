@@ -8,7 +8,7 @@
 import type { KubeObject } from "../../../../shared/api/meta/v1/types.ts";
 import { StatusError } from "../../../../shared/errors/status_error.ts";
 import type { Authenticator } from "../../../auth/authn/authenticator.ts";
-import { invalid } from "../../generic/field_errors.ts";
+import { invalid } from "../../../../shared/api/validation/field_errors.ts";
 import type { KindDef } from "../../generic/kind.ts";
 import { userInfoObject } from "../selfsubjectreviews/strategy.ts";
 

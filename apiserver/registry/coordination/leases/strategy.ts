@@ -1,6 +1,7 @@
 /** Lease (coordination.k8s.io/v1): a lightweight heartbeat and lock. */
 import type { FieldError } from "../../../../shared/errors/status_error.ts";
-import { invalid, isObject } from "../../generic/field_errors.ts";
+import { isObject } from "../../../../shared/json/is_object.ts";
+import { invalid } from "../../../../shared/api/validation/field_errors.ts";
 import type { KindDef, TableColumns } from "../../generic/kind.ts";
 import {
   AGE_COLUMN,

@@ -1,6 +1,7 @@
 /** Event (core/v1): a record of something that happened to an object. */
 import type { FieldError } from "../../../../shared/errors/status_error.ts";
-import { invalid, isObject, notSupported } from "../../generic/field_errors.ts";
+import { isObject } from "../../../../shared/json/is_object.ts";
+import { invalid, notSupported } from "../../../../shared/api/validation/field_errors.ts";
 import type { KindDef, TableColumns } from "../../generic/kind.ts";
 import {
   ageCell,

@@ -1,6 +1,6 @@
 /** Namespace: cluster scoped, with the `kubernetes` finalizer in spec and a finalize subresource. */
 import type { KubeObject } from "../../../../shared/api/meta/v1/types.ts";
-import { isObject } from "../../generic/field_errors.ts";
+import { isObject } from "../../../../shared/json/is_object.ts";
 import { type KindDef, STATUS_SUBRESOURCE, type TableColumns } from "../../generic/kind.ts";
 import {
   AGE_COLUMN,

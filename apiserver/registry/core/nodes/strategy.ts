@@ -1,6 +1,7 @@
 /** Node: cluster scoped, with a status subresource. */
 import type { FieldError } from "../../../../shared/errors/status_error.ts";
-import { invalid, isObject, notSupported } from "../../generic/field_errors.ts";
+import { isObject } from "../../../../shared/json/is_object.ts";
+import { invalid, notSupported } from "../../../../shared/api/validation/field_errors.ts";
 import { type KindDef, STATUS_SUBRESOURCE, type TableColumns } from "../../generic/kind.ts";
 import {
   AGE_COLUMN,

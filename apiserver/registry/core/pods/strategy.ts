@@ -1,13 +1,13 @@
 /** Pod: containers with name, image, command, args and env; nodeName; a status subresource. */
 import type { FieldError } from "../../../../shared/errors/status_error.ts";
 import type { KubeObject } from "../../../../shared/api/meta/v1/types.ts";
+import { isObject } from "../../../../shared/json/is_object.ts";
 import {
   duplicate,
   invalid,
-  isObject,
   notSupported,
   required,
-} from "../../generic/field_errors.ts";
+} from "../../../../shared/api/validation/field_errors.ts";
 import { type KindDef, STATUS_SUBRESOURCE, type TableColumns } from "../../generic/kind.ts";
 import {
   AGE_COLUMN,

@@ -1,6 +1,6 @@
 /** ServiceAccount: a namespaced identity. */
 import type { FieldError } from "../../../../shared/errors/status_error.ts";
-import { invalid } from "../../generic/field_errors.ts";
+import { invalid } from "../../../../shared/api/validation/field_errors.ts";
 import type { KindDef, SubresourceDef, TableColumns } from "../../generic/kind.ts";
 import {
   createTokenRequest,

@@ -9,6 +9,7 @@
  */
 import type { DeleteOptions, KubeList, KubeObject, Status } from "../api/meta/v1/types.ts";
 import { StatusError } from "../errors/status_error.ts";
+import { statusErrorFromResponse } from "../errors/status_error_from_response.ts";
 import {
   decodeObject,
   encodeObject,
@@ -75,27 +76,6 @@ function buildQuery(query: Query | undefined): string {
 
 function isStatus(v: unknown): v is Status {
   return typeof v === "object" && v !== null && (v as { kind?: unknown }).kind === "Status";
-}
-
-/** A StatusError for a failed response: its Status body, or one synthesized from the code. */
-function errorFor(status: number, body: string): StatusError {
-  try {
-    const parsed = JSON.parse(body);
-    if (isStatus(parsed)) {
-      return new StatusError({
-        code: parsed.code || status,
-        reason: parsed.reason,
-        message: parsed.message,
-        details: parsed.details,
-        metadata: parsed.metadata,
-      });
-    }
-  } catch { /* not JSON */ }
-  return new StatusError({
-    code: status,
-    reason: status === 404 ? "NotFound" : status === 401 ? "Unauthorized" : "Unknown",
-    message: `the server responded with status ${status}${body ? `: ${body.slice(0, 200)}` : ""}`,
-  });
 }
 
 /** Options of the client. */
@@ -203,12 +183,15 @@ export class RestClient {
       if (isProtobuf(contentType)) {
         try {
           const status = decodeObject(bytes);
-          if (isStatus(status)) throw errorFor(res.status, JSON.stringify(status));
+          if (isStatus(status)) {
+            throw statusErrorFromResponse({ status: res.status, body: JSON.stringify(status) });
+          }
         } catch (err) {
           if (err instanceof StatusError) throw err;
         }
       }
-      throw errorFor(res.status, new TextDecoder().decode(bytes));
+      const body = new TextDecoder().decode(bytes);
+      throw statusErrorFromResponse({ status: res.status, body, headers: res.headers }, method);
     }
     try {
       return decodeResponse(contentType, bytes) as T;
@@ -292,7 +275,10 @@ export class RestClient {
       if (signal?.aborted) return;
       throw err;
     }
-    if (res.status < 200 || res.status > 299) throw errorFor(res.status, await res.text());
+    if (res.status < 200 || res.status > 299) {
+      const body = await res.text();
+      throw statusErrorFromResponse({ status: res.status, body, headers: res.headers }, "GET");
+    }
     if (!res.body) return;
     const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
     let buffer = "";

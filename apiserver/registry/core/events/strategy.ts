@@ -76,10 +76,8 @@ export const eventKind: KindDef = {
   strategy: {
     tableColumns: EVENT_COLUMNS,
     validate(obj) {
+      // The schema makes involvedObject an object.
       const errs: FieldError[] = [];
-      if (obj.involvedObject !== undefined && !isObject(obj.involvedObject)) {
-        errs.push(invalid("involvedObject", obj.involvedObject, "must be an object"));
-      }
       const io = isObject(obj.involvedObject) ? obj.involvedObject : {};
       if (io.namespace && io.namespace !== obj.metadata.namespace) {
         errs.push(

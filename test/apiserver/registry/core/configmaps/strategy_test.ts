@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import type { KubeObject } from "../../../../../shared/api/meta/v1/types.ts";
 import { configMapKind } from "../../../../../apiserver/registry/core/configmaps/strategy.ts";
-import { builtinSchemaModel } from "../../../../../shared/api/schema/builtin_model.ts";
-import { validateFields } from "../../../../../shared/api/schema/validate_fields.ts";
+import { validateLikeRequest } from "../../../../support/validate_like_request.ts";
 
 const { strategy } = configMapKind;
 const cm = (rest: Record<string, unknown>): KubeObject => ({
@@ -10,11 +9,8 @@ const cm = (rest: Record<string, unknown>): KubeObject => ({
   ...rest,
 });
 /** What a request gets: the schema's type errors first (a 422 before the store), else the strategy's. */
-const fields = (obj: KubeObject) => {
-  const model = builtinSchemaModel();
-  const typed = validateFields(model, model.kind("", "v1", "ConfigMap")!, obj).errors;
-  return (typed.length > 0 ? typed : strategy.validate(obj)).map((e) => `${e.type} ${e.field}`);
-};
+const fields = (obj: KubeObject) =>
+  validateLikeRequest(configMapKind, obj).map((e) => `${e.type} ${e.field}`);
 
 Deno.test("configMapKind.strategy.validate() checks keys, values and size", async (t) => {
   const cases: [string, Record<string, unknown>, string[]][] = [

@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import type { KubeObject } from "../../../../../shared/api/meta/v1/types.ts";
 import { secretKind } from "../../../../../apiserver/registry/core/secrets/strategy.ts";
-import { builtinSchemaModel } from "../../../../../shared/api/schema/builtin_model.ts";
-import { validateFields } from "../../../../../shared/api/schema/validate_fields.ts";
+import { validateLikeRequest } from "../../../../support/validate_like_request.ts";
 
 const { strategy } = secretKind;
 const secret = (
@@ -13,11 +12,8 @@ const secret = (
   ...rest,
 });
 /** What a request gets: the schema's type errors first (a 422 before the store), else the strategy's. */
-const errs = (obj: KubeObject) => {
-  const model = builtinSchemaModel();
-  const typed = validateFields(model, model.kind("", "v1", "Secret")!, obj).errors;
-  return (typed.length > 0 ? typed : strategy.validate(obj)).map((e) => `${e.type} ${e.field}`);
-};
+const errs = (obj: KubeObject) =>
+  validateLikeRequest(secretKind, obj).map((e) => `${e.type} ${e.field}`);
 
 Deno.test("secretKind.strategy.validate() checks data, stringData and type", async (t) => {
   const cases: [string, KubeObject, string[]][] = [

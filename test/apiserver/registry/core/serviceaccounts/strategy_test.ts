@@ -7,7 +7,6 @@ import {
 import { validateLikeRequest } from "../../../../support/validate_like_request.ts";
 import type { TokenRequestDeps } from "../../../../../apiserver/registry/authentication/tokenrequests/token_request.ts";
 
-const { strategy } = serviceAccountKind;
 const sa = (rest: Record<string, unknown>): KubeObject => ({
   metadata: { name: "s", namespace: "default" },
   ...rest,

@@ -74,10 +74,6 @@ function buildQuery(query: Query | undefined): string {
   return s ? `?${s}` : "";
 }
 
-function isStatus(v: unknown): v is Status {
-  return typeof v === "object" && v !== null && (v as { kind?: unknown }).kind === "Status";
-}
-
 /** Options of the client. */
 export interface RestClientOptions {
   /**
@@ -180,17 +176,12 @@ export class RestClient {
     const bytes = new Uint8Array(await res.arrayBuffer());
     const contentType = res.headers.get("content-type");
     if (res.status < 200 || res.status > 299) {
+      let body = new TextDecoder().decode(bytes);
       if (isProtobuf(contentType)) {
         try {
-          const status = decodeObject(bytes);
-          if (isStatus(status)) {
-            throw statusErrorFromResponse({ status: res.status, body: JSON.stringify(status) });
-          }
-        } catch (err) {
-          if (err instanceof StatusError) throw err;
-        }
+          body = JSON.stringify(decodeObject(bytes));
+        } catch { /* not a Protobuf object: decoded as unstructured */ }
       }
-      const body = new TextDecoder().decode(bytes);
       throw statusErrorFromResponse({ status: res.status, body, headers: res.headers }, method);
     }
     try {

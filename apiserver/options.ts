@@ -7,7 +7,7 @@
 import { parseArgs } from "node:util";
 import { featureGatesFromFlag } from "../shared/feature_gates.ts";
 import type { FeatureGates } from "../shared/feature_gates.ts";
-import { parseDuration } from "../shared/flags/duration.ts";
+import { tryParseDurationMs } from "../shared/time/duration.ts";
 import { parseVerbosity } from "../shared/log/mod.ts";
 import { HTTP2_MAX_STREAMS } from "../shared/http/https_server.ts";
 import {
@@ -132,7 +132,7 @@ export function parseServerOptions(
     );
   }
   const windowText = str("history-window") ?? "5m";
-  const historyWindowMs = parseDuration(windowText);
+  const historyWindowMs = tryParseDurationMs(windowText);
   if (historyWindowMs === undefined || historyWindowMs <= 0) {
     errors.push(
       `--history-window: must be a positive duration such as 5m, got ${JSON.stringify(windowText)}`,
@@ -151,7 +151,7 @@ export function parseServerOptions(
     );
   }
   const graceText = str("node-monitor-grace-period") ?? "40s";
-  const nodeMonitorGracePeriodMs = parseDuration(graceText);
+  const nodeMonitorGracePeriodMs = tryParseDurationMs(graceText);
   if (nodeMonitorGracePeriodMs === undefined || nodeMonitorGracePeriodMs <= 0) {
     errors.push(
       `--node-monitor-grace-period: must be a positive duration such as 40s, got ${

@@ -8,9 +8,9 @@
 import { RestClient } from "../shared/client/rest_client.ts";
 import type { HttpsServer } from "../shared/http/https_server.ts";
 import { Logger } from "../shared/log/mod.ts";
+import { parseDurationMs } from "../shared/time/duration.ts";
 import type { AgentOptions } from "./agent_options.ts";
 import { type Clock, systemClock } from "./clock/clock.ts";
-import { parseDuration } from "./config/duration.ts";
 import { parseEvictionThreshold } from "./config/eviction_threshold.ts";
 import { LeaseController } from "./lease/lease_controller.ts";
 import { PollingPodSource } from "./pods/pod_source.ts";
@@ -89,15 +89,15 @@ export async function startNodeAgent(
     clientCaPem,
     webhook: c.authentication.webhook.enabled,
     anonymous: c.authentication.anonymous.enabled,
-    cacheTtlMs: parseDuration(c.authentication.webhook.cacheTTL),
+    cacheTtlMs: parseDurationMs(c.authentication.webhook.cacheTTL),
     logger,
   });
   const authorizer = c.authorization.mode === "AlwaysAllow"
     ? alwaysAllow
     : new SubjectAccessReviewAuthorizer({
       client,
-      allowedTtlMs: parseDuration(c.authorization.webhook.cacheAuthorizedTTL),
-      deniedTtlMs: parseDuration(c.authorization.webhook.cacheUnauthorizedTTL),
+      allowedTtlMs: parseDurationMs(c.authorization.webhook.cacheAuthorizedTTL),
+      deniedTtlMs: parseDurationMs(c.authorization.webhook.cacheUnauthorizedTTL),
       logger,
     });
   let server: HttpsServer;
@@ -137,9 +137,9 @@ export async function startNodeAgent(
       evictionHard: thresholds,
     },
     thresholds,
-    pressureTransitionPeriodMs: parseDuration(c.evictionPressureTransitionPeriod),
-    updateFrequencyMs: parseDuration(c.nodeStatusUpdateFrequency),
-    reportFrequencyMs: parseDuration(c.nodeStatusReportFrequency),
+    pressureTransitionPeriodMs: parseDurationMs(c.evictionPressureTransitionPeriod),
+    updateFrequencyMs: parseDurationMs(c.nodeStatusUpdateFrequency),
+    reportFrequencyMs: parseDurationMs(c.nodeStatusReportFrequency),
   });
   const stop = new AbortController();
   let lease: LeaseController | undefined;

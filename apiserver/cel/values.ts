@@ -11,6 +11,7 @@ import type { Environment } from "@marcbachmann/cel-js";
 import { escapePropertyName } from "./escaping.ts";
 import { celEquals } from "./library/compare.ts";
 import { Duration } from "./library/runtime_types.ts";
+import { DurationParseError, parseDuration } from "../../shared/time/duration.ts";
 
 /** The subset of an OpenAPI v3 schema the CEL module reads. */
 export interface CelSchema {
@@ -46,29 +47,19 @@ export interface CelSchema {
   "x-kubernetes-list-map-keys"?: string[];
 }
 
-const DURATION_UNITS: Record<string, bigint> = {
-  ns: 1n,
-  us: 1_000n,
-  "µs": 1_000n,
-  ms: 1_000_000n,
-  s: 1_000_000_000n,
-  m: 60_000_000_000n,
-  h: 3_600_000_000_000n,
-};
-
-/** Parses a Go duration string (`1h30m`, `-1.5s`); undefined when invalid. */
+/**
+ * Parses a Go duration string (`1h30m`, `-1.5s`) with the shared Go parser; undefined when
+ * invalid. Go's int64-nanosecond range lies well inside CEL's, which range_checks.ts enforces
+ * on results.
+ */
 export function parseGoDuration(s: string): Duration | undefined {
-  const m = /^([+-])?((?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|µs|ms|s|m|h))+$/.exec(s);
-  if (!m && s !== "0") return undefined;
-  if (s === "0") return new Duration(0n, 0);
-  let total = 0n;
-  for (const part of s.replace(/^[+-]/, "").matchAll(/(\d*)(?:\.(\d*))?(ns|us|µs|ms|s|m|h)/g)) {
-    const unit = DURATION_UNITS[part[3]];
-    const frac = part[2] ?? "";
-    total += BigInt(part[1] || "0") * unit;
-    if (frac) total += (BigInt(frac.slice(0, 18).padEnd(18, "0")) * unit) / 10n ** 18n;
+  let total: bigint;
+  try {
+    total = parseDuration(s);
+  } catch (err) {
+    if (err instanceof DurationParseError) return undefined;
+    throw err;
   }
-  if (m?.[1] === "-") total = -total;
   const seconds = total / 1_000_000_000n;
   return new Duration(seconds, Number(total - seconds * 1_000_000_000n));
 }

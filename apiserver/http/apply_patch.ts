@@ -10,7 +10,7 @@ import { StatusError } from "../../shared/errors/status_error.ts";
 import { FIELD_MANAGER_MAX_LENGTH } from "../fieldmanager/manager_name.ts";
 import { fieldManagerFor } from "../fieldmanager/track_write.ts";
 import { validateApplyConfig } from "../fieldmanager/validate_apply_config.ts";
-import { isObject } from "../registry/generic/field_errors.ts";
+import { isObject } from "../../shared/json/is_object.ts";
 import { decodeRequestBody } from "./body.ts";
 import type { PatchArgs } from "./patch_applier.ts";
 

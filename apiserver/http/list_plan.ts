@@ -6,7 +6,7 @@
  * @module
  */
 import { StatusError } from "../../shared/errors/status_error.ts";
-import { goQuote } from "../../shared/api/validation/go_quote.ts";
+import { forbidden, notSupported } from "../../shared/api/validation/field_errors.ts";
 import { decodeContinue } from "../registry/generic/continue_token.ts";
 import { parseResourceVersion } from "../registry/generic/resource_version.ts";
 import type { FieldError } from "../../shared/errors/status_error.ts";
@@ -43,19 +43,6 @@ export interface ListOptions {
 export interface GetOptions {
   /** "" when absent. */
   resourceVersion: string;
-}
-
-function forbidden(field: string, detail: string): FieldError {
-  return { type: "FieldValueForbidden", field, detail };
-}
-
-function notSupported(field: string, value: string, supported: string[]): FieldError {
-  return {
-    type: "FieldValueNotSupported",
-    field,
-    value,
-    detail: `supported values: ${supported.map(goQuote).join(", ")}`,
-  };
 }
 
 /** The ListOptions validation of Kubernetes (list and watch rules); returns the field errors. */

@@ -16,7 +16,7 @@ import {
   StrategicMergePatchError,
 } from "../../shared/patch/strategic_merge_patch.ts";
 import { strategicSchemaOf } from "../../shared/patch/strategic_schema.ts";
-import { isObject } from "../registry/generic/field_errors.ts";
+import { isObject } from "../../shared/json/is_object.ts";
 import { ALL_PATCH_TYPES, type KindDef, type PatchType } from "../registry/generic/kind.ts";
 import { applyPatch } from "./apply_patch.ts";
 import { MAX_BODY_BYTES } from "./body.ts";

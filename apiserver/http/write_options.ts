@@ -1,7 +1,7 @@
 /** Query options of writes: dryRun, fieldValidation, fieldManager, and DeleteOptions. */
 import type { DeleteOptions } from "../../shared/api/meta/v1/types.ts";
 import { StatusError } from "../../shared/errors/status_error.ts";
-import { isObject } from "../registry/generic/field_errors.ts";
+import { isObject } from "../../shared/json/is_object.ts";
 import { parseBool } from "./query.ts";
 
 /** Parsed write options. */

@@ -8,6 +8,7 @@ import type { RestClient } from "../../shared/client/rest_client.ts";
 import type { Query } from "../../shared/client/rest_client.ts";
 import { resourcePath, type ResourceRef } from "../../shared/client/resource_path.ts";
 import { StatusError } from "../../shared/errors/status_error.ts";
+import { statusErrorFromResponse } from "../../shared/errors/status_error_from_response.ts";
 
 /** Options of {@link apiCall}. */
 export interface ApiCallOptions {
@@ -40,32 +41,12 @@ export async function apiCall<T>(
     query: opts.query,
     signal,
   });
-  if (res.status < 200 || res.status > 299) throw statusErrorOf(res.status, res.body);
+  if (res.status < 200 || res.status > 299) throw statusErrorFromResponse(res, method);
   try {
     return JSON.parse(res.body) as T;
   } catch {
     throw StatusError.internal(`invalid JSON in the response to ${method} ${resourcePath(ref)}`);
   }
-}
-
-/** The StatusError a failed answer carries (or one synthesized from its code). */
-export function statusErrorOf(code: number, body: string): StatusError {
-  try {
-    const s = JSON.parse(body);
-    if (s && typeof s === "object" && s.kind === "Status") {
-      return new StatusError({
-        code: s.code || code,
-        reason: s.reason,
-        message: s.message,
-        details: s.details,
-      });
-    }
-  } catch { /* not JSON */ }
-  return new StatusError({
-    code,
-    reason: code === 404 ? "NotFound" : code === 409 ? "Conflict" : "Unknown",
-    message: `the server responded with status ${code}`,
-  });
 }
 
 /** Whether an error is a StatusError with the given code. */

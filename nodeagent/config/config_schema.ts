@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { DurationParseError, parseDuration } from "../../shared/time/duration.ts";
 
 /** One node of the schema. */
 export type FieldSchema =
@@ -127,8 +128,11 @@ function check(
       if (typeof value !== "string") {
         return bad(`expected a duration such as "10s", got ${kindOf(value)}`);
       }
-      if (!/^[+-]?((\d+(\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h))+$|^0$/.test(value.trim())) {
-        return bad(`invalid duration ${JSON.stringify(value)}`);
+      try {
+        parseDuration(value);
+      } catch (err) {
+        if (err instanceof DurationParseError) return bad(err.message);
+        throw err;
       }
       return value;
     case "enum":

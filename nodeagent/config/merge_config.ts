@@ -10,13 +10,10 @@
  * @module
  */
 import type { FieldSchema } from "./config_schema.ts";
+import { isObject } from "../../shared/json/is_object.ts";
 
 /** A decoded YAML/JSON object. */
 export type Doc = Record<string, unknown>;
-
-function isObject(v: unknown): v is Doc {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 function clone(v: unknown): unknown {
   return v === undefined ? undefined : structuredClone(v);

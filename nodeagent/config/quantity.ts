@@ -1,40 +1,19 @@
 /**
- * Kubernetes resource quantities (`100m`, `1Gi`, `500M`, `1e3`) as plain numbers.
+ * Kubernetes resource quantities (`100m`, `1Gi`, `500M`, `1e3`) as plain numbers, and the
+ * kubelet's way of writing CPU and memory amounts.
  *
  * @module
  */
-
-const SUFFIX: Record<string, number> = {
-  "": 1,
-  n: 1e-9,
-  u: 1e-6,
-  m: 1e-3,
-  k: 1e3,
-  M: 1e6,
-  G: 1e9,
-  T: 1e12,
-  P: 1e15,
-  E: 1e18,
-  Ki: 2 ** 10,
-  Mi: 2 ** 20,
-  Gi: 2 ** 30,
-  Ti: 2 ** 40,
-  Pi: 2 ** 50,
-  Ei: 2 ** 60,
-};
+import { Quantity } from "../../shared/api/quantity.ts";
 
 /**
- * Parses a quantity into its numeric value (cores for CPU, bytes for memory).
+ * The numeric value of a quantity (cores for CPU, bytes for memory), read by the shared
+ * Kubernetes quantity parser; surrounding spaces are ignored, as `Quantity.UnmarshalJSON` does.
  *
- * @throws {SyntaxError} when the text is not a quantity.
+ * @throws {QuantityParseError} (a SyntaxError) with Kubernetes' message for invalid text.
  */
 export function parseQuantity(text: string): number {
-  const m =
-    /^([+-]?(?:\d+(?:\.\d*)?|\.\d+))(?:([eE][+-]?\d+)|(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E)?)$/
-      .exec(text.trim());
-  if (!m) throw new SyntaxError(`Cannot parse quantity ${JSON.stringify(text)}`);
-  if (m[2]) return Number(m[1] + m[2]);
-  return Number(m[1]) * SUFFIX[m[3] ?? ""];
+  return Quantity.parse(text.trim()).asApproximateFloat();
 }
 
 /** Formats a CPU amount in cores the way the kubelet reports it (`2`, `1500m`). */

@@ -9,7 +9,7 @@ import {
   CONFIG_KIND,
   type NodeAgentConfiguration,
 } from "./node_agent_configuration.ts";
-import { parseDuration } from "./duration.ts";
+import { parseDurationMs } from "../../shared/time/duration.ts";
 import { parseQuantity } from "./quantity.ts";
 import { parseEvictionThreshold } from "./eviction_threshold.ts";
 import { featureGateProblem } from "./feature_gates.ts";
@@ -64,7 +64,7 @@ export function validateConfig(c: NodeAgentConfiguration): FieldProblem[] {
   if (c.kind !== CONFIG_KIND) bad("kind", `must be ${CONFIG_KIND}, got ${JSON.stringify(c.kind)}`);
   const positiveDuration = (field: string, value: string) => {
     try {
-      if (parseDuration(value) <= 0) bad(field, "must be greater than 0");
+      if (parseDurationMs(value) <= 0) bad(field, "must be greater than 0");
     } catch (e) {
       bad(field, (e as Error).message);
     }
@@ -72,7 +72,7 @@ export function validateConfig(c: NodeAgentConfiguration): FieldProblem[] {
   positiveDuration("nodeStatusUpdateFrequency", c.nodeStatusUpdateFrequency);
   positiveDuration("nodeStatusReportFrequency", c.nodeStatusReportFrequency);
   try {
-    if (parseDuration(c.evictionPressureTransitionPeriod) < 0) {
+    if (parseDurationMs(c.evictionPressureTransitionPeriod) < 0) {
       bad("evictionPressureTransitionPeriod", "must not be negative");
     }
   } catch (e) {

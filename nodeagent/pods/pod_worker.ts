@@ -23,6 +23,7 @@
 import type { KubeObject } from "../../shared/api/meta/v1/types.ts";
 import type { RestClient } from "../../shared/client/rest_client.ts";
 import type { Logger } from "../../shared/log/mod.ts";
+import { formatDuration } from "../../shared/time/duration.ts";
 import { apiCall, isStatus } from "../client/api_call.ts";
 import type { Clock } from "../clock/clock.ts";
 import { rfc3339 } from "../status/node_conditions.ts";
@@ -119,13 +120,7 @@ function containersOf(pod: KubeObject): Spec[] {
 
 /** Formats milliseconds as Go's `time.Duration` does for whole seconds (`1m20s`, `5m0s`). */
 export function goDuration(ms: number): string {
-  const total = Math.round(ms / 1000);
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const sec = total % 60;
-  if (h) return `${h}h${m}m${sec}s`;
-  if (m) return `${m}m${sec}s`;
-  return `${sec}s`;
+  return formatDuration(Math.round(ms / 1000) * 1000);
 }
 
 /** The newest of a pod's containers with this name: a running one, else the most restarted. */

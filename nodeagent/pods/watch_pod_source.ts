@@ -17,7 +17,8 @@ import type { KubeList, KubeObject } from "../../shared/api/meta/v1/types.ts";
 import type { RestClient, WatchEvent } from "../../shared/client/rest_client.ts";
 import { StatusError } from "../../shared/errors/status_error.ts";
 import type { Logger } from "../../shared/log/mod.ts";
-import { apiCall, statusErrorOf } from "../client/api_call.ts";
+import { statusErrorFromResponse } from "../../shared/errors/status_error_from_response.ts";
+import { apiCall } from "../client/api_call.ts";
 import type { Clock } from "../clock/clock.ts";
 import type { PodSource } from "./pod_source.ts";
 
@@ -177,7 +178,10 @@ export class WatchPodSource implements PodSource {
         (ev: WatchEvent<KubeObject>) => {
           if (ev.type === "ERROR") {
             const s = ev.object as unknown as { code?: number };
-            const e = statusErrorOf(s.code ?? 500, JSON.stringify(ev.object));
+            const e = statusErrorFromResponse({
+              status: s.code ?? 500,
+              body: JSON.stringify(ev.object),
+            });
             throw e.code === 410 ? new Gone(e.message) : e;
           }
           const next = ev.object?.metadata?.resourceVersion;

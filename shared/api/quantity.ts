@@ -18,7 +18,7 @@ export const QUANTITY_NUMERIC_MESSAGE = "unable to parse numeric part of quantit
 export const QUANTITY_SUFFIX_MESSAGE = "unable to parse quantity's suffix";
 
 /** Text that is not a valid quantity; the message is Kubernetes' own. */
-export class QuantityParseError extends Error {
+export class QuantityParseError extends SyntaxError {
   /** Creates the error with one of the `QUANTITY_*_MESSAGE` texts. */
   constructor(message: string) {
     super(message);
@@ -251,10 +251,13 @@ function alignScale(a: Quantity, b: Quantity): [bigint, bigint, number] {
   return [a.n * 10n ** BigInt(s - a.scale), b.n * 10n ** BigInt(s - b.scale), s];
 }
 
-/** Parses a quantity, returning undefined when invalid. */
-export function tryParseQuantity(s: string): Quantity | undefined {
+/** Parses a quantity as {@link Quantity.parse} does, returning undefined when invalid. */
+export function tryParseQuantity(
+  s: string,
+  options: QuantityParseOptions = {},
+): Quantity | undefined {
   try {
-    return Quantity.parse(s);
+    return Quantity.parse(s, options);
   } catch (err) {
     if (err instanceof QuantityParseError) return undefined;
     throw err;

@@ -7,6 +7,7 @@
  */
 import { dirname, isAbsolute, join } from "node:path";
 import { parse } from "yaml";
+import { isObject } from "../json/is_object.ts";
 
 /** Connection settings for one cluster and user. */
 export interface ClientConfig {
@@ -36,16 +37,12 @@ export interface KubeconfigOptions {
 
 type Dict = Record<string, unknown>;
 
-function isDict(v: unknown): v is Dict {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 function named(list: unknown, kind: string, name: string, field: string): Dict {
   if (!Array.isArray(list)) throw new Error(`kubeconfig has no ${kind}s`);
-  const entry = list.find((e) => isDict(e) && e.name === name);
+  const entry = list.find((e) => isObject(e) && e.name === name);
   if (!entry) throw new Error(`${kind} ${JSON.stringify(name)} not found in kubeconfig`);
   const inner = (entry as Dict)[field];
-  return isDict(inner) ? inner : {};
+  return isObject(inner) ? inner : {};
 }
 
 function str(d: Dict, key: string): string | undefined {
@@ -79,7 +76,7 @@ export async function parseKubeconfig(
   } catch (err) {
     throw new Error(`kubeconfig is not valid YAML: ${err instanceof Error ? err.message : err}`);
   }
-  if (!isDict(doc)) throw new Error("kubeconfig is not a mapping");
+  if (!isObject(doc)) throw new Error("kubeconfig is not a mapping");
   const contextName = options.context ?? str(doc, "current-context");
   if (!contextName) throw new Error("kubeconfig has no current-context and none was given");
   const context = named(doc.contexts, "context", contextName, "context");

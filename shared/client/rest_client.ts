@@ -9,6 +9,7 @@
  */
 import type { DeleteOptions, KubeList, KubeObject, Status } from "../api/meta/v1/types.ts";
 import { StatusError } from "../errors/status_error.ts";
+import { statusErrorFromResponse } from "../errors/status_error_from_response.ts";
 import {
   decodeObject,
   encodeObject,
@@ -71,31 +72,6 @@ function buildQuery(query: Query | undefined): string {
   }
   const s = params.toString();
   return s ? `?${s}` : "";
-}
-
-function isStatus(v: unknown): v is Status {
-  return typeof v === "object" && v !== null && (v as { kind?: unknown }).kind === "Status";
-}
-
-/** A StatusError for a failed response: its Status body, or one synthesized from the code. */
-function errorFor(status: number, body: string): StatusError {
-  try {
-    const parsed = JSON.parse(body);
-    if (isStatus(parsed)) {
-      return new StatusError({
-        code: parsed.code || status,
-        reason: parsed.reason,
-        message: parsed.message,
-        details: parsed.details,
-        metadata: parsed.metadata,
-      });
-    }
-  } catch { /* not JSON */ }
-  return new StatusError({
-    code: status,
-    reason: status === 404 ? "NotFound" : status === 401 ? "Unauthorized" : "Unknown",
-    message: `the server responded with status ${status}${body ? `: ${body.slice(0, 200)}` : ""}`,
-  });
 }
 
 /** Options of the client. */
@@ -200,15 +176,13 @@ export class RestClient {
     const bytes = new Uint8Array(await res.arrayBuffer());
     const contentType = res.headers.get("content-type");
     if (res.status < 200 || res.status > 299) {
+      let body = new TextDecoder().decode(bytes);
       if (isProtobuf(contentType)) {
         try {
-          const status = decodeObject(bytes);
-          if (isStatus(status)) throw errorFor(res.status, JSON.stringify(status));
-        } catch (err) {
-          if (err instanceof StatusError) throw err;
-        }
+          body = JSON.stringify(decodeObject(bytes));
+        } catch { /* not a Protobuf object: decoded as unstructured */ }
       }
-      throw errorFor(res.status, new TextDecoder().decode(bytes));
+      throw statusErrorFromResponse({ status: res.status, body, headers: res.headers }, method);
     }
     try {
       return decodeResponse(contentType, bytes) as T;
@@ -292,7 +266,10 @@ export class RestClient {
       if (signal?.aborted) return;
       throw err;
     }
-    if (res.status < 200 || res.status > 299) throw errorFor(res.status, await res.text());
+    if (res.status < 200 || res.status > 299) {
+      const body = await res.text();
+      throw statusErrorFromResponse({ status: res.status, body, headers: res.headers }, "GET");
+    }
     if (!res.body) return;
     const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
     let buffer = "";

@@ -3,10 +3,7 @@
  *
  * @module
  */
-
-function isMap(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+import { isObject } from "./is_object.ts";
 
 /**
  * Whether two JSON values are equal: the same scalar, lists of equal items in the same order, or
@@ -18,7 +15,7 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   if (Array.isArray(a)) {
     return Array.isArray(b) && a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
   }
-  if (!isMap(a) || !isMap(b)) return false;
+  if (!isObject(a) || !isObject(b)) return false;
   const keys = Object.keys(a).filter((k) => a[k] !== undefined);
   if (keys.length !== Object.keys(b).filter((k) => b[k] !== undefined).length) return false;
   return keys.every((k) => Object.hasOwn(b, k) && deepEqual(a[k], b[k]));

@@ -4,10 +4,7 @@
  *
  * @module
  */
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+import { isObject } from "../json/is_object.ts";
 
 /** Applies a merge patch to `target` and returns the result; inputs are not changed. */
 export function applyMergePatch(target: unknown, patch: unknown): unknown {

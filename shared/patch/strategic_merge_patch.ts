@@ -9,6 +9,7 @@
  */
 import { deepEqual } from "../json/deep_equal.ts";
 import type { StrategicField, StrategicSchema } from "./strategic_schema.ts";
+import { isObject } from "../json/is_object.ts";
 
 /** A patch that cannot be applied (answered 422). */
 export class StrategicMergePatchError extends Error {
@@ -19,10 +20,6 @@ export class StrategicMergePatchError extends Error {
 }
 
 type Obj = Record<string, unknown>;
-
-function isObj(v: unknown): v is Obj {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 const PATCH = "$patch";
 const RETAIN_KEYS = "$retainKeys";
@@ -35,7 +32,7 @@ export function applyStrategicMergePatch(
   patch: Obj,
   schema: StrategicSchema | undefined,
 ): Obj {
-  const base = isObj(original) ? structuredClone(original) : {};
+  const base = isObject(original) ? structuredClone(original) : {};
   return mergeMap(base, patch, schema) ?? {};
 }
 
@@ -101,8 +98,8 @@ function mergeMap(orig: Obj, patchIn: Obj, schema: StrategicSchema | undefined):
     }
     const meta = schema?.field(k);
     const cur = orig[k];
-    if (isObj(v)) {
-      const merged = mergeMap(isObj(cur) ? cur : {}, v, meta?.schema);
+    if (isObject(v)) {
+      const merged = mergeMap(isObject(cur) ? cur : {}, v, meta?.schema);
       if (merged === undefined) delete orig[k];
       else orig[k] = merged;
     } else if (Array.isArray(v)) {
@@ -124,7 +121,7 @@ function mergeMap(orig: Obj, patchIn: Obj, schema: StrategicSchema | undefined):
 
 /** A list outside merge strategy: replaced, its `$patch: replace` markers dropped. */
 function replaceList(v: unknown[]): unknown[] {
-  return v.filter((x) => !(isObj(x) && x[PATCH] === "replace" && Object.keys(x).length === 1));
+  return v.filter((x) => !(isObject(x) && x[PATCH] === "replace" && Object.keys(x).length === 1));
 }
 
 /**
@@ -139,7 +136,7 @@ function mergeList(
   meta: StrategicField,
   name: string,
 ): unknown[] {
-  const objects = patch.some(isObj) || orig.some(isObj);
+  const objects = patch.some(isObject) || orig.some(isObject);
   if (!objects) {
     const merged: unknown[] = [];
     for (const x of [...orig, ...patch]) if (!merged.some((y) => deepEqual(x, y))) merged.push(x);
@@ -153,7 +150,7 @@ function mergeList(
   const items: Obj[] = [];
   let replace = false;
   for (const item of patch) {
-    if (!isObj(item)) {
+    if (!isObject(item)) {
       throw new StrategicMergePatchError(`the items of ${name} must be objects`);
     }
     if (!(PATCH in item)) {
@@ -163,7 +160,7 @@ function mergeList(
     const directive = item[PATCH];
     if (directive === "delete") {
       if (!(key in item)) throw noMergeKey(item, key);
-      out = out.filter((x) => !(isObj(x) && key in x && deepEqual(x[key], item[key])));
+      out = out.filter((x) => !(isObject(x) && key in x && deepEqual(x[key], item[key])));
     } else if (directive === "replace") {
       replace = true;
     } else if (directive === "merge") {
@@ -176,7 +173,7 @@ function mergeList(
   const live = [...out];
   for (const item of items) {
     if (!(key in item)) throw noMergeKey(item, key);
-    const idx = out.findIndex((x) => isObj(x) && key in x && deepEqual(x[key], item[key]));
+    const idx = out.findIndex((x) => isObject(x) && key in x && deepEqual(x[key], item[key]));
     if (idx >= 0) {
       const merged = mergeMap(out[idx] as Obj, item, meta.schema);
       if (merged === undefined) out.splice(idx, 1);
@@ -206,7 +203,7 @@ function orderList(
   live: unknown[],
   key: string | undefined,
 ): unknown[] {
-  const id = (x: unknown) => (key ? (isObj(x) ? x[key] : undefined) : x);
+  const id = (x: unknown) => (key ? (isObject(x) ? x[key] : undefined) : x);
   const indexIn = (list: unknown[], x: unknown) => {
     const v = id(x);
     return list.findIndex((y) => deepEqual(id(y), v));
@@ -240,11 +237,11 @@ function orderList(
  */
 function checkOrderList(patchList: unknown, order: unknown[], key: string | undefined): void {
   if (!Array.isArray(patchList) || patchList.length === 0 || order.length === 0) return;
-  const items = key ? patchList.filter((x) => !(isObj(x) && x[PATCH] === "delete")) : patchList;
+  const items = key ? patchList.filter((x) => !(isObject(x) && x[PATCH] === "delete")) : patchList;
   const same = (a: unknown, b: unknown) => {
     if (!key) return deepEqual(a, b);
-    if (!isObj(a)) throw new StrategicMergePatchError(`the items of the list must be objects`);
-    if (!isObj(b)) throw new StrategicMergePatchError(`${SET_ORDER} items must be objects`);
+    if (!isObject(a)) throw new StrategicMergePatchError(`the items of the list must be objects`);
+    if (!isObject(b)) throw new StrategicMergePatchError(`${SET_ORDER} items must be objects`);
     if (!(key in a)) throw noMergeKey(a, key);
     if (!(key in b)) throw noMergeKey(b, key);
     return deepEqual(a[key], b[key]);
@@ -252,7 +249,7 @@ function checkOrderList(patchList: unknown, order: unknown[], key: string | unde
   let p = 0, o = 0;
   while (p < items.length && o < order.length) {
     const item = items[p];
-    if (isObj(item) && PATCH in item) {
+    if (isObject(item) && PATCH in item) {
       p++;
       continue;
     }
@@ -272,7 +269,7 @@ function checkOrderList(patchList: unknown, order: unknown[], key: string | unde
 function goFormat(v: unknown): string {
   if (v === null || v === undefined) return "<nil>";
   if (Array.isArray(v)) return `[${v.map(goFormat).join(" ")}]`;
-  if (isObj(v)) {
+  if (isObject(v)) {
     return `map[${Object.keys(v).sort().map((k) => `${k}:${goFormat(v[k])}`).join(" ")}]`;
   }
   return String(v);

@@ -72,3 +72,22 @@ Deno.test("parseServerOptions() rejects unknown flags and positionals", () => {
     assert.equal(r.errors.length, 1);
   }
 });
+
+Deno.test("parseServerOptions() reads durations as Go's time.ParseDuration does", async (t) => {
+  for (
+    const [text, ms] of [["+5s", 5000], ["1.s", 1000], [".5s", 500], ["1m30s", 90_000]] as const
+  ) {
+    await t.step(`accepts ${text}`, () => {
+      const r = parseServerOptions([`--history-window=${text}`], noEnv);
+      assert.ok(r.ok);
+      assert.equal(r.options.historyWindowMs, ms);
+    });
+  }
+  for (const text of ["5", " 5s", "1d", ".s"]) {
+    await t.step(`rejects ${JSON.stringify(text)}`, () => {
+      const r = parseServerOptions([`--history-window=${text}`], noEnv);
+      assert.ok(!r.ok);
+      assert.ok(r.errors[0].startsWith("--history-window"));
+    });
+  }
+});

@@ -6,7 +6,7 @@
  * @module
  */
 import { statSync } from "node:fs";
-import { parseDuration } from "../../../shared/flags/duration.ts";
+import { tryParseDurationMs } from "../../../shared/time/duration.ts";
 import { REQUEST_HEADER_DEFAULTS } from "./request_header.ts";
 import { DEFAULT_SERVICE_ACCOUNT_ISSUER } from "./service_account_token.ts";
 
@@ -202,7 +202,7 @@ export function authenticationOptionsFromFlags(
 
   const maxExp = str("service-account-max-token-expiration");
   if (maxExp !== undefined) {
-    const ms = parseDuration(maxExp);
+    const ms = tryParseDurationMs(maxExp);
     if (ms === undefined || ms < 3_600_000 || ms > 2 ** 32 * 1000) {
       errors.push(
         `--service-account-max-token-expiration: must be a duration between 1h and 2^32s, got ${
@@ -233,7 +233,7 @@ export function authenticationOptionsFromFlags(
   readableFile("authentication-token-webhook-config-file", o.webhookConfigFile, errors);
   const ttl = str("authentication-token-webhook-cache-ttl");
   if (ttl !== undefined) {
-    const ms = parseDuration(ttl);
+    const ms = tryParseDurationMs(ttl);
     if (ms === undefined || ms < 0) {
       errors.push(
         `--authentication-token-webhook-cache-ttl: must be a duration such as 2m, got ${

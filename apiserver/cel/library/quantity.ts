@@ -9,7 +9,7 @@ import type { Environment } from "@marcbachmann/cel-js";
 import {
   Quantity,
   QUANTITY_FORMAT_MESSAGE,
-  QuantityParseError,
+  tryParseQuantity,
 } from "../../../shared/api/quantity.ts";
 import { celError } from "../errors.ts";
 
@@ -21,13 +21,8 @@ const sync = { async: false };
  * Parses a quantity for CEL, returning undefined when invalid. Binary values are not capped at
  * 2^63-1 here (Kubernetes' parser caps them), so `asInteger()` of `10Ei` reports an overflow.
  */
-export function tryParseQuantity(s: string): Quantity | undefined {
-  try {
-    return Quantity.parse(s, { capBinary: false });
-  } catch (err) {
-    if (err instanceof QuantityParseError) return undefined;
-    throw err;
-  }
+function parseForCel(s: string): Quantity | undefined {
+  return tryParseQuantity(s, { capBinary: false });
 }
 
 function asInteger(q: Quantity): bigint {
@@ -48,11 +43,11 @@ export function registerQuantityLibrary(env: Environment): void {
   env.registerOperator(`${T} == ${T}`, (a: Quantity, b: Quantity) => a.equals(b));
   env.registerFunction(
     "isQuantity(string): bool",
-    (s: string) => tryParseQuantity(s) !== undefined,
+    (s: string) => parseForCel(s) !== undefined,
     sync,
   );
   env.registerFunction(`quantity(string): ${T}`, (s: string) => {
-    const q = tryParseQuantity(s);
+    const q = parseForCel(s);
     if (!q) {
       throw celError(
         "invalid_argument",

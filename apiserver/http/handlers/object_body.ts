@@ -8,7 +8,8 @@ import type { KubeObject } from "../../../shared/api/meta/v1/types.ts";
 import { builtinSchemaModel } from "../../../shared/api/schema/builtin_model.ts";
 import { hasProtobuf } from "../../../shared/codec/protobuf/mod.ts";
 import { StatusError } from "../../../shared/errors/status_error.ts";
-import { isObject } from "../../registry/generic/field_errors.ts";
+import { isObject } from "../../../shared/json/is_object.ts";
+import { typeInvalid } from "../../../shared/api/validation/field_errors.ts";
 import { apiVersionOf } from "../../registry/generic/kind.ts";
 import { decodeRequestBody, readBody } from "../body.ts";
 import type { ResourceContext } from "../context.ts";
@@ -55,12 +56,9 @@ export async function readObjectBody(
   const group = want.includes("/") ? want.slice(0, want.indexOf("/")) : "";
   const version = want.slice(want.indexOf("/") + 1);
   if (!isObject(value.metadata)) {
-    throw StatusError.invalid({ group, kind: expectedKind }, "", [{
-      type: "FieldValueTypeInvalid",
-      field: "metadata",
-      value: value.metadata,
-      detail: "must be an object",
-    }]);
+    throw StatusError.invalid({ group, kind: expectedKind }, "", [
+      typeInvalid("metadata", value.metadata, "must be an object"),
+    ]);
   }
   const model = builtinSchemaModel();
   const warnings = applyFieldValidation({

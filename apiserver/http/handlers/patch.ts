@@ -8,7 +8,7 @@
  */
 import type { KubeObject } from "../../../shared/api/meta/v1/types.ts";
 import { StatusError } from "../../../shared/errors/status_error.ts";
-import { isObject } from "../../registry/generic/field_errors.ts";
+import { isObject } from "../../../shared/json/is_object.ts";
 import type { PatchType } from "../../registry/generic/kind.ts";
 import type { TryUpdate } from "../../registry/generic/store.ts";
 import { readBody } from "../body.ts";

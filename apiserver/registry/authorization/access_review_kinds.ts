@@ -11,7 +11,8 @@ import type { KubeObject } from "../../../shared/api/meta/v1/types.ts";
 import { type FieldError, StatusError } from "../../../shared/errors/status_error.ts";
 import type { Authorizer, AuthzAttributes, RulesResult } from "../../auth/authz/authorizer.ts";
 import type { UserInfo } from "../../../shared/api/authentication/v1/user_info.ts";
-import { invalid, isObject, required } from "../generic/field_errors.ts";
+import { isObject } from "../../../shared/json/is_object.ts";
+import { invalid, required } from "../../../shared/api/validation/field_errors.ts";
 import type { CustomCreateArgs, KindDef } from "../generic/kind.ts";
 
 /** The group of the review APIs. */

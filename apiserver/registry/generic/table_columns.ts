@@ -5,6 +5,7 @@
  * @module
  */
 import type { KubeObject } from "../../../shared/api/meta/v1/types.ts";
+import { isObject } from "../../../shared/json/is_object.ts";
 import type { TableColumnDefinition, TableColumns } from "./kind.ts";
 
 const NAME_DESCRIPTION =
@@ -80,9 +81,7 @@ export function ageCell(timestamp: unknown, now: number): string {
 
 /** A plain object, or `{}` for anything else (reads optional nested fields safely). */
 export function objectOf(v: unknown): Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v)
-    ? v as Record<string, unknown>
-    : {};
+  return isObject(v) ? v : {};
 }
 
 /** A list of plain objects, or `[]`. */

@@ -11,30 +11,23 @@ import type { FieldError } from "../../../shared/errors/status_error.ts";
 import { nameIsPathSegment } from "../../../shared/api/validation/name_validators.ts";
 import { labelSelectorFromObject } from "../../../shared/selectors/label_selector.ts";
 import { RBAC_GROUP } from "../../auth/authz/rbac_types.ts";
-import { invalid, isObject, notSupported, required } from "../generic/field_errors.ts";
+import { isObject } from "../../../shared/json/is_object.ts";
+import { invalid, notSupported, required } from "../../../shared/api/validation/field_errors.ts";
 
 function isStringList(v: unknown): v is string[] {
   return Array.isArray(v) && v.every((x) => typeof x === "string");
 }
 
-const LIST_FIELDS = ["verbs", "apiGroups", "resources", "resourceNames", "nonResourceURLs"];
-
-/** Validates `rules` of a Role (`namespaced`) or ClusterRole. */
+/**
+ * Validates `rules` of a Role (`namespaced`) or ClusterRole. The schema makes them a list of
+ * objects whose fields are lists of strings; only their contents are checked here.
+ */
 export function validateRules(rules: unknown, namespaced: boolean, field = "rules"): FieldError[] {
-  if (rules === undefined || rules === null) return [];
-  if (!Array.isArray(rules)) return [invalid(field, rules, "must be a list")];
+  if (!Array.isArray(rules)) return [];
   const errs: FieldError[] = [];
   rules.forEach((rule, i) => {
     const f = `${field}[${i}]`;
-    if (!isObject(rule)) {
-      errs.push(invalid(f, rule, "must be an object"));
-      return;
-    }
-    for (const k of LIST_FIELDS) {
-      if (rule[k] !== undefined && rule[k] !== null && !isStringList(rule[k])) {
-        errs.push(invalid(`${f}.${k}`, rule[k], "must be a list of strings"));
-      }
-    }
+    if (!isObject(rule)) return;
     const len = (k: string) => isStringList(rule[k]) ? (rule[k] as string[]).length : 0;
     if (len("verbs") === 0) {
       errs.push(required(`${f}.verbs`, "verbs must contain at least one value"));
@@ -70,10 +63,9 @@ export function validateRules(rules: unknown, namespaced: boolean, field = "rule
   return errs;
 }
 
-/** Validates a ClusterRole's `aggregationRule`. */
+/** Validates a ClusterRole's `aggregationRule` (an object, as the schema makes it). */
 export function validateAggregationRule(rule: unknown): FieldError[] {
-  if (rule === undefined || rule === null) return [];
-  if (!isObject(rule)) return [invalid("aggregationRule", rule, "must be an object")];
+  if (!isObject(rule)) return [];
   const sels = rule.clusterRoleSelectors;
   if (!Array.isArray(sels) || sels.length === 0) {
     return [
@@ -124,18 +116,12 @@ export function validateBinding(obj: KubeObject, namespaced: boolean): FieldErro
       }
     }
   }
-  const subjects = obj.subjects;
-  if (subjects !== undefined && subjects !== null && !Array.isArray(subjects)) {
-    errs.push(invalid("subjects", subjects, "must be a list"));
-    return errs;
-  }
-  (subjects ?? []).forEach((s: unknown, i: number) => {
+  // The schema makes subjects a list of objects with string fields.
+  const subjects: unknown[] = Array.isArray(obj.subjects) ? obj.subjects : [];
+  subjects.forEach((s, i) => {
     const f = `subjects[${i}]`;
-    if (!isObject(s)) {
-      errs.push(invalid(f, s, "must be an object"));
-      return;
-    }
-    if (typeof s.name !== "string" || s.name === "") errs.push(required(`${f}.name`));
+    if (!isObject(s)) return;
+    if (!s.name) errs.push(required(`${f}.name`));
     switch (s.kind) {
       case "ServiceAccount":
         if (s.apiGroup) errs.push(notSupported(`${f}.apiGroup`, s.apiGroup, [""]));

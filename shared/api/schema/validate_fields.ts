@@ -9,7 +9,9 @@
  */
 import type { FieldError } from "../../errors/status_error.ts";
 import { canonicalQuantity, QuantityParseError } from "../quantity.ts";
+import { invalid, notSupported, required, typeInvalid } from "../validation/field_errors.ts";
 import type { FieldSchema, SchemaModel, TypeSchema } from "./model.ts";
+import { isObject } from "../../json/is_object.ts";
 
 /** What validateFields found. */
 export interface FieldValidationResult {
@@ -23,13 +25,6 @@ const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:[Zz]|[+-]\d{2}:\d{2})$/;
-/** Kubernetes' quantity grammar: a signed decimal number with an optional suffix. */
-export const QUANTITY =
-  /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+|Ki|Mi|Gi|Ti|Pi|Ei|m|k|M|G|T|P|E)?$/;
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 function join(path: string, key: string): string {
   return path === "" ? key : `${path}.${key}`;
@@ -65,12 +60,13 @@ class Walker {
   constructor(readonly model: SchemaModel, readonly checkRequired = true) {}
 
   typeError(path: string, value: unknown, f: FieldSchema): void {
-    this.errors.push({
-      type: "FieldValueTypeInvalid",
-      field: path,
-      value: typeof value === "object" ? typeof value : value,
-      detail: `must be of type ${typeName(f)}`,
-    });
+    this.errors.push(
+      typeInvalid(
+        path,
+        typeof value === "object" ? typeof value : value,
+        `must be of type ${typeName(f)}`,
+      ),
+    );
   }
 
   object(t: TypeSchema, obj: Record<string, unknown>, path: string): void {
@@ -93,7 +89,7 @@ class Walker {
     const serverOwned = path === "status" || path.startsWith("status.");
     for (const r of this.checkRequired && !serverOwned ? t.required : []) {
       if (obj[r] === undefined) {
-        this.errors.push({ type: "FieldValueRequired", field: join(path, r), detail: "" });
+        this.errors.push(required(join(path, r)));
       }
     }
   }
@@ -108,26 +104,11 @@ class Walker {
         if (typeof v !== "string") {
           this.typeError(path, v, f);
         } else if (f.enum && !f.enum.includes(v)) {
-          this.errors.push({
-            type: "FieldValueNotSupported",
-            field: path,
-            value: v,
-            detail: `supported values: ${f.enum.map((e) => JSON.stringify(e)).join(", ")}`,
-          });
+          this.errors.push(notSupported(path, v, f.enum));
         } else if (f.format === "byte" && !BASE64.test(v.replace(/\s/g, ""))) {
-          this.errors.push({
-            type: "FieldValueInvalid",
-            field: path,
-            value: "<redacted>",
-            detail: "must be base64 encoded",
-          });
+          this.errors.push(invalid(path, "<redacted>", "must be base64 encoded"));
         } else if (f.format === "date-time" && !RFC3339.test(v)) {
-          this.errors.push({
-            type: "FieldValueInvalid",
-            field: path,
-            value: v,
-            detail: "must be an RFC 3339 time",
-          });
+          this.errors.push(invalid(path, v, "must be an RFC 3339 time"));
         }
         return v;
       case "boolean":
@@ -139,12 +120,7 @@ class Walker {
       case "integer":
         if (typeof v !== "number" || !Number.isInteger(v)) this.typeError(path, v, f);
         else if (f.format === "int32" && (v < INT32_MIN || v > INT32_MAX)) {
-          this.errors.push({
-            type: "FieldValueInvalid",
-            field: path,
-            value: v,
-            detail: "must fit in a 32-bit integer",
-          });
+          this.errors.push(invalid(path, v, "must fit in a 32-bit integer"));
         }
         return v;
       case "intOrString":
@@ -163,12 +139,7 @@ class Walker {
           return canonicalQuantity(text);
         } catch (err) {
           if (!(err instanceof QuantityParseError)) throw err;
-          this.errors.push({
-            type: "FieldValueInvalid",
-            field: path,
-            value: v,
-            detail: err.message,
-          });
+          this.errors.push(invalid(path, v, err.message));
           return v;
         }
       }
@@ -185,7 +156,7 @@ class Walker {
         }
         return v;
       case "map":
-        if (!isPlainObject(v)) {
+        if (!isObject(v)) {
           this.typeError(path, v, f);
           return v;
         }
@@ -200,7 +171,7 @@ class Walker {
         return v;
       case "ref": {
         const t = this.model.type(f.ref!);
-        if (!isPlainObject(v)) {
+        if (!isObject(v)) {
           this.typeError(path, v, f);
           return v;
         }

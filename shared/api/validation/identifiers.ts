@@ -28,6 +28,11 @@ const DNS1123_SUBDOMAIN_ERR =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
 const DNS1123_SUBDOMAIN_RE = new RegExp(`^${DNS1123_SUBDOMAIN_FMT}$`);
 
+const CONFIG_MAP_KEY_FMT = "[-._a-zA-Z0-9]+";
+const CONFIG_MAP_KEY_ERR =
+  "a valid config key must consist of alphanumeric characters, '-', '_' or '.'";
+const CONFIG_MAP_KEY_RE = new RegExp(`^${CONFIG_MAP_KEY_FMT}$`);
+
 const DNS1035_LABEL_FMT = "[a-z]([-a-z0-9]*[a-z0-9])?";
 const DNS1035_LABEL_ERR =
   "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
@@ -55,7 +60,8 @@ export function emptyError(): string {
 /** A regex failure explained with examples, worded as Kubernetes' `RegexError`. */
 export function regexError(msg: string, fmt: string, ...examples: string[]): string {
   if (examples.length === 0) return `${msg} (regex used for validation is '${fmt}')`;
-  const shown = examples.map((e) => `'${e}', `).join("or ");
+  // Go joins the examples with " or " after their ", ", so two spaces come before each "or".
+  const shown = examples.map((e) => `'${e}', `).join(" or ");
   return `${msg} (e.g. ${shown}regex used for validation is '${fmt}')`;
 }
 
@@ -147,5 +153,25 @@ export function isValidPathSegmentPrefix(name: string): string[] {
   const errs: string[] = [];
   if (name.includes("/")) errs.push("may not contain '/'");
   if (name.includes("%")) errs.push("may not contain '%'");
+  return errs;
+}
+
+/**
+ * Checks a ConfigMap or Secret key: at most 253 bytes of `[-._a-zA-Z0-9]`, and not `.`, `..`
+ * or starting with `..`.
+ */
+export function isConfigMapKey(value: string): string[] {
+  const errs: string[] = [];
+  if (byteLength(value) > DNS1123_SUBDOMAIN_MAX_LENGTH) {
+    errs.push(maxLenError(DNS1123_SUBDOMAIN_MAX_LENGTH));
+  }
+  if (!CONFIG_MAP_KEY_RE.test(value)) {
+    errs.push(
+      regexError(CONFIG_MAP_KEY_ERR, CONFIG_MAP_KEY_FMT, "key.name", "KEY_NAME", "key-name"),
+    );
+  }
+  if (value === ".") errs.push("must not be '.'");
+  else if (value === "..") errs.push("must not be '..'");
+  else if (value.startsWith("..")) errs.push("must not start with '..'");
   return errs;
 }

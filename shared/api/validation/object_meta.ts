@@ -13,7 +13,9 @@ import {
   type NameValidator,
   validateNamespaceName,
 } from "./name_validators.ts";
+import { forbidden, invalid, required, tooLong, typeInvalid } from "./field_errors.ts";
 import { byteLength, goQuote } from "./go_quote.ts";
+import { isObject } from "../../json/is_object.ts";
 
 export { generateName } from "./generate_name.ts";
 
@@ -30,14 +32,6 @@ export interface ObjectMetaValidationOptions {
   nameIsLabel?: boolean;
   /** Field path of the metadata; default `metadata`. */
   path?: string;
-}
-
-function invalid(field: string, value: unknown, detail: string): FieldError {
-  return { type: "FieldValueInvalid", field, value, detail };
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /**
@@ -60,29 +54,21 @@ export function validateObjectMeta(
   }
   const name = typeof meta.name === "string" ? meta.name : "";
   if (name.length === 0) {
-    errs.push({
-      type: "FieldValueRequired",
-      field: `${p}.name`,
-      detail: "name or generateName is required",
-    });
+    errs.push(required(`${p}.name`, "name or generateName is required"));
   } else {
     for (const msg of nameFn(name, false)) errs.push(invalid(`${p}.name`, name, msg));
   }
   const ns = typeof meta.namespace === "string" ? meta.namespace : "";
   if (opts.namespaced) {
     if (ns.length === 0) {
-      errs.push({ type: "FieldValueRequired", field: `${p}.namespace`, detail: "" });
+      errs.push(required(`${p}.namespace`));
     } else {
       for (const msg of validateNamespaceName(ns, false)) {
         errs.push(invalid(`${p}.namespace`, ns, msg));
       }
     }
   } else if (ns.length !== 0) {
-    errs.push({
-      type: "FieldValueForbidden",
-      field: `${p}.namespace`,
-      detail: "not allowed on this type",
-    });
+    errs.push(forbidden(`${p}.namespace`, "not allowed on this type"));
   }
   if (typeof meta.generation === "number" && meta.generation < 0) {
     errs.push(invalid(`${p}.generation`, meta.generation, "must be greater than or equal to 0"));
@@ -98,11 +84,11 @@ export function validateObjectMeta(
 /** Validates label keys (qualified names) and values; errors carry the whole map's path. */
 export function validateLabels(labels: unknown, field = "metadata.labels"): FieldError[] {
   const errs: FieldError[] = [];
-  if (!isRecord(labels)) return errs;
+  if (!isObject(labels)) return errs;
   for (const [k, v] of Object.entries(labels)) {
     for (const msg of isQualifiedName(k)) errs.push(invalid(field, k, msg));
     if (typeof v !== "string") {
-      errs.push({ type: "FieldValueTypeInvalid", field, value: v, detail: "must be a string" });
+      errs.push(typeInvalid(field, v, "must be a string"));
       continue;
     }
     for (const msg of isValidLabelValue(v)) errs.push(invalid(field, v, msg));
@@ -116,19 +102,20 @@ export function validateAnnotations(
   field = "metadata.annotations",
 ): FieldError[] {
   const errs: FieldError[] = [];
-  if (!isRecord(annotations)) return errs;
+  if (!isObject(annotations)) return errs;
   let total = 0;
   for (const [k, v] of Object.entries(annotations)) {
     for (const msg of isQualifiedName(k.toLowerCase())) errs.push(invalid(field, k, msg));
     total += byteLength(k) + (typeof v === "string" ? byteLength(v) : 0);
   }
   if (total > TOTAL_ANNOTATION_SIZE_LIMIT_BYTES) {
-    errs.push({
-      type: "FieldValueTooLong",
-      field,
-      value: "<value omitted>",
-      detail: `may not be more than ${TOTAL_ANNOTATION_SIZE_LIMIT_BYTES} bytes`,
-    });
+    errs.push(
+      tooLong(
+        field,
+        "<value omitted>",
+        `may not be more than ${TOTAL_ANNOTATION_SIZE_LIMIT_BYTES} bytes`,
+      ),
+    );
   }
   return errs;
 }
@@ -178,7 +165,7 @@ export function validateOwnerReferences(
   if (!Array.isArray(refs)) return errs;
   let firstController = "";
   for (const raw of refs) {
-    const ref = (isRecord(raw) ? raw : {}) as Partial<OwnerReference>;
+    const ref = (isObject(raw) ? raw : {}) as Partial<OwnerReference>;
     const apiVersion = typeof ref.apiVersion === "string" ? ref.apiVersion : "";
     const kind = typeof ref.kind === "string" ? ref.kind : "";
     const name = typeof ref.name === "string" ? ref.name : "";
@@ -219,7 +206,7 @@ export function validateManagedFields(
   const errs: FieldError[] = [];
   if (!Array.isArray(entries)) return errs;
   entries.forEach((raw, i) => {
-    const e = isRecord(raw) ? raw : {};
+    const e = isObject(raw) ? raw : {};
     const op = e.operation;
     if (op !== "Apply" && op !== "Update") {
       errs.push(invalid(`${field}[${i}].operation`, op ?? "", "must be `Apply` or `Update`"));
@@ -252,14 +239,12 @@ export function validateObjectMetaUpdate(
     const before = new Set(old.finalizers ?? []);
     const extra = [...new Set(meta.finalizers ?? [])].filter((f) => !before.has(f)).sort();
     if (extra.length > 0) {
-      errs.push({
-        type: "FieldValueForbidden",
-        field: `${path}.finalizers`,
-        detail:
-          `no new finalizers can be added if the object is being deleted, found new finalizers []string{${
-            extra.map(goQuote).join(", ")
-          }}`,
-      });
+      errs.push(forbidden(
+        `${path}.finalizers`,
+        `no new finalizers can be added if the object is being deleted, found new finalizers []string{${
+          extra.map(goQuote).join(", ")
+        }}`,
+      ));
     }
   }
   if (!meta.resourceVersion) {

@@ -14,6 +14,7 @@ import { ProtoWriter } from "./proto_writer.ts";
 import { WIRE_LEN, WIRE_VARINT } from "./proto_reader.ts";
 import { ProtobufError } from "./protobuf_error.ts";
 import { fromBase64, GO_ZERO_TIME_SECONDS, parseRfc3339, SPECIAL_MESSAGES } from "./well_known.ts";
+import { isObject } from "../../json/is_object.ts";
 
 /**
  * Encodes an object that is already Protobuf (the envelope of an embedded object, such as a watch
@@ -23,10 +24,6 @@ export type EmbeddedEncoder = (obj: Record<string, unknown>) => Uint8Array;
 
 function invalid(path: string, what: string): ProtobufError {
   return new ProtobufError("InvalidValue", `${path || "<root>"}: ${what}`);
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 function requireMessage(name: string): MessageInfo {

@@ -127,6 +127,10 @@ Deno.test("parseGoDuration() parses Go durations", async (t) => {
     ["1.5s", 1n, 500_000_000],
     ["-2ms", 0n, -2_000_000],
     ["0", 0n, 0],
+    // Go's time.ParseDuration takes a leading "+" and a point with no digits after it.
+    ["+5s", 5n, 0],
+    ["1.s", 1n, 0],
+    [".5s", 0n, 500_000_000],
   ];
   for (const [s, sec, ns] of rows) {
     await t.step(s, () => {
@@ -135,4 +139,8 @@ Deno.test("parseGoDuration() parses Go durations", async (t) => {
     });
   }
   await t.step("invalid", () => assert.equal(parseGoDuration("5x"), undefined));
+  await t.step("no unit", () => assert.equal(parseGoDuration("5"), undefined));
+  await t.step("beyond int64 nanoseconds", () => {
+    assert.equal(parseGoDuration("9223372036854775808ns"), undefined);
+  });
 });

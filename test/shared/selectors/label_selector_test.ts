@@ -11,7 +11,7 @@ import { StatusError } from "../../../shared/errors/status_error.ts";
 
 const QNAME_REGEX = "regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]'";
 const VALUE_RULE =
-  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue', or 'my_value', or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
 
 Deno.test("parseLabelSelector() parses the grammar into canonical requirements", async (t) => {
   const cases: [string, string][] = [
@@ -58,7 +58,7 @@ Deno.test("parseLabelSelector() rejects bad input with Kubernetes' messages", as
     ["a=b<", "found '<', expected: ',' or 'end of string'"],
     [
       "-x",
-      `unable to parse requirement: <nil>: Invalid value: "-x": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName', or 'my.name', or '123-abc', ${QNAME_REGEX})`,
+      `unable to parse requirement: <nil>: Invalid value: "-x": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', ${QNAME_REGEX})`,
     ],
     ["a=-b", `unable to parse requirement: values[0][a]: Invalid value: "-b": ${VALUE_RULE}`],
     [

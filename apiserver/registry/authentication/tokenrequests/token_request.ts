@@ -16,7 +16,8 @@ import type {
   ServiceAccountTokenIssuer,
   TokenSpec,
 } from "../../../auth/authn/service_account_token.ts";
-import { invalid, notSupported, required } from "../../generic/field_errors.ts";
+import { invalid, notSupported, required } from "../../../../shared/api/validation/field_errors.ts";
+import { isObject } from "../../../../shared/json/is_object.ts";
 import { rfc3339 } from "../../generic/clock.ts";
 import type { CustomCreateArgs } from "../../generic/kind.ts";
 
@@ -45,17 +46,14 @@ export async function createTokenRequest(
   deps: TokenRequestDeps,
 ): Promise<KubeObject> {
   const { namespace, name, body } = args;
-  const spec = (body.spec ?? {}) as Record<string, unknown>;
+  // The schema makes spec an object, expirationSeconds an integer, audiences a list of strings
+  // and boundObjectRef an object of strings: only values are checked here.
+  const spec = isObject(body.spec) ? body.spec : {};
   const errs: FieldError[] = [];
-  if (typeof spec !== "object" || spec === null || Array.isArray(spec)) {
-    throw StatusError.invalid(GK, name, [invalid("spec", spec, "must be an object")]);
-  }
   let expirationSeconds = DEFAULT_EXPIRATION;
   if (spec.expirationSeconds !== undefined && spec.expirationSeconds !== null) {
-    const e = spec.expirationSeconds;
-    if (typeof e !== "number" || !Number.isInteger(e)) {
-      errs.push(invalid("spec.expirationSeconds", e, "must be an integer"));
-    } else if (e < MIN_EXPIRATION) {
+    const e = Number(spec.expirationSeconds);
+    if (e < MIN_EXPIRATION) {
       errs.push(
         invalid("spec.expirationSeconds", e, "may not specify a duration less than 10 minutes"),
       );
@@ -67,25 +65,19 @@ export async function createTokenRequest(
   }
   let audiences = deps.issuer.apiAudiences;
   if (spec.audiences !== undefined && spec.audiences !== null) {
-    const a = spec.audiences;
-    if (!Array.isArray(a) || a.some((x) => typeof x !== "string" || x === "")) {
+    const a = Array.isArray(spec.audiences) ? spec.audiences as string[] : [];
+    if (a.some((x) => x === "")) {
       errs.push(invalid("spec.audiences", a, "must be a list of non-empty strings"));
-    } else if (a.length) audiences = a as string[];
+    } else if (a.length) audiences = a;
   }
-  const bound = spec.boundObjectRef as Record<string, unknown> | undefined | null;
-  if (bound !== undefined && bound !== null) {
-    if (typeof bound !== "object" || Array.isArray(bound)) {
-      errs.push(invalid("spec.boundObjectRef", bound, "must be an object"));
-    } else {
-      if (typeof bound.kind !== "string" || !BINDABLE.includes(bound.kind)) {
-        errs.push(notSupported("spec.boundObjectRef.kind", bound.kind, BINDABLE));
-      }
-      if (typeof bound.name !== "string" || bound.name === "") {
-        errs.push(required("spec.boundObjectRef.name", "name is required"));
-      }
-      if (bound.apiVersion !== undefined && bound.apiVersion !== "v1") {
-        errs.push(notSupported("spec.boundObjectRef.apiVersion", bound.apiVersion, ["v1"]));
-      }
+  const bound = spec.boundObjectRef;
+  if (isObject(bound)) {
+    if (!BINDABLE.includes(String(bound.kind))) {
+      errs.push(notSupported("spec.boundObjectRef.kind", bound.kind, BINDABLE));
+    }
+    if (!bound.name) errs.push(required("spec.boundObjectRef.name", "name is required"));
+    if (bound.apiVersion !== undefined && bound.apiVersion !== "v1") {
+      errs.push(notSupported("spec.boundObjectRef.apiVersion", bound.apiVersion, ["v1"]));
     }
   }
   if (errs.length) throw StatusError.invalid(GK, name, errs);
@@ -105,7 +97,7 @@ export async function createTokenRequest(
       : expirationSeconds,
   };
   let boundOut: Record<string, unknown> | undefined;
-  if (bound && typeof bound === "object") {
+  if (isObject(bound)) {
     const kind = bound.kind as "Pod" | "Secret" | "Node";
     const objName = bound.name as string;
     const resource = kind === "Pod" ? CORE.pods : kind === "Secret" ? CORE.secrets : CORE.nodes;

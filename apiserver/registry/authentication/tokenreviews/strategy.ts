@@ -8,33 +8,21 @@
 import type { KubeObject } from "../../../../shared/api/meta/v1/types.ts";
 import { StatusError } from "../../../../shared/errors/status_error.ts";
 import type { Authenticator } from "../../../auth/authn/authenticator.ts";
-import { invalid } from "../../generic/field_errors.ts";
+import { isObject } from "../../../../shared/json/is_object.ts";
 import type { KindDef } from "../../generic/kind.ts";
 import { userInfoObject } from "../selfsubjectreviews/strategy.ts";
-
-const GK = { group: "authentication.k8s.io", kind: "TokenReview" };
 
 /** Runs a TokenReview against `authenticator` (a chain of the server's authenticators). */
 export async function reviewToken(
   authenticator: Authenticator,
   body: KubeObject,
 ): Promise<KubeObject> {
-  const spec = (body.spec ?? {}) as Record<string, unknown>;
-  if (typeof spec !== "object" || spec === null || Array.isArray(spec)) {
-    throw StatusError.invalid(GK, "", [invalid("spec", spec, "must be an object")]);
-  }
-  if (
-    spec.audiences !== undefined && spec.audiences !== null &&
-    (!Array.isArray(spec.audiences) || spec.audiences.some((a) => typeof a !== "string"))
-  ) {
-    throw StatusError.invalid(GK, "", [
-      invalid("spec.audiences", spec.audiences, "must be a list of strings"),
-    ]);
-  }
+  // The schema makes spec an object, token a string and audiences a list of strings.
+  const spec = isObject(body.spec) ? body.spec : {};
   if (typeof spec.token !== "string" || spec.token === "") {
     throw StatusError.badRequest("token is required for TokenReview in authentication");
   }
-  const audiences = (spec.audiences as string[] | undefined) ?? [];
+  const audiences = Array.isArray(spec.audiences) ? spec.audiences as string[] : [];
   const req = new Request("https://tokenreview.invalid/", {
     headers: { authorization: `Bearer ${spec.token}` },
   });

@@ -1,6 +1,7 @@
 /** Lease (coordination.k8s.io/v1): a lightweight heartbeat and lock. */
 import type { FieldError } from "../../../../shared/errors/status_error.ts";
-import { invalid, isObject } from "../../generic/field_errors.ts";
+import { isObject } from "../../../../shared/json/is_object.ts";
+import { invalid } from "../../../../shared/api/validation/field_errors.ts";
 import type { KindDef, TableColumns } from "../../generic/kind.ts";
 import {
   AGE_COLUMN,
@@ -36,29 +37,22 @@ export const leaseKind: KindDef = {
   allowCreateOnUpdate: true,
   strategy: {
     tableColumns: LEASE_COLUMNS,
+    // The schema makes spec an object and holderIdentity a string (field validation answers
+    // those before the store, and server-side apply's typed check too). Integers and times are
+    // checked here as well: an applied configuration is only checked for map/list/scalar kinds.
     validate(obj) {
       const errs: FieldError[] = [];
-      if (obj.spec !== undefined && !isObject(obj.spec)) {
-        return [invalid("spec", obj.spec, "must be an object")];
-      }
       const spec = isObject(obj.spec) ? obj.spec : {};
-      for (const f of ["leaseDurationSeconds", "leaseTransitions"]) {
-        const v = spec[f];
-        if (
-          v !== undefined &&
-          (typeof v !== "number" || !Number.isInteger(v) || v < 0 ||
-            (f === "leaseDurationSeconds" && v === 0))
-        ) {
-          errs.push(
-            invalid(
-              `spec.${f}`,
-              v,
-              f === "leaseDurationSeconds"
-                ? "must be greater than 0"
-                : "must be greater than or equal to 0",
-            ),
-          );
-        }
+      const duration = spec.leaseDurationSeconds, transitions = spec.leaseTransitions;
+      if (duration !== undefined && !(Number.isInteger(duration) && Number(duration) > 0)) {
+        errs.push(invalid("spec.leaseDurationSeconds", duration, "must be greater than 0"));
+      }
+      if (
+        transitions !== undefined && !(Number.isInteger(transitions) && Number(transitions) >= 0)
+      ) {
+        errs.push(
+          invalid("spec.leaseTransitions", transitions, "must be greater than or equal to 0"),
+        );
       }
       for (const f of ["acquireTime", "renewTime"]) {
         const v = spec[f];
@@ -67,12 +61,6 @@ export const leaseKind: KindDef = {
         ) {
           errs.push(invalid(`spec.${f}`, v, "must be an RFC 3339 time"));
         }
-      }
-      if (
-        spec.holderIdentity !== undefined && spec.holderIdentity !== null &&
-        typeof spec.holderIdentity !== "string"
-      ) {
-        errs.push(invalid("spec.holderIdentity", spec.holderIdentity, "must be a string"));
       }
       return errs;
     },

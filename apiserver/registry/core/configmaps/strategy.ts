@@ -2,13 +2,9 @@
 import { Buffer } from "node:buffer";
 import type { FieldError } from "../../../../shared/errors/status_error.ts";
 import type { KubeObject } from "../../../../shared/api/meta/v1/types.ts";
-import {
-  forbidden,
-  invalid,
-  isObject,
-  stringMap,
-  validateConfigKey,
-} from "../../generic/field_errors.ts";
+import { isObject } from "../../../../shared/json/is_object.ts";
+import { isConfigMapKey } from "../../../../shared/api/validation/identifiers.ts";
+import { forbidden, invalid, tooLong } from "../../../../shared/api/validation/field_errors.ts";
 import type { KindDef, TableColumns } from "../../generic/kind.ts";
 import {
   AGE_COLUMN,
@@ -39,17 +35,15 @@ function sameMap(a: unknown, b: unknown): boolean {
 }
 
 function validate(obj: KubeObject): FieldError[] {
-  const errs: FieldError[] = [
-    ...stringMap("data", obj.data),
-    ...stringMap("binaryData", obj.binaryData),
-  ];
+  // The schema makes data and binaryData maps of strings and immutable a boolean.
+  const errs: FieldError[] = [];
   let size = 0;
   const seen = new Set<string>();
   for (const field of ["data", "binaryData"]) {
     const m = obj[field];
     if (!isObject(m)) continue;
     for (const [k, v] of Object.entries(m)) {
-      errs.push(...validateConfigKey(`${field}[${k}]`, k));
+      for (const m of isConfigMapKey(k)) errs.push(invalid(`${field}[${k}]`, k, m));
       if (seen.has(k)) {
         errs.push(invalid(`data[${k}]`, k, "duplicate of key present in binaryData"));
       }
@@ -59,14 +53,7 @@ function validate(obj: KubeObject): FieldError[] {
     }
   }
   if (size > MAX_SIZE) {
-    errs.push({
-      type: "FieldValueTooLong",
-      field: "",
-      detail: `must have at most ${MAX_SIZE} bytes`,
-    });
-  }
-  if (obj.immutable !== undefined && typeof obj.immutable !== "boolean") {
-    errs.push(invalid("immutable", obj.immutable, "must be a boolean"));
+    errs.push(tooLong("", undefined, `must have at most ${MAX_SIZE} bytes`));
   }
   return errs;
 }

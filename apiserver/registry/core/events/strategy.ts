@@ -1,6 +1,7 @@
 /** Event (core/v1): a record of something that happened to an object. */
 import type { FieldError } from "../../../../shared/errors/status_error.ts";
-import { invalid, isObject, notSupported } from "../../generic/field_errors.ts";
+import { isObject } from "../../../../shared/json/is_object.ts";
+import { invalid, notSupported } from "../../../../shared/api/validation/field_errors.ts";
 import type { KindDef, TableColumns } from "../../generic/kind.ts";
 import {
   ageCell,
@@ -75,10 +76,8 @@ export const eventKind: KindDef = {
   strategy: {
     tableColumns: EVENT_COLUMNS,
     validate(obj) {
+      // The schema makes involvedObject an object.
       const errs: FieldError[] = [];
-      if (obj.involvedObject !== undefined && !isObject(obj.involvedObject)) {
-        errs.push(invalid("involvedObject", obj.involvedObject, "must be an object"));
-      }
       const io = isObject(obj.involvedObject) ? obj.involvedObject : {};
       if (io.namespace && io.namespace !== obj.metadata.namespace) {
         errs.push(

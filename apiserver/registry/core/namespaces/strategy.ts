@@ -1,6 +1,7 @@
 /** Namespace: cluster scoped, with the `kubernetes` finalizer in spec and a finalize subresource. */
 import type { KubeObject } from "../../../../shared/api/meta/v1/types.ts";
-import { isObject } from "../../generic/field_errors.ts";
+import { isObject } from "../../../../shared/json/is_object.ts";
+import { invalid } from "../../../../shared/api/validation/field_errors.ts";
 import { type KindDef, STATUS_SUBRESOURCE, type TableColumns } from "../../generic/kind.ts";
 import {
   AGE_COLUMN,
@@ -76,18 +77,10 @@ export const namespaceKind: KindDef = {
       obj.spec = { ...(isObject(obj.spec) ? obj.spec : {}), finalizers: specFinalizers(old) };
     },
     validate(obj) {
-      const errs = [];
-      for (const [i, f] of specFinalizers(obj).entries()) {
-        if (typeof f !== "string" || f === "") {
-          errs.push({
-            type: "FieldValueInvalid" as const,
-            field: `spec.finalizers[${i}]`,
-            value: f,
-            detail: "must be a non-empty string",
-          });
-        }
-      }
-      return errs;
+      // The schema makes the finalizers strings; an empty one is refused here.
+      return specFinalizers(obj).flatMap((f, i) =>
+        f === "" ? [invalid(`spec.finalizers[${i}]`, f, "must be a non-empty string")] : []
+      );
     },
     canonicalize(obj) {
       // The label always names the namespace (also for generated names), as in Kubernetes.

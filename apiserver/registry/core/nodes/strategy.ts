@@ -1,6 +1,7 @@
 /** Node: cluster scoped, with a status subresource. */
 import type { FieldError } from "../../../../shared/errors/status_error.ts";
-import { invalid, isObject, notSupported } from "../../generic/field_errors.ts";
+import { isObject } from "../../../../shared/json/is_object.ts";
+import { notSupported, required } from "../../../../shared/api/validation/field_errors.ts";
 import { type KindDef, STATUS_SUBRESOURCE, type TableColumns } from "../../generic/kind.ts";
 import {
   AGE_COLUMN,
@@ -88,22 +89,14 @@ export const nodeKind: KindDef = {
   strategy: {
     tableColumns: NODE_COLUMNS,
     validate(obj) {
+      // The schema makes spec an object, taints a list of objects and their keys strings.
       const errs: FieldError[] = [];
-      if (obj.spec !== undefined && !isObject(obj.spec)) {
-        errs.push(invalid("spec", obj.spec, "must be an object"));
-      }
       const spec = isObject(obj.spec) ? obj.spec : {};
-      if (spec.taints !== undefined) {
-        if (!Array.isArray(spec.taints)) {
-          errs.push(invalid("spec.taints", spec.taints, "must be a list"));
-        } else {
-          for (const [i, t] of spec.taints.entries()) {
-            if (!isObject(t) || typeof t.key !== "string" || t.key === "") {
-              errs.push({ type: "FieldValueRequired", field: `spec.taints[${i}].key`, detail: "" });
-            } else if (!EFFECTS.includes(String(t.effect))) {
-              errs.push(notSupported(`spec.taints[${i}].effect`, t.effect, EFFECTS));
-            }
-          }
+      const taints = Array.isArray(spec.taints) ? spec.taints : [];
+      for (const [i, t] of taints.entries()) {
+        if (!isObject(t) || !t.key) errs.push(required(`spec.taints[${i}].key`));
+        else if (!EFFECTS.includes(String(t.effect))) {
+          errs.push(notSupported(`spec.taints[${i}].effect`, t.effect, EFFECTS));
         }
       }
       return errs;

@@ -1,13 +1,14 @@
 /** Pod: containers with name, image, command, args and env; nodeName; a status subresource. */
 import type { FieldError } from "../../../../shared/errors/status_error.ts";
 import type { KubeObject } from "../../../../shared/api/meta/v1/types.ts";
+import { isObject } from "../../../../shared/json/is_object.ts";
+import { isDNS1123Label } from "../../../../shared/api/validation/identifiers.ts";
 import {
   duplicate,
   invalid,
-  isObject,
   notSupported,
   required,
-} from "../../generic/field_errors.ts";
+} from "../../../../shared/api/validation/field_errors.ts";
 import { type KindDef, STATUS_SUBRESOURCE, type TableColumns } from "../../generic/kind.ts";
 import {
   AGE_COLUMN,
@@ -19,7 +20,6 @@ import {
   objectOf as obj,
 } from "../../generic/table_columns.ts";
 
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const RESTART_POLICIES = ["Always", "OnFailure", "Never"];
 
 function spec(obj: KubeObject): Record<string, unknown> {
@@ -47,6 +47,10 @@ function defaultContainer(c: Record<string, unknown>): void {
   c.resources ??= {};
 }
 
+/**
+ * Validates a container list. The schema makes the list a list of objects, their names, images,
+ * commands, arguments and environment values strings: only values are checked here.
+ */
 function validateContainers(field: string, list: unknown, needOne: boolean): FieldError[] {
   if (list === undefined && !needOne) return [];
   if (!Array.isArray(list) || (needOne && list.length === 0)) return [required(field)];
@@ -54,39 +58,19 @@ function validateContainers(field: string, list: unknown, needOne: boolean): Fie
   const names = new Set<string>();
   for (const [i, c] of list.entries()) {
     const f = `${field}[${i}]`;
-    if (!isObject(c)) {
-      errs.push(invalid(f, c, "must be an object"));
-      continue;
+    if (!isObject(c)) continue;
+    const name = typeof c.name === "string" ? c.name : "";
+    if (name === "") errs.push(required(`${f}.name`));
+    else {
+      const problems = isDNS1123Label(name);
+      for (const m of problems) errs.push(invalid(`${f}.name`, name, m));
+      if (problems.length === 0 && names.has(name)) errs.push(duplicate(`${f}.name`, name));
+      names.add(name);
     }
-    if (typeof c.name !== "string" || c.name === "") errs.push(required(`${f}.name`));
-    else if (!DNS_LABEL.test(c.name) || c.name.length > 63) {
-      errs.push(
-        invalid(
-          `${f}.name`,
-          c.name,
-          "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
-        ),
-      );
-    } else if (names.has(c.name)) errs.push(duplicate(`${f}.name`, c.name));
-    else names.add(c.name);
     if (typeof c.image !== "string" || c.image.trim() === "") errs.push(required(`${f}.image`));
-    for (const arr of ["command", "args"]) {
-      const v = c[arr];
-      if (v !== undefined && (!Array.isArray(v) || v.some((x) => typeof x !== "string"))) {
-        errs.push(invalid(`${f}.${arr}`, v, "must be a list of strings"));
-      }
-    }
-    if (c.env !== undefined) {
-      if (!Array.isArray(c.env)) errs.push(invalid(`${f}.env`, c.env, "must be a list"));
-      else {
-        for (const [j, e] of c.env.entries()) {
-          if (!isObject(e) || typeof e.name !== "string" || e.name === "") {
-            errs.push(required(`${f}.env[${j}].name`));
-          } else if (e.value !== undefined && typeof e.value !== "string") {
-            errs.push(invalid(`${f}.env[${j}].value`, e.value, "must be a string"));
-          }
-        }
-      }
+    const env = Array.isArray(c.env) ? c.env : [];
+    for (const [j, e] of env.entries()) {
+      if (!isObject(e) || !e.name) errs.push(required(`${f}.env[${j}].name`));
     }
   }
   return errs;
@@ -102,11 +86,8 @@ function validate(obj: KubeObject): FieldError[] {
   if (s.restartPolicy !== undefined && !RESTART_POLICIES.includes(String(s.restartPolicy))) {
     errs.push(notSupported("spec.restartPolicy", s.restartPolicy, RESTART_POLICIES));
   }
-  if (s.nodeName !== undefined && typeof s.nodeName !== "string") {
-    errs.push(invalid("spec.nodeName", s.nodeName, "must be a string"));
-  }
   const grace = s.terminationGracePeriodSeconds;
-  if (grace !== undefined && (typeof grace !== "number" || grace < 0)) {
+  if (typeof grace === "number" && grace < 0) {
     errs.push(
       invalid("spec.terminationGracePeriodSeconds", grace, "must be greater than or equal to 0"),
     );

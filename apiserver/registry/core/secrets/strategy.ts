@@ -1,13 +1,14 @@
 /** Secret: base64 `data`, write-only `stringData`, an immutable `type`. */
 import type { FieldError } from "../../../../shared/errors/status_error.ts";
 import type { KubeObject } from "../../../../shared/api/meta/v1/types.ts";
+import { isObject } from "../../../../shared/json/is_object.ts";
+import { isConfigMapKey } from "../../../../shared/api/validation/identifiers.ts";
 import {
   forbidden,
   invalid,
-  isObject,
-  stringMap,
-  validateConfigKey,
-} from "../../generic/field_errors.ts";
+  required,
+  tooLong,
+} from "../../../../shared/api/validation/field_errors.ts";
 import type { KindDef, TableColumns } from "../../generic/kind.ts";
 import {
   AGE_COLUMN,
@@ -28,11 +29,12 @@ function utf8ToBase64(s: string): string {
 }
 
 function validate(obj: KubeObject): FieldError[] {
-  const errs: FieldError[] = [...stringMap("data", obj.data)];
+  // The schema makes data a map of strings and type a string.
+  const errs: FieldError[] = [];
   let size = 0;
   if (isObject(obj.data)) {
     for (const [k, v] of Object.entries(obj.data)) {
-      errs.push(...validateConfigKey(`data[${k}]`, k));
+      for (const m of isConfigMapKey(k)) errs.push(invalid(`data[${k}]`, k, m));
       if (typeof v === "string" && !BASE64.test(v)) {
         errs.push(invalid(`data[${k}]`, "<secret contents redacted>", "illegal base64 data"));
       }
@@ -40,23 +42,12 @@ function validate(obj: KubeObject): FieldError[] {
     }
   }
   if (size > MAX_SIZE) {
-    errs.push({
-      type: "FieldValueTooLong",
-      field: "data",
-      detail: `may not be more than ${MAX_SIZE} bytes`,
-    });
-  }
-  if (obj.type !== undefined && typeof obj.type !== "string") {
-    errs.push(invalid("type", obj.type, "must be a string"));
+    errs.push(tooLong("data", undefined, `may not be more than ${MAX_SIZE} bytes`));
   }
   if (obj.type === "kubernetes.io/service-account-token") {
     const ann = obj.metadata.annotations ?? {};
     if (!ann["kubernetes.io/service-account.name"]) {
-      errs.push({
-        type: "FieldValueRequired",
-        field: "metadata.annotations[kubernetes.io/service-account.name]",
-        detail: "",
-      });
+      errs.push(required("metadata.annotations[kubernetes.io/service-account.name]"));
     }
   }
   return errs;
@@ -77,8 +68,7 @@ function canonicalize(obj: KubeObject): void {
  * conversion does), so its keys and sizes are checked like those of `data`.
  */
 function validateWithStringData(obj: KubeObject): FieldError[] {
-  const errs = stringMap("stringData", obj.stringData);
-  if (errs.length > 0 || !isObject(obj.stringData)) return [...errs, ...validate(obj)];
+  if (!isObject(obj.stringData)) return validate(obj);
   const merged = structuredClone(obj);
   canonicalize(merged);
   return validate(merged);

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  isConfigMapKey,
   isDNS1035Label,
   isDNS1123Label,
   isDNS1123Subdomain,
@@ -9,11 +10,11 @@ import {
 } from "../../../../shared/api/validation/identifiers.ts";
 
 const LABEL_RULE =
-  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name', or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
 const SUBDOMAIN_RULE =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 const NAME_PART_RULE =
-  "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName', or 'my.name', or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+  "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
 
 Deno.test("isDNS1123Label() returns Kubernetes' messages", async (t) => {
   const cases: [string, string[]][] = [
@@ -71,7 +72,7 @@ Deno.test("isQualifiedName() checks prefix and name parts", async (t) => {
     [
       "a/b/c",
       [
-        "a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName', or 'my.name', or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
+        "a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
       ],
     ],
   ];
@@ -92,4 +93,21 @@ Deno.test("isValidPathSegmentName() rejects dots, slashes and percent", () => {
   assert.deepEqual(isValidPathSegmentName("ok:name"), []);
   assert.deepEqual(isValidPathSegmentName(".."), ["may not be '..'"]);
   assert.deepEqual(isValidPathSegmentName("a/b%"), ["may not contain '/'", "may not contain '%'"]);
+});
+
+Deno.test("isConfigMapKey() checks ConfigMap and Secret keys as Kubernetes does", async (t) => {
+  const regex =
+    "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')";
+  const cases: [string, string[]][] = [
+    ["key.name", []],
+    ["KEY_NAME-1", []],
+    ["a b", [regex]],
+    [".", ["must not be '.'"]],
+    ["..", ["must not be '..'"]],
+    ["..a", ["must not start with '..'"]],
+    ["a".repeat(254), ["must be no more than 253 characters"]],
+  ];
+  for (const [key, want] of cases) {
+    await t.step(key.slice(0, 20), () => assert.deepEqual(isConfigMapKey(key), want));
+  }
 });

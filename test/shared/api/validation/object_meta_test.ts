@@ -57,13 +57,13 @@ Deno.test("validateObjectMeta() reports each problem as Kubernetes does", async 
       "metadata.generation: Invalid value: -1: must be greater than or equal to 0",
     ]],
     ["bad label value", [{ name: "a", labels: { k: "-v" } }, { namespaced: false }], [
-      "metadata.labels: Invalid value: \"-v\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue', or 'my_value', or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
+      "metadata.labels: Invalid value: \"-v\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
     ]],
     ["bad label key", [{ name: "a", labels: { "/k": "v" } }, { namespaced: false }], [
       'metadata.labels: Invalid value: "/k": prefix part must be non-empty',
     ]],
     ["bad annotation key", [{ name: "a", annotations: { "a b": "" } }, { namespaced: false }], [
-      "metadata.annotations: Invalid value: \"a b\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName', or 'my.name', or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+      "metadata.annotations: Invalid value: \"a b\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
     ]],
     [
       "annotations too large",
@@ -73,7 +73,7 @@ Deno.test("validateObjectMeta() reports each problem as Kubernetes does", async 
       ["metadata.annotations: Too long: may not be more than 262144 bytes"],
     ],
     ["bad finalizer", [{ name: "a", finalizers: ["a/b/c"] }, { namespaced: false }], [
-      "metadata.finalizers: Invalid value: \"a/b/c\": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName', or 'my.name', or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
+      "metadata.finalizers: Invalid value: \"a/b/c\": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
     ]],
     [
       "orphan and foreground",

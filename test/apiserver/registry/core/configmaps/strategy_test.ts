@@ -1,20 +1,23 @@
 import assert from "node:assert/strict";
 import type { KubeObject } from "../../../../../shared/api/meta/v1/types.ts";
 import { configMapKind } from "../../../../../apiserver/registry/core/configmaps/strategy.ts";
+import { validateLikeRequest } from "../../../../support/validate_like_request.ts";
 
 const { strategy } = configMapKind;
 const cm = (rest: Record<string, unknown>): KubeObject => ({
   metadata: { name: "c", namespace: "default" },
   ...rest,
 });
-const fields = (obj: KubeObject) => strategy.validate(obj).map((e) => `${e.type} ${e.field}`);
+/** What a request gets: the schema's type errors first (a 422 before the store), else the strategy's. */
+const fields = (obj: KubeObject) =>
+  validateLikeRequest(configMapKind, obj).map((e) => `${e.type} ${e.field}`);
 
 Deno.test("configMapKind.strategy.validate() checks keys, values and size", async (t) => {
   const cases: [string, Record<string, unknown>, string[]][] = [
     ["empty", {}, []],
     ["data and binaryData", { data: { "a.b_c-D": "x" }, binaryData: { bin: "AAEC" } }, []],
-    ["data not an object", { data: "x" }, ["FieldValueInvalid data"]],
-    ["non-string value", { data: { a: 1 } }, ["FieldValueInvalid data[a]"]],
+    ["data not an object", { data: "x" }, ["FieldValueTypeInvalid data"]],
+    ["non-string value", { data: { a: 1 } }, ["FieldValueTypeInvalid data[a]"]],
     ["key with a space", { data: { "a b": "x" } }, ["FieldValueInvalid data[a b]"]],
     ["binary key with a slash", { binaryData: { "a/b": "AA==" } }, [
       "FieldValueInvalid binaryData[a/b]",
@@ -29,7 +32,7 @@ Deno.test("configMapKind.strategy.validate() checks keys, values and size", asyn
     ["a key in both maps", { data: { a: "x" }, binaryData: { a: "AA==" } }, [
       "FieldValueInvalid data[a]",
     ]],
-    ["immutable not a boolean", { immutable: "yes" }, ["FieldValueInvalid immutable"]],
+    ["immutable not a boolean", { immutable: "yes" }, ["FieldValueTypeInvalid immutable"]],
     ["over 1 MiB", { data: { a: "x".repeat(1024 * 1024), b: "y" } }, ["FieldValueTooLong "]],
     ["exactly 1 MiB of values", { data: { a: "x".repeat(1024 * 1024) } }, []],
     ["multi-byte values count bytes", { data: { a: "é".repeat(512 * 1024 + 1) } }, [

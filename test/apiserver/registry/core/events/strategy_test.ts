@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { KubeObject } from "../../../../../shared/api/meta/v1/types.ts";
 import { eventKind } from "../../../../../apiserver/registry/core/events/strategy.ts";
+import { validateLikeRequest } from "../../../../support/validate_like_request.ts";
 
 const { strategy } = eventKind;
 const ev = (rest: Record<string, unknown>): KubeObject => ({
@@ -18,7 +19,7 @@ Deno.test("eventKind.strategy.validate() checks the involved object and type", a
     ["Warning", { type: "Warning" }, []],
     ["unknown type", { type: "Info" }, ["FieldValueNotSupported type"]],
     ["involvedObject not an object", { involvedObject: "p" }, [
-      "FieldValueInvalid involvedObject",
+      "FieldValueTypeInvalid involvedObject",
     ]],
     ["involved object in another namespace", { involvedObject: { namespace: "other" } }, [
       "FieldValueInvalid involvedObject.namespace",
@@ -26,7 +27,10 @@ Deno.test("eventKind.strategy.validate() checks the involved object and type", a
   ];
   for (const [name, rest, want] of cases) {
     await t.step(name, () => {
-      assert.deepEqual(strategy.validate(ev(rest)).map((e) => `${e.type} ${e.field}`), want);
+      assert.deepEqual(
+        validateLikeRequest(eventKind, ev(rest)).map((e) => `${e.type} ${e.field}`),
+        want,
+      );
     });
   }
 });

@@ -7,6 +7,7 @@ import {
 } from "../../../../../apiserver/registry/core/namespaces/strategy.ts";
 import { Store } from "../../../../../apiserver/registry/generic/store.ts";
 import { withTempStorage } from "../../../../support/registry_harness.ts";
+import { validateLikeRequest } from "../../../../support/validate_like_request.ts";
 
 const { strategy } = namespaceKind;
 const ns = (rest: Record<string, unknown> = {}, name = "team"): KubeObject => ({
@@ -70,11 +71,11 @@ Deno.test("namespaceKind.strategy.validate() checks spec.finalizers", async (t) 
   const cases: [string, unknown, string[]][] = [
     ["valid", [NAMESPACE_FINALIZER, "example.com/x"], []],
     ["empty string", [""], ["FieldValueInvalid spec.finalizers[0]"]],
-    ["not a string", ["a", 1], ["FieldValueInvalid spec.finalizers[1]"]],
+    ["not a string", ["a", 1], ["FieldValueTypeInvalid spec.finalizers[1]"]],
   ];
   for (const [name, finalizers, want] of cases) {
     await t.step(name, () => {
-      const e = strategy.validate(ns({ spec: { finalizers } }));
+      const e = validateLikeRequest(namespaceKind, ns({ spec: { finalizers } }));
       assert.deepEqual(e.map((x) => `${x.type} ${x.field}`), want);
     });
   }

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { KubeObject } from "../../../../../shared/api/meta/v1/types.ts";
 import { nodeKind } from "../../../../../apiserver/registry/core/nodes/strategy.ts";
+import { validateLikeRequest } from "../../../../support/validate_like_request.ts";
 
 const { strategy } = nodeKind;
 const node = (spec?: unknown): KubeObject => ({
@@ -8,11 +9,11 @@ const node = (spec?: unknown): KubeObject => ({
   ...(spec === undefined ? {} : { spec }),
 });
 
-Deno.test("nodeKind.strategy.validate() checks the spec and taints", async (t) => {
+Deno.test("nodeKind.strategy.validate() checks taints (after the schema checked types)", async (t) => {
   const cases: [string, unknown, string[]][] = [
     ["no spec", undefined, []],
     ["empty spec", {}, []],
-    ["spec not an object", "x", ["FieldValueInvalid spec"]],
+    ["spec not an object", "x", ["FieldValueTypeInvalid spec"]],
     ["valid taints", {
       taints: [
         { key: "a", effect: "NoSchedule" },
@@ -20,7 +21,7 @@ Deno.test("nodeKind.strategy.validate() checks the spec and taints", async (t) =
         { key: "c", effect: "NoExecute" },
       ],
     }, []],
-    ["taints not a list", { taints: {} }, ["FieldValueInvalid spec.taints"]],
+    ["taints not a list", { taints: {} }, ["FieldValueTypeInvalid spec.taints"]],
     ["taint without a key", { taints: [{ effect: "NoSchedule" }] }, [
       "FieldValueRequired spec.taints[0].key",
     ]],
@@ -30,7 +31,10 @@ Deno.test("nodeKind.strategy.validate() checks the spec and taints", async (t) =
   ];
   for (const [name, spec, want] of cases) {
     await t.step(name, () => {
-      assert.deepEqual(strategy.validate(node(spec)).map((e) => `${e.type} ${e.field}`), want);
+      assert.deepEqual(
+        validateLikeRequest(nodeKind, node(spec)).map((e) => `${e.type} ${e.field}`),
+        want,
+      );
     });
   }
 });

@@ -1,15 +1,18 @@
 import assert from "node:assert/strict";
 import type { KubeObject } from "../../../../../shared/api/meta/v1/types.ts";
 import { podKind } from "../../../../../apiserver/registry/core/pods/strategy.ts";
+import { validateLikeRequest } from "../../../../support/validate_like_request.ts";
 
 const { strategy } = podKind;
 const pod = (spec: unknown, status?: unknown): KubeObject => ({
   metadata: { name: "p", namespace: "default" },
-  spec,
+  ...(spec === undefined ? {} : { spec }),
   ...(status === undefined ? {} : { status }),
 });
 const container = (rest: Record<string, unknown> = {}) => ({ name: "c", image: "img:1", ...rest });
-const errs = (obj: KubeObject) => strategy.validate(obj).map((e) => `${e.type} ${e.field}`);
+/** What a request gets: the schema's type errors first (a 422 before the store), else the strategy's. */
+const errs = (obj: KubeObject) =>
+  validateLikeRequest(podKind, obj).map((e) => `${e.type} ${e.field}`);
 
 Deno.test("podKind.strategy.prepareForCreate() sets Kubernetes' defaults", async (t) => {
   await t.step("pod and container defaults, status reset", () => {
@@ -66,9 +69,16 @@ Deno.test("podKind.strategy.validate() checks containers and spec fields", async
     ["no spec", undefined, ["FieldValueRequired spec"]],
     ["no containers", {}, ["FieldValueRequired spec.containers"]],
     ["empty containers", { containers: [] }, ["FieldValueRequired spec.containers"]],
-    ["container not an object", { containers: ["c"] }, ["FieldValueInvalid spec.containers[0]"]],
+    ["container not an object", { containers: ["c"] }, [
+      "FieldValueTypeInvalid spec.containers[0]",
+    ]],
     ["no name", { containers: [{ image: "i" }] }, ["FieldValueRequired spec.containers[0].name"]],
     ["name not a label", { containers: [container({ name: "C_1" })] }, [
+      "FieldValueInvalid spec.containers[0].name",
+    ]],
+    // IsDNS1123Label reports each problem: a 64-character name that is also not a label.
+    ["name too long and not a label", { containers: [container({ name: `${"a".repeat(63)}_` })] }, [
+      "FieldValueInvalid spec.containers[0].name",
       "FieldValueInvalid spec.containers[0].name",
     ]],
     ["duplicate names", { containers: [container(), container()] }, [
@@ -79,16 +89,16 @@ Deno.test("podKind.strategy.validate() checks containers and spec fields", async
       "FieldValueRequired spec.containers[0].image",
     ]],
     ["command not strings", { containers: [container({ command: [1] })] }, [
-      "FieldValueInvalid spec.containers[0].command",
+      "FieldValueTypeInvalid spec.containers[0].command[0]",
     ]],
     ["env not a list", { containers: [container({ env: {} })] }, [
-      "FieldValueInvalid spec.containers[0].env",
+      "FieldValueTypeInvalid spec.containers[0].env",
     ]],
     ["env without a name", { containers: [container({ env: [{ value: "x" }] })] }, [
       "FieldValueRequired spec.containers[0].env[0].name",
     ]],
     ["env value not a string", { containers: [container({ env: [{ name: "A", value: 1 }] })] }, [
-      "FieldValueInvalid spec.containers[0].env[0].value",
+      "FieldValueTypeInvalid spec.containers[0].env[0].value",
     ]],
     ["bad init container", { containers: [container()], initContainers: [{ name: "i" }] }, [
       "FieldValueRequired spec.initContainers[0].image",
@@ -97,7 +107,7 @@ Deno.test("podKind.strategy.validate() checks containers and spec fields", async
       "FieldValueNotSupported spec.restartPolicy",
     ]],
     ["nodeName not a string", { containers: [container()], nodeName: 1 }, [
-      "FieldValueInvalid spec.nodeName",
+      "FieldValueTypeInvalid spec.nodeName",
     ]],
     ["negative grace period", { containers: [container()], terminationGracePeriodSeconds: -1 }, [
       "FieldValueInvalid spec.terminationGracePeriodSeconds",

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { KubeObject } from "../../../../../shared/api/meta/v1/types.ts";
 import { secretKind } from "../../../../../apiserver/registry/core/secrets/strategy.ts";
+import { validateLikeRequest } from "../../../../support/validate_like_request.ts";
 
 const { strategy } = secretKind;
 const secret = (
@@ -10,19 +11,21 @@ const secret = (
   metadata: { name: "s", namespace: "default", ...(annotations ? { annotations } : {}) },
   ...rest,
 });
-const errs = (obj: KubeObject) => strategy.validate(obj).map((e) => `${e.type} ${e.field}`);
+/** What a request gets: the schema's type errors first (a 422 before the store), else the strategy's. */
+const errs = (obj: KubeObject) =>
+  validateLikeRequest(secretKind, obj).map((e) => `${e.type} ${e.field}`);
 
 Deno.test("secretKind.strategy.validate() checks data, stringData and type", async (t) => {
   const cases: [string, KubeObject, string[]][] = [
     ["empty", secret({}), []],
     ["base64 data", secret({ data: { a: "aGVsbG8=", b: "", "c.d": "YQ==" } }), []],
     ["data not base64", secret({ data: { a: "not base64!" } }), ["FieldValueInvalid data[a]"]],
-    ["data value not a string", secret({ data: { a: 1 } }), ["FieldValueInvalid data[a]"]],
+    ["data value not a string", secret({ data: { a: 1 } }), ["FieldValueTypeInvalid data[a]"]],
     ["bad data key", secret({ data: { "a b": "" } }), ["FieldValueInvalid data[a b]"]],
     ["data key '..'", secret({ data: { "..": "" } }), ["FieldValueInvalid data[..]"]],
     ["stringData", secret({ stringData: { a: "hello" } }), []],
     ["stringData value not a string", secret({ stringData: { a: 1 } }), [
-      "FieldValueInvalid stringData[a]",
+      "FieldValueTypeInvalid stringData[a]",
     ]],
     ["bad stringData key", secret({ stringData: { "a/b": "x" } }), ["FieldValueInvalid data[a/b]"]],
     ["stringData over the size limit", secret({ stringData: { a: "x".repeat(1024 * 1024 + 1) } }), [
@@ -31,7 +34,7 @@ Deno.test("secretKind.strategy.validate() checks data, stringData and type", asy
     ["data over the size limit", secret({ data: { a: "QUFB".repeat(350_000) } }), [
       "FieldValueTooLong data",
     ]],
-    ["type not a string", secret({ type: 1 }), ["FieldValueInvalid type"]],
+    ["type not a string", secret({ type: 1 }), ["FieldValueTypeInvalid type"]],
     [
       "service account token without the name annotation",
       secret({

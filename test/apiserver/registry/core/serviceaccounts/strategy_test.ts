@@ -4,27 +4,30 @@ import {
   serviceAccountKind,
   serviceAccountKindWithToken,
 } from "../../../../../apiserver/registry/core/serviceaccounts/strategy.ts";
+import { validateLikeRequest } from "../../../../support/validate_like_request.ts";
 import type { TokenRequestDeps } from "../../../../../apiserver/registry/authentication/tokenrequests/token_request.ts";
 
-const { strategy } = serviceAccountKind;
 const sa = (rest: Record<string, unknown>): KubeObject => ({
   metadata: { name: "s", namespace: "default" },
   ...rest,
 });
 
-Deno.test("serviceAccountKind.strategy.validate() checks the secret lists", async (t) => {
+Deno.test("serviceAccountKind: the schema checks the secret lists", async (t) => {
   const cases: [string, Record<string, unknown>, string[]][] = [
     ["minimal", {}, []],
     ["lists", { secrets: [{ name: "a" }], imagePullSecrets: [{ name: "b" }] }, []],
-    ["secrets not a list", { secrets: { name: "a" } }, ["FieldValueInvalid secrets"]],
+    ["secrets not a list", { secrets: { name: "a" } }, ["FieldValueTypeInvalid secrets"]],
     ["imagePullSecrets not a list", { imagePullSecrets: "b" }, [
-      "FieldValueInvalid imagePullSecrets",
+      "FieldValueTypeInvalid imagePullSecrets",
     ]],
     ["automountServiceAccountToken", { automountServiceAccountToken: false }, []],
   ];
   for (const [name, rest, want] of cases) {
     await t.step(name, () => {
-      assert.deepEqual(strategy.validate(sa(rest)).map((e) => `${e.type} ${e.field}`), want);
+      assert.deepEqual(
+        validateLikeRequest(serviceAccountKind, sa(rest)).map((e) => `${e.type} ${e.field}`),
+        want,
+      );
     });
   }
 });

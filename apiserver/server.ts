@@ -29,7 +29,7 @@ import { NamespaceController } from "./controllers/namespace_controller.ts";
 import { NodeLifecycleController } from "./controllers/node_lifecycle_controller.ts";
 import { HealthChecks, storageCheck } from "./health/mod.ts";
 import { Discovery } from "./http/discovery.ts";
-import { type HttpsServer, serveHttps } from "./http/https_server.ts";
+import { type ConnInfo, type HttpsServer, serveHttps } from "./http/https_server.ts";
 import { parseRequestInfo, type RequestInfo } from "./http/request_info.ts";
 import { handleResource, registerVerbHandler, servedVerbs } from "./http/resource_handler.ts";
 import { handleWatch } from "./http/handlers/watch.ts";
@@ -209,6 +209,7 @@ export async function startServer(
     info: RequestInfo,
     user: UserInfo,
     warnings: string[],
+    conn: ConnInfo,
   ): Promise<Response> {
     const path = url.pathname;
     const health_ = await health.handleHealth(req);
@@ -217,6 +218,7 @@ export async function startServer(
     if (path === "/metrics") return await serveMetrics(req);
     if (info.isResourceRequest) {
       return await handleResource(req, url, info, registry, user, warnings, {
+        conn,
         watchListEnabled: opts.featureGates.enabled("WatchList"),
       });
     }
@@ -227,7 +229,7 @@ export async function startServer(
     throw StatusError.pathNotFound();
   }
 
-  async function handle(req: Request, conn: ConnectionInfo): Promise<Response> {
+  async function handle(req: Request, conn: ConnInfo): Promise<Response> {
     const started = performance.now();
     const url = new URL(req.url);
     const info = parseRequestInfo(req.method, url);
@@ -236,9 +238,9 @@ export async function startServer(
     let res: Response;
     try {
       user = await authenticate(req, conn);
-      user = await impersonate(req, user, authz);
+      user = await impersonate(req, user, authz, conn.headerNames);
       await authorize(user, info);
-      res = await route(req, url, info, user, warnings);
+      res = await route(req, url, info, user, warnings, conn);
       if (
         info.isResourceRequest && (info.verb === "get" || info.verb === "list") &&
         opts.featureGates.enabled("APIResponseCompression")

@@ -9,6 +9,7 @@ import type { ResourceRegistry } from "../registry/resource_registry.ts";
 import { ALL_VERBS, apiVersionOf, type Verb } from "../registry/generic/kind.ts";
 import type { UserInfo } from "../../shared/api/authentication/v1/user_info.ts";
 import type { ResourceContext } from "./context.ts";
+import type { ConnInfo } from "./https_server.ts";
 import { handleCreate } from "./handlers/create.ts";
 import { handleDelete } from "./handlers/delete.ts";
 import { handleDeleteCollection } from "./handlers/delete_collection.ts";
@@ -50,7 +51,7 @@ export function handleResource(
   registry: ResourceRegistry,
   user: UserInfo | undefined,
   warnings: string[],
-  opts: { watchListEnabled?: boolean } = {},
+  opts: { conn: ConnInfo; watchListEnabled?: boolean },
 ): Promise<Response> {
   const store = registry.lookup(info.apiGroup, info.apiVersion, info.resource);
   if (!store) throw StatusError.pathNotFound();
@@ -108,6 +109,7 @@ export function handleResource(
   });
   return handler({
     req,
+    conn: opts.conn,
     url,
     info: effective,
     store,

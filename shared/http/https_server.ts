@@ -5,9 +5,9 @@
  * HTTP/1.1 is spoken by {@link Http1Connection} rather than `node:https`, which costs much
  * more CPU per request under Deno; HTTP/2, offered in ALPN as kube-apiserver does, by
  * {@link Http2Connection}. The handler is fetch-style: it gets a `Request` (method, full URL,
- * headers, streaming body; {@link clientSignal} tells when the client goes away) plus the
- * connection's peer certificates, and returns a `Response` whose body is streamed chunk by
- * chunk with backpressure.
+ * headers, streaming body) and a {@link ConnInfo} (the client's address and certificates, a
+ * signal that tells when it goes away, the body if it was read ahead), and returns a
+ * `Response` whose body is streamed chunk by chunk with backpressure.
  *
  * @module
  */
@@ -21,11 +21,32 @@ import { Http2Connection, Http2Stream } from "./http2_connection.ts";
 import { type PushSource, pushSourceOf } from "./push_body.ts";
 import type { RequestHead } from "./request_head.ts";
 
-/** What the handler learns about the connection. */
+/**
+ * What the handler learns about a request besides the `Request` itself: its client and
+ * connection. One per request, passed explicitly as the handler's second argument.
+ */
 export interface ConnInfo {
-  remoteAddr: { hostname: string; port: number };
+  readonly remoteAddr: { readonly hostname: string; readonly port: number };
   /** The client's certificates (DER, leaf first, as presented); empty when none. */
-  peerCertificates: Uint8Array[];
+  readonly peerCertificates: Uint8Array[];
+  /**
+   * Aborted when the client goes away (its connection closes, or it resets its HTTP/2 stream)
+   * before the response is complete. The Request carries no signal of its own: a Request
+   * built with one derives a dependent signal, which makes the constructor markedly slower.
+   */
+  readonly signal: AbortSignal;
+  /**
+   * The complete body when the listener read it ahead (see
+   * {@link BUFFERED_REQUEST_BODY_BYTES}), else undefined. Reading it leaves `req.body`
+   * untouched; the bytes are shared, so do not modify them.
+   */
+  readonly body: Uint8Array | undefined;
+  /**
+   * The header names as the client sent them (any case, repeated names repeated). Scanning
+   * them is much cheaper than iterating `req.headers`, which sorts and combines on every
+   * iteration.
+   */
+  readonly headerNames: readonly string[];
 }
 
 /** A fetch-style request handler. */
@@ -92,63 +113,33 @@ const READ_HEADER_TIMEOUT_MS = 32_000;
  */
 export const BUFFERED_REQUEST_BODY_BYTES = 64 * 1024;
 
-const bufferedBodies = new WeakMap<Request, Uint8Array>();
-
-/**
- * The complete body of a request whose body the listener read ahead (see
- * {@link BUFFERED_REQUEST_BODY_BYTES}), or undefined. Reading it leaves `req.body` untouched;
- * the bytes are shared, so do not modify them.
- */
-export function bufferedBody(req: Request): Uint8Array | undefined {
-  return bufferedBodies.get(req);
-}
-
-const receivedNames = new WeakMap<Request, string[]>();
-
-/**
- * The header names of a request as the client sent them (any case, repeated names repeated),
- * for requests this listener made; undefined for other requests. Scanning them is much cheaper
- * than iterating `req.headers`, which sorts and combines on every iteration.
- */
-export function receivedHeaderNames(req: Request): string[] | undefined {
-  const raw = receivedNames.get(req);
-  if (!raw) return undefined;
-  const names: string[] = [];
-  for (let i = 0; i < raw.length; i += 2) names.push(raw[i]);
-  return names;
-}
-
-const clientSignals = new WeakMap<Request, AbortSignal>();
-
-/**
- * The signal that fires when the client of a request goes away (its connection closes, or it
- * resets its HTTP/2 stream). Requests this listener made carry no signal of their own: a
- * Request built with one derives a dependent signal, which makes the constructor markedly
- * slower. For other requests this is `req.signal`.
- */
-export function clientSignal(req: Request): AbortSignal {
-  return clientSignals.get(req) ?? req.signal;
-}
-
-const fixedBodies = new WeakMap<Response, string | Uint8Array>();
-
 /**
  * A Response whose whole body is known: the listener writes status, headers and body in one
  * piece (with a Content-Length) instead of reading the body stream, which saves a stream
- * reader per response. Everywhere else it is an ordinary Response. `null` is an empty body.
+ * reader per response. Everywhere else it is an ordinary Response.
  */
+export class FixedResponse extends Response {
+  /** The whole body ("" for none); the bytes are shared, so do not modify them. */
+  readonly fixedBody: string | Uint8Array;
+
+  /** `null` is an empty body. */
+  constructor(body: string | Uint8Array | null, init: ResponseInit) {
+    super(body as BodyInit | null, init);
+    this.fixedBody = body ?? "";
+  }
+}
+
+/** A {@link FixedResponse}. */
 export function fixedResponse(body: string | Uint8Array | null, init: ResponseInit): Response {
-  const response = new Response(body as BodyInit | null, init);
-  fixedBodies.set(response, body ?? "");
-  return response;
+  return new FixedResponse(body, init);
 }
 
 /**
- * The whole body of a Response made by {@link fixedResponse} ("" for none), or undefined for
- * other responses. Reading it leaves the Response untouched.
+ * The whole body of a {@link FixedResponse} ("" for none), or undefined for other responses.
+ * Reading it leaves the Response untouched.
  */
 export function fixedBody(response: Response): string | Uint8Array | undefined {
-  return fixedBodies.get(response);
+  return response instanceof FixedResponse ? response.fixedBody : undefined;
 }
 
 function requestEntityTooLarge(limit: number): StatusError {
@@ -167,21 +158,63 @@ function defaultOnError(err: unknown, req: Request): void {
 }
 
 /**
- * Peer certificates per connection: they are fixed once the handshake is done, and reading
- * them through getPeerCertificate() is costly, so each keep-alive connection reads them
- * once.
+ * What a connection tells about every request on it. Its peer certificates are fixed once the
+ * handshake is done, and reading them through getPeerCertificate() is costly, so each
+ * keep-alive connection reads them once.
  */
-const peerCertificateCache = new WeakMap<Socket, Uint8Array[]>();
+class Peer {
+  readonly remoteAddr: { readonly hostname: string; readonly port: number };
+  readonly #socket: Socket;
+  readonly #wantCerts: boolean;
+  #certs: Uint8Array[] | undefined;
 
-function peerCertificates(socket: Socket): Uint8Array[] {
-  let certs = peerCertificateCache.get(socket);
-  if (!certs) {
-    const read = readPeerCertificates(socket);
-    if (!read) return [];
-    certs = read;
-    peerCertificateCache.set(socket, certs);
+  constructor(socket: Socket, wantCerts: boolean) {
+    this.#socket = socket;
+    this.#wantCerts = wantCerts;
+    this.remoteAddr = Object.freeze({
+      hostname: socket.remoteAddress ?? "",
+      port: socket.remotePort ?? 0,
+    });
   }
-  return [...certs];
+
+  /** A copy of the peer's certificates (empty when none or not asked for). */
+  certificates(): Uint8Array[] {
+    if (!this.#wantCerts) return [];
+    if (!this.#certs) {
+      const read = readPeerCertificates(this.#socket);
+      if (!read) return [];
+      this.#certs = read;
+    }
+    return [...this.#certs];
+  }
+}
+
+/** The {@link ConnInfo} of one request. */
+class RequestConn implements ConnInfo {
+  readonly remoteAddr: { readonly hostname: string; readonly port: number };
+  readonly peerCertificates: Uint8Array[];
+  readonly signal: AbortSignal;
+  readonly body: Uint8Array | undefined;
+  readonly #raw: string[];
+  #names: string[] | undefined;
+
+  constructor(peer: Peer, ex: Exchange, body: Uint8Array | undefined) {
+    this.remoteAddr = peer.remoteAddr;
+    this.peerCertificates = peer.certificates();
+    this.signal = ex.signal;
+    this.body = body;
+    this.#raw = ex.head.rawHeaders;
+  }
+
+  get headerNames(): readonly string[] {
+    if (!this.#names) {
+      const raw = this.#raw;
+      const names: string[] = [];
+      for (let i = 0; i < raw.length; i += 2) names.push(raw[i]);
+      this.#names = names;
+    }
+    return this.#names;
+  }
 }
 
 /** The connection's certificates, or undefined when they cannot be read (not cached). */
@@ -302,8 +335,9 @@ export function serveHttps(
     // waiting for the previous segment's ACK.
     socket.setNoDelay(true);
     sockets.add(socket);
+    const peer = new Peer(socket, options.requestClientCert);
     const onRequest = (ex: Exchange) => {
-      handle(ex).catch(() => {
+      handle(ex, peer).catch(() => {
         // Only reachable through a bug in handle(); never let it escape.
         ex.destroy();
       });
@@ -338,15 +372,10 @@ export function serveHttps(
     }
   }, sweepMs);
 
-  async function handle(ex: Exchange): Promise<void> {
+  async function handle(ex: Exchange, peer: Peer): Promise<void> {
     const head = ex.head;
-    const socket = ex.socket;
-    const conn: ConnInfo = {
-      remoteAddr: { hostname: socket.remoteAddress ?? "", port: socket.remotePort ?? 0 },
-      peerCertificates: options.requestClientCert ? peerCertificates(socket) : [],
-    };
-
     let request: Request;
+    let conn: ConnInfo;
     let bodyTooLarge = false;
     try {
       const url = requestUrl(head);
@@ -374,9 +403,7 @@ export function serveHttps(
       const headers = request.headers;
       const raw = head.rawHeaders;
       for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
-      receivedNames.set(request, raw);
-      clientSignals.set(request, ex.signal);
-      if (whole) bufferedBodies.set(request, whole);
+      conn = new RequestConn(peer, ex, whole);
     } catch (err) {
       const status = err instanceof StatusError ? err : StatusError.badRequest(
         `malformed request: ${err instanceof Error ? err.message : String(err)}`,
@@ -543,8 +570,8 @@ async function send(ex: Exchange, response: Response): Promise<void> {
   const statusText = response.statusText;
   const noBody = ex.head.method === "HEAD" || NO_BODY_STATUS.has(status) ||
     (status >= 100 && status < 200);
-  const fixed = fixedBodies.get(response);
-  if (fixed !== undefined && !response.bodyUsed) {
+  if (response instanceof FixedResponse && !response.bodyUsed) {
+    const fixed = response.fixedBody;
     // Status line, headers and body in one write.
     ex.respond(status, statusText, lines, noBody ? null : fixed);
     return;

@@ -121,7 +121,7 @@ export async function handlePatch(ctx: ResourceContext): Promise<Response> {
   // If-Match carries the resourceVersion the patch was computed against (a precondition).
   const ifMatch = ctx.req.headers.get("if-match")?.replace(/^W\//, "").replace(/^"(.*)"$/, "$1");
   const warningsBefore = ctx.warnings.length;
-  const body = await readBody(ctx.req);
+  const body = await readBody(ctx.req, ctx.conn.body);
   const { namespace, name, subresource } = ctx.info;
   for (let attempt = 0;; attempt++) {
     ctx.warnings.length = warningsBefore;

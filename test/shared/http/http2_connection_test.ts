@@ -2,11 +2,7 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { encodeHeaders, HpackDecoder } from "../../../shared/http/hpack.ts";
 import { encodeFrame, requestHeadOf } from "../../../shared/http/http2_connection.ts";
-import {
-  clientSignal,
-  type HttpsHandler,
-  type HttpsServer,
-} from "../../../shared/http/https_server.ts";
+import { type HttpsHandler, type HttpsServer } from "../../../shared/http/https_server.ts";
 import { servingPki, withHttpsServer } from "../../support/test_pki.ts";
 
 const { ca, serving } = await servingPki();
@@ -228,8 +224,8 @@ Deno.test("serveHttps() streams an HTTP/2 response and sees the client reset it"
   let aborted: () => void;
   const abortedP = new Promise<void>((r) => aborted = r);
   let controller!: ReadableStreamDefaultController<Uint8Array>;
-  const handler: HttpsHandler = (req) => {
-    clientSignal(req).addEventListener("abort", () => aborted());
+  const handler: HttpsHandler = (_req, conn) => {
+    conn.signal.addEventListener("abort", () => aborted());
     return new Response(
       new ReadableStream<Uint8Array>({
         start(c) {

@@ -2,12 +2,12 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { request as httpsRequest } from "node:https";
 import type { IncomingMessage } from "node:http";
+import { splitHeaderList } from "../../../shared/http/send_response.ts";
 import {
   BUFFERED_REQUEST_BODY_BYTES,
   type ConnInfo,
   fixedResponse,
   serveHttps,
-  splitHeaderList,
 } from "../../../apiserver/http/https_server.ts";
 import { issueCertificate } from "../../../shared/pki/issue_certificate.ts";
 import { servingPki, withHttpsServer } from "../../support/test_pki.ts";

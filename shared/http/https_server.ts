@@ -14,6 +14,7 @@
 import type { Socket } from "node:net";
 import { createServer, type DetailedPeerCertificate, type Server, type TLSSocket } from "node:tls";
 import { StatusError, toStatusError } from "../errors/status_error.ts";
+import { ChunkedBodyError } from "./chunked_decoder.ts";
 import type { Exchange } from "./exchange.ts";
 import { fixedResponse } from "./fixed_response.ts";
 import { Http1Connection } from "./http1_connection.ts";
@@ -292,7 +293,8 @@ export function serveHttps(
     const head = ex.head;
     let request: Request;
     let conn: ConnInfo;
-    let bodyTooLarge = false;
+    /** Why the request body could not be read (413, 400), which then is the answer. */
+    let bodyError: StatusError | undefined;
     try {
       const url = requestUrl(head);
       const method = head.method;
@@ -308,8 +310,8 @@ export function serveHttps(
         if (!whole) return;
         body = whole;
       } else if (hasBody) {
-        body = requestBody(ex, limit, () => {
-          bodyTooLarge = true;
+        body = requestBody(ex, limit, (err) => {
+          bodyError = err;
         });
       }
       const init: RequestInit & { duplex?: string } = { method, body };
@@ -333,16 +335,16 @@ export function serveHttps(
       response = await handler(request, conn);
       if (!(response instanceof Response)) throw new Error("handler did not return a Response");
     } catch (err) {
-      if (bodyTooLarge) {
-        response = statusResponse(requestEntityTooLarge(limit));
+      if (bodyError) {
+        response = statusResponse(bodyError);
       } else {
         if (!(err instanceof StatusError)) onError(err, request);
         response = statusResponse(toStatusError(err));
       }
     }
-    if (bodyTooLarge && response.status < 400) {
+    if (bodyError && response.status < 400) {
       await response.body?.cancel().catch(() => {});
-      response = statusResponse(requestEntityTooLarge(limit));
+      response = statusResponse(bodyError);
     }
     await sendResponse(ex, response);
   }
@@ -431,11 +433,15 @@ function readWholeBody(
   });
 }
 
-/** The request body as a ReadableStream with backpressure and a size limit. */
+/**
+ * The request body as a ReadableStream with backpressure and a size limit. A body over the
+ * limit (413) or with broken chunked framing (400) errors the stream with a StatusError, also
+ * handed to `onBodyError`.
+ */
 function requestBody(
   ex: Exchange,
   limit: number,
-  onTooLarge: () => void,
+  onBodyError: (err: StatusError) => void,
 ): ReadableStream<Uint8Array> {
   let received = 0;
   let done = false;
@@ -447,8 +453,9 @@ function requestBody(
           received += chunk.length;
           if (received > limit) {
             done = true;
-            onTooLarge();
-            controller.error(requestEntityTooLarge(limit));
+            const tooLarge = requestEntityTooLarge(limit);
+            onBodyError(tooLarge);
+            controller.error(tooLarge);
             return true;
           }
           // A copy: the chunk is a view of the connection's buffer.
@@ -463,7 +470,13 @@ function requestBody(
         error(err) {
           if (done) return;
           done = true;
-          controller.error(err);
+          if (err instanceof ChunkedBodyError) {
+            const malformed = StatusError.badRequest(
+              `malformed chunked request body: ${err.message}`,
+            );
+            onBodyError(malformed);
+            controller.error(malformed);
+          } else controller.error(err);
         },
       });
     },

@@ -447,6 +447,9 @@ export class Http1Exchange implements Exchange {
     this.#conn.destroy();
   }
 
+  /** Nothing to do: the connection serves one exchange at a time anyway. */
+  release(): void {}
+
   /** @internal */
   _connectionClosed(): void {
     if (!this.#ended) this.#abort.abort(new Error("client disconnected"));

@@ -290,6 +290,14 @@ export function serveHttps(
   }, sweepMs);
 
   async function handle(ex: Exchange, peer: Peer): Promise<void> {
+    try {
+      await serve(ex, peer);
+    } finally {
+      ex.release();
+    }
+  }
+
+  async function serve(ex: Exchange, peer: Peer): Promise<void> {
     const head = ex.head;
     let request: Request;
     let conn: ConnInfo;

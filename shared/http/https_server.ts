@@ -20,6 +20,9 @@ import { fixedResponse } from "./fixed_response.ts";
 import { Http1Connection } from "./http1_connection.ts";
 import { Http2Connection } from "./http2_connection.ts";
 import type { RequestHead } from "./request_head.ts";
+import { AcceptWatchdog } from "./accept_watchdog.ts";
+import { ConnectionGuard } from "./connection_guard.ts";
+import { readDescriptorLimit } from "./descriptor_limit.ts";
 import { sendResponse } from "./send_response.ts";
 
 export { fixedBody, FixedResponse, fixedResponse } from "./fixed_response.ts";
@@ -82,6 +85,21 @@ export interface ServeHttpsOptions {
   http2?: boolean;
   /** Most streams an HTTP/2 client may open at once on one connection (default 1000). */
   http2MaxStreamsPerConnection?: number;
+  /** A connection that has not completed its TLS handshake after this long is closed (10 s). */
+  handshakeTimeoutMs?: number;
+  /**
+   * Most open connections; a new one beyond it is closed at once. Default: the process's soft
+   * limit on open files less an eighth (at least 64) for everything else.
+   */
+  maxConnections?: number;
+  /**
+   * Most connections in their TLS handshake at once; beyond it the oldest is closed, so that
+   * clients that never complete one leave room for those that do (default half of
+   * `maxConnections`).
+   */
+  maxHandshakingConnections?: number;
+  /** Called with conditions worth a warning (default: one JSON line on stderr). */
+  onWarning?: (message: string, fields: Record<string, unknown>) => void;
 }
 
 /** A running server. */
@@ -107,6 +125,12 @@ export const HTTP2_MAX_STREAMS = 1000;
 const IDLE_TIMEOUT_MS = 90_000;
 /** kube-apiserver's ReadHeaderTimeout. */
 const READ_HEADER_TIMEOUT_MS = 32_000;
+/** How long a client may take to complete its TLS handshake. */
+const HANDSHAKE_TIMEOUT_MS = 10_000;
+/** The listener is probed when no connection came for this long. */
+const ACCEPT_PROBE_AFTER_MS = 5_000;
+/** A probe not accepted within this long means the listener stalled. */
+const ACCEPT_PROBE_TIMEOUT_MS = 2_000;
 
 /**
  * Request bodies that declare a Content-Length up to this size are read whole before the
@@ -118,6 +142,26 @@ export const BUFFERED_REQUEST_BODY_BYTES = 64 * 1024;
 
 function requestEntityTooLarge(limit: number): StatusError {
   return StatusError.requestEntityTooLarge(`limit is ${limit}`);
+}
+
+function defaultOnWarning(message: string, fields: Record<string, unknown>): void {
+  console.error(JSON.stringify({ level: "warning", msg: message, ...fields }));
+}
+
+/** The default limits on connections, from the process's limit on open files. */
+function connectionLimits(
+  options: ServeHttpsOptions,
+): { maxConnections: number; maxHandshaking: number } {
+  let maxConnections = options.maxConnections;
+  if (maxConnections === undefined) {
+    const soft = readDescriptorLimit()?.soft ?? Infinity;
+    maxConnections = Number.isFinite(soft)
+      ? Math.max(16, soft - Math.max(64, Math.floor(soft / 8)))
+      : Infinity;
+  }
+  const maxHandshaking = options.maxHandshakingConnections ??
+    (Number.isFinite(maxConnections) ? Math.max(8, Math.floor(maxConnections / 2)) : 10_000);
+  return { maxConnections, maxHandshaking };
 }
 
 function defaultOnError(err: unknown, req: Request): void {
@@ -234,8 +278,26 @@ export function serveHttps(
   const connections = new Set<Http1Connection | Http2Connection>();
   const http2 = options.http2 ?? true;
   const maxStreams = options.http2MaxStreamsPerConnection ?? HTTP2_MAX_STREAMS;
+  const handshakeTimeoutMs = options.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS;
+  const warn = options.onWarning ?? defaultOnWarning;
   let closing = false;
+  let boundPort = options.port;
 
+  const guard = new ConnectionGuard({
+    ...connectionLimits(options),
+    handshakeTimeoutMs,
+    now,
+    warn,
+  });
+  const watchdog = new AcceptWatchdog({
+    hostname: options.hostname,
+    port: () => boundPort,
+    relisten,
+    now,
+    probeAfterMs: ACCEPT_PROBE_AFTER_MS,
+    probeTimeoutMs: ACCEPT_PROBE_TIMEOUT_MS,
+    warn,
+  });
   const server: Server = createServer({
     cert: options.certPem,
     key: options.keyPem,
@@ -243,11 +305,29 @@ export function serveHttps(
     rejectUnauthorized: false,
     ALPNProtocols: http2 ? ["h2", "http/1.1"] : ["http/1.1"],
   });
-  server.on("connection", (socket: Socket) => {
+  server.on("connection", onConnection);
+  server.on("secureConnection", onSecureConnection);
+  server.on("tlsClientError", (_err: unknown, socket: Socket) => socket.destroy());
+
+  /**
+   * Closes the stalled listening socket and listens anew on the same port, with the same
+   * server (a new one would need descriptors for its TLS context, and there may be none).
+   */
+  function relisten(): void {
+    if (closing) return;
+    server.close();
+    server.listen(boundPort, options.hostname);
+  }
+
+  function onConnection(socket: Socket): void {
+    watchdog.accepted();
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
-  });
-  server.on("secureConnection", (socket: TLSSocket) => {
+    guard.accepted(socket);
+  }
+
+  function onSecureConnection(socket: TLSSocket): void {
+    guard.secured(socket);
     // A watch event or a response is sent at once, not held back by Nagle's algorithm
     // waiting for the previous segment's ACK.
     socket.setNoDelay(true);
@@ -272,14 +352,23 @@ export function serveHttps(
       sockets.delete(socket);
       connections.delete(conn);
     });
-  });
-  server.on("tlsClientError", (_err: unknown, socket: Socket) => socket.destroy());
+  }
 
   // Idle keep-alive connections and heads that never finish arriving are closed, as
-  // kube-apiserver's IdleTimeout and ReadHeaderTimeout do.
-  const sweepMs = Math.max(10, Math.min(5000, idleTimeoutMs / 2, readHeaderTimeoutMs / 2));
+  // kube-apiserver's IdleTimeout and ReadHeaderTimeout do, and so are handshakes that take
+  // too long; the listener is checked on every second.
+  const sweepMs = Math.max(
+    10,
+    Math.min(5000, idleTimeoutMs / 2, readHeaderTimeoutMs / 2, handshakeTimeoutMs / 2),
+  );
+  const tickMs = Math.min(1000, sweepMs);
+  const ticksPerSweep = Math.max(1, Math.round(sweepMs / tickMs));
+  let ticks = 0;
   const sweep = setInterval(() => {
+    watchdog.tick();
+    if (++ticks % ticksPerSweep !== 0) return;
     const t = now();
+    guard.sweep();
     for (const conn of connections) {
       const { kind, since } = conn.state;
       if (
@@ -287,7 +376,7 @@ export function serveHttps(
         (kind === "head" && t - since > readHeaderTimeoutMs)
       ) conn.destroy();
     }
-  }, sweepMs);
+  }, tickMs);
 
   async function handle(ex: Exchange, peer: Peer): Promise<void> {
     try {
@@ -377,16 +466,18 @@ export function serveHttps(
     return new URL(target).href;
   }
 
-  let boundPort = options.port;
-  const finished = new Promise<void>((resolve) => server.on("close", () => resolve()));
+  let closed!: () => void;
+  const finished = new Promise<void>((resolve) => closed = resolve);
 
   const close = async (): Promise<void> => {
     if (!closing) {
       closing = true;
       clearInterval(sweep);
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      watchdog.stop();
+      const done = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const s of sockets) s.destroy();
-      await closed;
+      await done;
+      closed();
     }
     await finished;
   };
@@ -394,6 +485,7 @@ export function serveHttps(
   return new Promise((resolve, reject) => {
     const onListenError = (err: Error) => {
       clearInterval(sweep);
+      watchdog.stop();
       reject(err);
     };
     server.once("error", onListenError);

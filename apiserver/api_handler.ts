@@ -81,9 +81,9 @@ function apiRoutes(deps: ApiHandlerDeps): ContextHandler {
   const discovery = new Discovery(registry, servedVerbs);
   const openapi = new OpenApiV3Handler(() => registry.all().map((s) => s.def), servedVerbs);
   registry.onChange(() => openapi.invalidate());
-  return async ({ req, url, info, user, warnings }) => {
+  return async ({ req, conn, url, info, user, warnings }) => {
     if (url.pathname === "/version" || url.pathname === "/version/") return handleVersion();
-    if (info.isResourceRequest) return await resources.handle(req, url, info, user, warnings);
+    if (info.isResourceRequest) return await resources.handle(req, conn, url, info, user, warnings);
     const disc = await discovery.handle(req, url);
     if (disc) return disc;
     const oa = await openapi.handle(req, url);

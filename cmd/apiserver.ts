@@ -5,6 +5,7 @@
  */
 import { FLAG_HELP, parseServerOptions } from "../apiserver/options.ts";
 import { startServer } from "../apiserver/server.ts";
+import { raiseDescriptorLimit } from "../shared/http/descriptor_limit.ts";
 
 if (import.meta.main) {
   if (Deno.args.includes("--help") || Deno.args.includes("-h")) {
@@ -19,6 +20,8 @@ if (import.meta.main) {
     for (const e of parsed.errors) console.error(`error: ${e}`);
     Deno.exit(2);
   }
+  // Every connection takes a descriptor: the soft limit goes up to the hard one, as in Go.
+  raiseDescriptorLimit();
   const server = await startServer(parsed.options);
   let stopping = false;
   const stop = async () => {

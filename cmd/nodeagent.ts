@@ -8,6 +8,7 @@
  */
 import { AGENT_FLAG_HELP, parseAgentOptions } from "../nodeagent/agent_options.ts";
 import { startNodeAgent } from "../nodeagent/node_agent.ts";
+import { raiseDescriptorLimit } from "../shared/http/descriptor_limit.ts";
 
 if (Deno.args.includes("--help") || Deno.args.includes("-h")) {
   console.log("Usage: nodeagent [flags]\n");
@@ -20,6 +21,8 @@ if (!parsed.ok) {
   for (const e of parsed.errors) console.error(`  ${e}`);
   Deno.exit(1);
 }
+// Every connection takes a descriptor: the soft limit goes up to the hard one, as in Go.
+raiseDescriptorLimit();
 let agent;
 try {
   agent = await startNodeAgent(parsed.options);

@@ -12,7 +12,6 @@
  * @module
  */
 import { StatusError } from "../../shared/errors/status_error.ts";
-import { receivedHeaderNames } from "../../shared/http/https_server.ts";
 import type { UserInfo } from "../../shared/api/authentication/v1/user_info.ts";
 import {
   ANONYMOUS_USER,
@@ -87,15 +86,16 @@ export function hasImpersonation(headers: Headers, names?: readonly string[]): b
 /**
  * Applies the impersonation headers of `req` to `user`: returns the identity the request runs
  * as (the authenticated user itself when there is no impersonation header). Throws a
- * StatusError (400, 403) when the caller may not impersonate what it asked for.
+ * StatusError (400, 403) when the caller may not impersonate what it asked for. `names` are the
+ * header names as received, when the listener knows them (see {@link hasImpersonation}).
  */
 export async function impersonate(
   req: Request,
   user: UserInfo,
   authorizer: Authorizer,
+  names?: readonly string[],
 ): Promise<UserInfo> {
   const h = req.headers;
-  const names = receivedHeaderNames(req);
   if (!hasImpersonation(h, names)) return user;
   for (const single of [IMPERSONATE_USER, IMPERSONATE_UID]) {
     if (countNames(names, single) > 1) {

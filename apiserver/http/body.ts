@@ -10,7 +10,6 @@ import { decodeObject, ProtobufError } from "../../shared/codec/protobuf/mod.ts"
 import { findJsonDuplicateFields } from "../../shared/api/schema/json_duplicate_fields.ts";
 import { StatusError } from "../../shared/errors/status_error.ts";
 import { checkBodyDepth, checkJsonTextDepth, checkYamlTextDepth } from "./body_depth.ts";
-import { bufferedBody } from "../../shared/http/https_server.ts";
 import { parseMediaType } from "./negotiation.ts";
 
 /** The largest body accepted (kube-apiserver's MaxRequestBodyBytes). */
@@ -25,10 +24,11 @@ export const SUPPORTED_INPUT = ["application/json", "application/yaml", PROTOBUF
 /** Media types a body may have for a kind without Protobuf. */
 export const SUPPORTED_INPUT_NO_PROTOBUF = ["application/json", "application/yaml"];
 
-/** Reads the raw body, failing with 413 beyond the limit. */
-export async function readBody(req: Request): Promise<Uint8Array> {
-  // The listener read small bodies ahead (its limit is the same as ours).
-  const buffered = bufferedBody(req);
+/**
+ * Reads the raw body, failing with 413 beyond the limit. `buffered` is the whole body when the
+ * listener read it ahead (its `ConnInfo.body`; the listener's limit is the same as ours).
+ */
+export async function readBody(req: Request, buffered?: Uint8Array): Promise<Uint8Array> {
   if (buffered && buffered.byteLength <= MAX_BODY_BYTES) return buffered;
   if (!req.body) return new Uint8Array();
   const chunks: Uint8Array[] = [];

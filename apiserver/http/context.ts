@@ -1,4 +1,5 @@
 /** The per-request context handed from the filter chain to the verb handlers. */
+import type { ConnInfo } from "../../shared/http/https_server.ts";
 import type { UserInfo } from "../../shared/api/authentication/v1/user_info.ts";
 import type { Store } from "../registry/generic/store.ts";
 import type { OutputFormat } from "./negotiation.ts";
@@ -8,6 +9,8 @@ import type { RequestInfo } from "./request_info.ts";
 /** What every resource handler receives. */
 export interface ResourceContext {
   req: Request;
+  /** The request's client and connection, from the listener. */
+  conn: ConnInfo;
   url: URL;
   info: RequestInfo;
   store: Store;

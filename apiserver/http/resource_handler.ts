@@ -10,6 +10,7 @@ import { ALL_VERBS, apiVersionOf, type KindDef, type Verb } from "../registry/ge
 import type { UserInfo } from "../../shared/api/authentication/v1/user_info.ts";
 import type { Store } from "../registry/generic/store.ts";
 import type { ResourceContext } from "./context.ts";
+import type { ConnInfo } from "../../shared/http/https_server.ts";
 import { negotiateOutput } from "./negotiation.ts";
 import type { PatchAppliers } from "./patch_applier.ts";
 import { hasProtobuf } from "../../shared/codec/protobuf/mod.ts";
@@ -67,6 +68,7 @@ export class ResourceHandler {
   /** Serves one resource request. */
   handle(
     req: Request,
+    conn: ConnInfo,
     url: URL,
     info: RequestInfo,
     user: UserInfo | undefined,
@@ -89,6 +91,7 @@ export class ResourceHandler {
     });
     return handler({
       req,
+      conn,
       url,
       info: { ...info, namespace },
       store,

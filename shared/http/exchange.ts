@@ -53,4 +53,10 @@ export interface Exchange {
   end(): void;
   /** Breaks off the response (the body failed mid-stream): the client sees it incomplete. */
   destroy(): void;
+  /**
+   * The server is done with the exchange: its handler has returned and the response is written
+   * or abandoned. An HTTP/2 stream counts against its connection's concurrency limit until
+   * then, even after the client reset it.
+   */
+  release(): void;
 }

@@ -135,8 +135,11 @@ export class Http1Connection {
     const buf = this.#buf!;
     const end = buf.indexOf(HEAD_END, Math.max(0, this.#scanned - 3), "latin1");
     if (end < 0) {
+      // A head that cannot become valid is answered now, not when the head timeout expires.
+      const bad = malformedHeadPrefix(buf, this.#scanned);
       this.#scanned = buf.length;
-      if (buf.length > this.#opts.maxHeadBytes) {
+      if (bad) this.#fail(new HttpParseError(400, bad));
+      else if (buf.length > this.#opts.maxHeadBytes) {
         this.#fail(new HttpParseError(431, "request header fields too large"));
       }
       return false;
@@ -259,6 +262,41 @@ export class Http1Connection {
     );
   }
 }
+
+/**
+ * Why the start of a head, still incomplete, can never be a valid head (checking the bytes
+ * from `from` on): a line ended by a bare LF or CR, a control character, or a request line
+ * that does not start with a method. Undefined when it may still become valid.
+ */
+function malformedHeadPrefix(buf: Uint8Array, from: number): string | undefined {
+  for (let i = Math.max(0, from - 1); i < buf.length; i++) {
+    const c = buf[i];
+    if (c >= 0x20 && c !== 0x7f) continue;
+    if (c === 0x0a) {
+      if (i === 0 || buf[i - 1] !== 0x0d) return "line ended by a bare LF";
+    } else if (c === 0x0d) {
+      if (i + 1 < buf.length && buf[i + 1] !== 0x0a) return "bare CR in the request head";
+    } else if (c !== 0x09) return "control character in the request head";
+  }
+  // The method: token characters up to the first space, after any empty lines (looking at
+  // its first bytes only, so that a head arriving in many pieces is not scanned again).
+  let i = 0;
+  while (i + 1 < buf.length && buf[i] === 0x0d && buf[i + 1] === 0x0a) i += 2;
+  const end = Math.min(buf.length, i + 64);
+  for (; i < end && buf[i] !== 0x20; i++) {
+    if (buf[i] === 0x0d && i + 1 === buf.length) break;
+    if (!TCHAR[buf[i]]) return "malformed method";
+  }
+  return undefined;
+}
+
+/** Which bytes are token characters (RFC 9110 section 5.6.2). */
+const TCHAR = (() => {
+  const table = new Uint8Array(256);
+  const chars = "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+  for (let i = 0; i < chars.length; i++) table[chars.charCodeAt(i)] = 1;
+  return table;
+})();
 
 /** Response framing chosen by {@link Http1Exchange.writeHead}. */
 type Framing = "none" | "length" | "chunked" | "close";
@@ -408,6 +446,9 @@ export class Http1Exchange implements Exchange {
     this.#ended = true;
     this.#conn.destroy();
   }
+
+  /** Nothing to do: the connection serves one exchange at a time anyway. */
+  release(): void {}
 
   /** @internal */
   _connectionClosed(): void {

@@ -130,7 +130,23 @@ export interface Http2ConnectionOptions {
   streamWindow?: number;
   /** Receive window of the connection; default 4 MiB. */
   connectionWindow?: number;
+  /**
+   * Streams the client may cancel (reset before their response is complete) or open beyond
+   * the concurrency limit in a burst before the connection is closed with ENHANCE_YOUR_CALM;
+   * default {@link MAX_RESET_BURST}.
+   */
+  maxResetBurst?: number;
+  /** How fast that allowance refills, per second; default {@link RESETS_PER_SECOND}. */
+  resetsPerSecond?: number;
 }
+
+/**
+ * Defaults of the allowance for cancelled and refused streams, as nghttp2's since the rapid
+ * reset attack (CVE-2023-44487): a burst of 1000, refilled by 33 a second.
+ */
+export const MAX_RESET_BURST = 1000;
+/** See {@link MAX_RESET_BURST}. */
+export const RESETS_PER_SECOND = 33;
 
 interface PendingHeaderBlock {
   id: number;
@@ -159,6 +175,14 @@ export class Http2Connection {
   #fatal = false;
   /** When the connection last became idle (or was opened). */
   #since: number;
+  /**
+   * Streams that count against the concurrency limit: open ones, and closed ones whose
+   * handler has not finished (a stream the client reset still costs until then).
+   */
+  #occupied = 0;
+  /** What is left of the allowance for cancelled and refused streams, and when it was. */
+  #resetAllowance: number;
+  #resetAllowanceAt: number;
 
   // Peer settings.
   /** @internal */
@@ -192,6 +216,8 @@ export class Http2Connection {
     this.#connectionWindow = opts.connectionWindow ?? 4 * 1024 * 1024;
     this.#recvWindow = this.#connectionWindow;
     this.#since = opts.now();
+    this.#resetAllowance = opts.maxResetBurst ?? MAX_RESET_BURST;
+    this.#resetAllowanceAt = this.#since;
     socket.on("data", (chunk: Buffer) => this.#onData(chunk));
     socket.on("close", () => this.#onClose());
     socket.on("error", () => socket.destroy());
@@ -423,7 +449,28 @@ export class Http2Connection {
     if (id > this.#lastStreamId) {
       throw new ConnectionError(Http2Error.PROTOCOL_ERROR, "RST_STREAM on an idle stream");
     }
-    this.#streams.get(id)?._reset(new Error("the client reset the stream"));
+    const stream = this.#streams.get(id);
+    if (!stream) return;
+    this.#chargeReset();
+    stream._reset(new Error("the client reset the stream"));
+  }
+
+  /**
+   * Counts a stream the client cancelled, or opened beyond the limit, against its allowance;
+   * a client that keeps doing so costs the server work without asking anything of it (the
+   * rapid reset attack), and its connection is closed.
+   */
+  #chargeReset(): void {
+    const burst = this.#opts.maxResetBurst ?? MAX_RESET_BURST;
+    const now = this.#opts.now();
+    const refill = (now - this.#resetAllowanceAt) *
+      (this.#opts.resetsPerSecond ?? RESETS_PER_SECOND) /
+      1000;
+    this.#resetAllowance = Math.min(burst, this.#resetAllowance + Math.max(0, refill)) - 1;
+    this.#resetAllowanceAt = now;
+    if (this.#resetAllowance < 0) {
+      throw new ConnectionError(Http2Error.ENHANCE_YOUR_CALM, "too many streams reset or refused");
+    }
   }
 
   #onHeaders(flags: number, id: number, payload: Buffer): void {
@@ -503,7 +550,8 @@ export class Http2Connection {
     }
     this.#lastStreamId = id;
     if (this.#goawaySent || this.#peerGoaway) return;
-    if (this.#streams.size >= this.#opts.maxConcurrentStreams) {
+    if (this.#occupied >= this.#opts.maxConcurrentStreams) {
+      this.#chargeReset();
       return this.#resetStream(id, Http2Error.REFUSED_STREAM);
     }
     let head: RequestHead;
@@ -515,8 +563,10 @@ export class Http2Connection {
     }
     const stream = new Http2Stream(this, id, head, this.#peerInitialWindow, this.#streamWindow);
     this.#streams.set(id, stream);
+    this.#occupied++;
     if (block.endStream) stream._remoteClosed = true;
     if (tooLarge) {
+      stream.release();
       stream.respond(431, "", "content-type: application/json\r\n", TOO_LARGE_BODY);
       return;
     }
@@ -627,12 +677,18 @@ export class Http2Connection {
   _streamClosed(stream: Http2Stream): void {
     if (this.#streams.get(stream.id) !== stream) return;
     this.#streams.delete(stream.id);
+    if (stream._released) this.#occupied--;
     this.#blocked.delete(stream);
     this.#waiting.delete(stream);
     if (this.#streams.size === 0) {
       this.#since = this.#opts.now();
       if (this.#peerGoaway || this.#goawaySent) this.#endSocket();
     }
+  }
+
+  /** @internal A closed stream's handler has finished: its slot is free. */
+  _slotFreed(): void {
+    this.#occupied--;
   }
 
   #resetStream(id: number, code: number): void {
@@ -938,6 +994,8 @@ export class Http2Stream implements Exchange {
   // Request body.
   /** @internal The client ended its side (END_STREAM or RST). */
   _remoteClosed = false;
+  /** @internal The server is done with the stream (see {@link release}). */
+  _released = false;
   #sink: BodySink | undefined;
   #paused = false;
   #pendingIn: Uint8Array[] = [];
@@ -1092,6 +1150,13 @@ export class Http2Stream implements Exchange {
   destroy(): void {
     if (this.#done) return;
     this.#conn._reset(this.id, Http2Error.INTERNAL_ERROR);
+  }
+
+  /** The server is done with the stream: once it is closed too, it no longer counts. */
+  release(): void {
+    if (this._released) return;
+    this._released = true;
+    if (this.#done) this.#conn._slotFreed();
   }
 
   // ---- used by the connection ----

@@ -5,27 +5,54 @@
  * HTTP/1.1 is spoken by {@link Http1Connection} rather than `node:https`, which costs much
  * more CPU per request under Deno; HTTP/2, offered in ALPN as kube-apiserver does, by
  * {@link Http2Connection}. The handler is fetch-style: it gets a `Request` (method, full URL,
- * headers, streaming body; {@link clientSignal} tells when the client goes away) plus the
- * connection's peer certificates, and returns a `Response` whose body is streamed chunk by
- * chunk with backpressure.
+ * headers, streaming body) and a {@link ConnInfo} (the client's address and certificates, a
+ * signal that tells when it goes away, the body if it was read ahead), and returns a
+ * `Response` whose body is streamed chunk by chunk with backpressure.
  *
  * @module
  */
-import { Buffer } from "node:buffer";
 import type { Socket } from "node:net";
 import { createServer, type DetailedPeerCertificate, type Server, type TLSSocket } from "node:tls";
 import { StatusError, toStatusError } from "../errors/status_error.ts";
+import { ChunkedBodyError } from "./chunked_decoder.ts";
 import type { Exchange } from "./exchange.ts";
+import { fixedResponse } from "./fixed_response.ts";
 import { Http1Connection } from "./http1_connection.ts";
-import { Http2Connection, Http2Stream } from "./http2_connection.ts";
-import { type PushSource, pushSourceOf } from "./push_body.ts";
+import { Http2Connection } from "./http2_connection.ts";
 import type { RequestHead } from "./request_head.ts";
+import { AcceptWatchdog } from "./accept_watchdog.ts";
+import { ConnectionGuard } from "./connection_guard.ts";
+import { readDescriptorLimit } from "./descriptor_limit.ts";
+import { sendResponse } from "./send_response.ts";
 
-/** What the handler learns about the connection. */
+export { fixedBody, FixedResponse, fixedResponse } from "./fixed_response.ts";
+
+/**
+ * What the handler learns about a request besides the `Request` itself: its client and
+ * connection. One per request, passed explicitly as the handler's second argument.
+ */
 export interface ConnInfo {
-  remoteAddr: { hostname: string; port: number };
+  readonly remoteAddr: { readonly hostname: string; readonly port: number };
   /** The client's certificates (DER, leaf first, as presented); empty when none. */
-  peerCertificates: Uint8Array[];
+  readonly peerCertificates: Uint8Array[];
+  /**
+   * Aborted when the client goes away (its connection closes, or it resets its HTTP/2 stream)
+   * before the response is complete. The Request carries no signal of its own: a Request
+   * built with one derives a dependent signal, which makes the constructor markedly slower.
+   */
+  readonly signal: AbortSignal;
+  /**
+   * The complete body when the listener read it ahead (see
+   * {@link BUFFERED_REQUEST_BODY_BYTES}), else undefined. Reading it leaves `req.body`
+   * untouched; the bytes are shared, so do not modify them.
+   */
+  readonly body: Uint8Array | undefined;
+  /**
+   * The header names as the client sent them (any case, repeated names repeated). Scanning
+   * them is much cheaper than iterating `req.headers`, which sorts and combines on every
+   * iteration.
+   */
+  readonly headerNames: readonly string[];
 }
 
 /** A fetch-style request handler. */
@@ -58,6 +85,21 @@ export interface ServeHttpsOptions {
   http2?: boolean;
   /** Most streams an HTTP/2 client may open at once on one connection (default 1000). */
   http2MaxStreamsPerConnection?: number;
+  /** A connection that has not completed its TLS handshake after this long is closed (10 s). */
+  handshakeTimeoutMs?: number;
+  /**
+   * Most open connections; a new one beyond it is closed at once. Default: the process's soft
+   * limit on open files less an eighth (at least 64) for everything else.
+   */
+  maxConnections?: number;
+  /**
+   * Most connections in their TLS handshake at once; beyond it the oldest is closed, so that
+   * clients that never complete one leave room for those that do (default half of
+   * `maxConnections`).
+   */
+  maxHandshakingConnections?: number;
+  /** Called with conditions worth a warning (default: one JSON line on stderr). */
+  onWarning?: (message: string, fields: Record<string, unknown>) => void;
 }
 
 /** A running server. */
@@ -83,6 +125,12 @@ export const HTTP2_MAX_STREAMS = 1000;
 const IDLE_TIMEOUT_MS = 90_000;
 /** kube-apiserver's ReadHeaderTimeout. */
 const READ_HEADER_TIMEOUT_MS = 32_000;
+/** How long a client may take to complete its TLS handshake. */
+const HANDSHAKE_TIMEOUT_MS = 10_000;
+/** The listener is probed when no connection came for this long. */
+const ACCEPT_PROBE_AFTER_MS = 5_000;
+/** A probe not accepted within this long means the listener stalled. */
+const ACCEPT_PROBE_TIMEOUT_MS = 2_000;
 
 /**
  * Request bodies that declare a Content-Length up to this size are read whole before the
@@ -92,67 +140,28 @@ const READ_HEADER_TIMEOUT_MS = 32_000;
  */
 export const BUFFERED_REQUEST_BODY_BYTES = 64 * 1024;
 
-const bufferedBodies = new WeakMap<Request, Uint8Array>();
-
-/**
- * The complete body of a request whose body the listener read ahead (see
- * {@link BUFFERED_REQUEST_BODY_BYTES}), or undefined. Reading it leaves `req.body` untouched;
- * the bytes are shared, so do not modify them.
- */
-export function bufferedBody(req: Request): Uint8Array | undefined {
-  return bufferedBodies.get(req);
-}
-
-const receivedNames = new WeakMap<Request, string[]>();
-
-/**
- * The header names of a request as the client sent them (any case, repeated names repeated),
- * for requests this listener made; undefined for other requests. Scanning them is much cheaper
- * than iterating `req.headers`, which sorts and combines on every iteration.
- */
-export function receivedHeaderNames(req: Request): string[] | undefined {
-  const raw = receivedNames.get(req);
-  if (!raw) return undefined;
-  const names: string[] = [];
-  for (let i = 0; i < raw.length; i += 2) names.push(raw[i]);
-  return names;
-}
-
-const clientSignals = new WeakMap<Request, AbortSignal>();
-
-/**
- * The signal that fires when the client of a request goes away (its connection closes, or it
- * resets its HTTP/2 stream). Requests this listener made carry no signal of their own: a
- * Request built with one derives a dependent signal, which makes the constructor markedly
- * slower. For other requests this is `req.signal`.
- */
-export function clientSignal(req: Request): AbortSignal {
-  return clientSignals.get(req) ?? req.signal;
-}
-
-const fixedBodies = new WeakMap<Response, string | Uint8Array>();
-
-/**
- * A Response whose whole body is known: the listener writes status, headers and body in one
- * piece (with a Content-Length) instead of reading the body stream, which saves a stream
- * reader per response. Everywhere else it is an ordinary Response. `null` is an empty body.
- */
-export function fixedResponse(body: string | Uint8Array | null, init: ResponseInit): Response {
-  const response = new Response(body as BodyInit | null, init);
-  fixedBodies.set(response, body ?? "");
-  return response;
-}
-
-/**
- * The whole body of a Response made by {@link fixedResponse} ("" for none), or undefined for
- * other responses. Reading it leaves the Response untouched.
- */
-export function fixedBody(response: Response): string | Uint8Array | undefined {
-  return fixedBodies.get(response);
-}
-
 function requestEntityTooLarge(limit: number): StatusError {
   return StatusError.requestEntityTooLarge(`limit is ${limit}`);
+}
+
+function defaultOnWarning(message: string, fields: Record<string, unknown>): void {
+  console.error(JSON.stringify({ level: "warning", msg: message, ...fields }));
+}
+
+/** The default limits on connections, from the process's limit on open files. */
+function connectionLimits(
+  options: ServeHttpsOptions,
+): { maxConnections: number; maxHandshaking: number } {
+  let maxConnections = options.maxConnections;
+  if (maxConnections === undefined) {
+    const soft = readDescriptorLimit()?.soft ?? Infinity;
+    maxConnections = Number.isFinite(soft)
+      ? Math.max(16, soft - Math.max(64, Math.floor(soft / 8)))
+      : Infinity;
+  }
+  const maxHandshaking = options.maxHandshakingConnections ??
+    (Number.isFinite(maxConnections) ? Math.max(8, Math.floor(maxConnections / 2)) : 10_000);
+  return { maxConnections, maxHandshaking };
 }
 
 function defaultOnError(err: unknown, req: Request): void {
@@ -167,21 +176,63 @@ function defaultOnError(err: unknown, req: Request): void {
 }
 
 /**
- * Peer certificates per connection: they are fixed once the handshake is done, and reading
- * them through getPeerCertificate() is costly, so each keep-alive connection reads them
- * once.
+ * What a connection tells about every request on it. Its peer certificates are fixed once the
+ * handshake is done, and reading them through getPeerCertificate() is costly, so each
+ * keep-alive connection reads them once.
  */
-const peerCertificateCache = new WeakMap<Socket, Uint8Array[]>();
+class Peer {
+  readonly remoteAddr: { readonly hostname: string; readonly port: number };
+  readonly #socket: Socket;
+  readonly #wantCerts: boolean;
+  #certs: Uint8Array[] | undefined;
 
-function peerCertificates(socket: Socket): Uint8Array[] {
-  let certs = peerCertificateCache.get(socket);
-  if (!certs) {
-    const read = readPeerCertificates(socket);
-    if (!read) return [];
-    certs = read;
-    peerCertificateCache.set(socket, certs);
+  constructor(socket: Socket, wantCerts: boolean) {
+    this.#socket = socket;
+    this.#wantCerts = wantCerts;
+    this.remoteAddr = Object.freeze({
+      hostname: socket.remoteAddress ?? "",
+      port: socket.remotePort ?? 0,
+    });
   }
-  return [...certs];
+
+  /** A copy of the peer's certificates (empty when none or not asked for). */
+  certificates(): Uint8Array[] {
+    if (!this.#wantCerts) return [];
+    if (!this.#certs) {
+      const read = readPeerCertificates(this.#socket);
+      if (!read) return [];
+      this.#certs = read;
+    }
+    return [...this.#certs];
+  }
+}
+
+/** The {@link ConnInfo} of one request. */
+class RequestConn implements ConnInfo {
+  readonly remoteAddr: { readonly hostname: string; readonly port: number };
+  readonly peerCertificates: Uint8Array[];
+  readonly signal: AbortSignal;
+  readonly body: Uint8Array | undefined;
+  readonly #raw: string[];
+  #names: string[] | undefined;
+
+  constructor(peer: Peer, ex: Exchange, body: Uint8Array | undefined) {
+    this.remoteAddr = peer.remoteAddr;
+    this.peerCertificates = peer.certificates();
+    this.signal = ex.signal;
+    this.body = body;
+    this.#raw = ex.head.rawHeaders;
+  }
+
+  get headerNames(): readonly string[] {
+    if (!this.#names) {
+      const raw = this.#raw;
+      const names: string[] = [];
+      for (let i = 0; i < raw.length; i += 2) names.push(raw[i]);
+      this.#names = names;
+    }
+    return this.#names;
+  }
 }
 
 /** The connection's certificates, or undefined when they cannot be read (not cached). */
@@ -206,63 +257,6 @@ function readPeerCertificates(socket: Socket): Uint8Array[] | undefined {
   return out;
 }
 
-/**
- * Splits a combined header value into its list elements, keeping commas inside quoted strings
- * (Warning values such as `299 - "a, b"` contain them).
- */
-export function splitHeaderList(value: string): string[] {
-  const out: string[] = [];
-  let current = "";
-  let quoted = false;
-  for (let i = 0; i < value.length; i++) {
-    const c = value[i];
-    if (quoted && c === "\\" && i + 1 < value.length) {
-      current += c + value[++i];
-      continue;
-    }
-    if (c === '"') quoted = !quoted;
-    if (c === "," && !quoted) {
-      if (current.trim()) out.push(current.trim());
-      current = "";
-      continue;
-    }
-    current += c;
-  }
-  if (current.trim()) out.push(current.trim());
-  return out;
-}
-
-/**
- * The response's header fields as lines (`name: value\r\n`), without the ones the connection
- * sets itself (framing, Connection, Date); Warning and Set-Cookie values each on their own line.
- * `contentLength` is the handler's own Content-Length, if it set one.
- */
-function headerLines(headers: Headers): { lines: string; contentLength?: number } {
-  let lines = "";
-  let contentLength: number | undefined;
-  for (const [name, value] of headers) {
-    switch (name) {
-      case "set-cookie":
-      case "transfer-encoding":
-      case "connection":
-      case "keep-alive":
-      case "date":
-        continue;
-      case "content-length": {
-        const n = Number(value);
-        if (Number.isSafeInteger(n) && n >= 0) contentLength = n;
-        continue;
-      }
-      case "warning":
-        for (const v of splitHeaderList(value)) lines += `warning: ${v}\r\n`;
-        continue;
-    }
-    lines += `${name}: ${value}\r\n`;
-  }
-  for (const cookie of headers.getSetCookie()) lines += `set-cookie: ${cookie}\r\n`;
-  return contentLength === undefined ? { lines } : { lines, contentLength };
-}
-
 function statusResponse(err: StatusError): Response {
   return fixedResponse(JSON.stringify(err.status), {
     status: err.code,
@@ -284,8 +278,26 @@ export function serveHttps(
   const connections = new Set<Http1Connection | Http2Connection>();
   const http2 = options.http2 ?? true;
   const maxStreams = options.http2MaxStreamsPerConnection ?? HTTP2_MAX_STREAMS;
+  const handshakeTimeoutMs = options.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS;
+  const warn = options.onWarning ?? defaultOnWarning;
   let closing = false;
+  let boundPort = options.port;
 
+  const guard = new ConnectionGuard({
+    ...connectionLimits(options),
+    handshakeTimeoutMs,
+    now,
+    warn,
+  });
+  const watchdog = new AcceptWatchdog({
+    hostname: options.hostname,
+    port: () => boundPort,
+    relisten,
+    now,
+    probeAfterMs: ACCEPT_PROBE_AFTER_MS,
+    probeTimeoutMs: ACCEPT_PROBE_TIMEOUT_MS,
+    warn,
+  });
   const server: Server = createServer({
     cert: options.certPem,
     key: options.keyPem,
@@ -293,17 +305,36 @@ export function serveHttps(
     rejectUnauthorized: false,
     ALPNProtocols: http2 ? ["h2", "http/1.1"] : ["http/1.1"],
   });
-  server.on("connection", (socket: Socket) => {
+  server.on("connection", onConnection);
+  server.on("secureConnection", onSecureConnection);
+  server.on("tlsClientError", (_err: unknown, socket: Socket) => socket.destroy());
+
+  /**
+   * Closes the stalled listening socket and listens anew on the same port, with the same
+   * server (a new one would need descriptors for its TLS context, and there may be none).
+   */
+  function relisten(): void {
+    if (closing) return;
+    server.close();
+    server.listen(boundPort, options.hostname);
+  }
+
+  function onConnection(socket: Socket): void {
+    watchdog.accepted();
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
-  });
-  server.on("secureConnection", (socket: TLSSocket) => {
+    guard.accepted(socket);
+  }
+
+  function onSecureConnection(socket: TLSSocket): void {
+    guard.secured(socket);
     // A watch event or a response is sent at once, not held back by Nagle's algorithm
     // waiting for the previous segment's ACK.
     socket.setNoDelay(true);
     sockets.add(socket);
+    const peer = new Peer(socket, options.requestClientCert);
     const onRequest = (ex: Exchange) => {
-      handle(ex).catch(() => {
+      handle(ex, peer).catch(() => {
         // Only reachable through a bug in handle(); never let it escape.
         ex.destroy();
       });
@@ -321,14 +352,23 @@ export function serveHttps(
       sockets.delete(socket);
       connections.delete(conn);
     });
-  });
-  server.on("tlsClientError", (_err: unknown, socket: Socket) => socket.destroy());
+  }
 
   // Idle keep-alive connections and heads that never finish arriving are closed, as
-  // kube-apiserver's IdleTimeout and ReadHeaderTimeout do.
-  const sweepMs = Math.max(10, Math.min(5000, idleTimeoutMs / 2, readHeaderTimeoutMs / 2));
+  // kube-apiserver's IdleTimeout and ReadHeaderTimeout do, and so are handshakes that take
+  // too long; the listener is checked on every second.
+  const sweepMs = Math.max(
+    10,
+    Math.min(5000, idleTimeoutMs / 2, readHeaderTimeoutMs / 2, handshakeTimeoutMs / 2),
+  );
+  const tickMs = Math.min(1000, sweepMs);
+  const ticksPerSweep = Math.max(1, Math.round(sweepMs / tickMs));
+  let ticks = 0;
   const sweep = setInterval(() => {
+    watchdog.tick();
+    if (++ticks % ticksPerSweep !== 0) return;
     const t = now();
+    guard.sweep();
     for (const conn of connections) {
       const { kind, since } = conn.state;
       if (
@@ -336,18 +376,22 @@ export function serveHttps(
         (kind === "head" && t - since > readHeaderTimeoutMs)
       ) conn.destroy();
     }
-  }, sweepMs);
+  }, tickMs);
 
-  async function handle(ex: Exchange): Promise<void> {
+  async function handle(ex: Exchange, peer: Peer): Promise<void> {
+    try {
+      await serve(ex, peer);
+    } finally {
+      ex.release();
+    }
+  }
+
+  async function serve(ex: Exchange, peer: Peer): Promise<void> {
     const head = ex.head;
-    const socket = ex.socket;
-    const conn: ConnInfo = {
-      remoteAddr: { hostname: socket.remoteAddress ?? "", port: socket.remotePort ?? 0 },
-      peerCertificates: options.requestClientCert ? peerCertificates(socket) : [],
-    };
-
     let request: Request;
-    let bodyTooLarge = false;
+    let conn: ConnInfo;
+    /** Why the request body could not be read (413, 400), which then is the answer. */
+    let bodyError: StatusError | undefined;
     try {
       const url = requestUrl(head);
       const method = head.method;
@@ -363,8 +407,8 @@ export function serveHttps(
         if (!whole) return;
         body = whole;
       } else if (hasBody) {
-        body = requestBody(ex, limit, () => {
-          bodyTooLarge = true;
+        body = requestBody(ex, limit, (err) => {
+          bodyError = err;
         });
       }
       const init: RequestInit & { duplex?: string } = { method, body };
@@ -374,14 +418,12 @@ export function serveHttps(
       const headers = request.headers;
       const raw = head.rawHeaders;
       for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
-      receivedNames.set(request, raw);
-      clientSignals.set(request, ex.signal);
-      if (whole) bufferedBodies.set(request, whole);
+      conn = new RequestConn(peer, ex, whole);
     } catch (err) {
       const status = err instanceof StatusError ? err : StatusError.badRequest(
         `malformed request: ${err instanceof Error ? err.message : String(err)}`,
       );
-      await send(ex, statusResponse(status));
+      await sendResponse(ex, statusResponse(status));
       return;
     }
 
@@ -390,18 +432,18 @@ export function serveHttps(
       response = await handler(request, conn);
       if (!(response instanceof Response)) throw new Error("handler did not return a Response");
     } catch (err) {
-      if (bodyTooLarge) {
-        response = statusResponse(requestEntityTooLarge(limit));
+      if (bodyError) {
+        response = statusResponse(bodyError);
       } else {
         if (!(err instanceof StatusError)) onError(err, request);
         response = statusResponse(toStatusError(err));
       }
     }
-    if (bodyTooLarge && response.status < 400) {
+    if (bodyError && response.status < 400) {
       await response.body?.cancel().catch(() => {});
-      response = statusResponse(requestEntityTooLarge(limit));
+      response = statusResponse(bodyError);
     }
-    await send(ex, response);
+    await sendResponse(ex, response);
   }
 
   function requestUrl(head: RequestHead): string {
@@ -424,16 +466,18 @@ export function serveHttps(
     return new URL(target).href;
   }
 
-  let boundPort = options.port;
-  const finished = new Promise<void>((resolve) => server.on("close", () => resolve()));
+  let closed!: () => void;
+  const finished = new Promise<void>((resolve) => closed = resolve);
 
   const close = async (): Promise<void> => {
     if (!closing) {
       closing = true;
       clearInterval(sweep);
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      watchdog.stop();
+      const done = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const s of sockets) s.destroy();
-      await closed;
+      await done;
+      closed();
     }
     await finished;
   };
@@ -441,6 +485,7 @@ export function serveHttps(
   return new Promise((resolve, reject) => {
     const onListenError = (err: Error) => {
       clearInterval(sweep);
+      watchdog.stop();
       reject(err);
     };
     server.once("error", onListenError);
@@ -488,11 +533,15 @@ function readWholeBody(
   });
 }
 
-/** The request body as a ReadableStream with backpressure and a size limit. */
+/**
+ * The request body as a ReadableStream with backpressure and a size limit. A body over the
+ * limit (413) or with broken chunked framing (400) errors the stream with a StatusError, also
+ * handed to `onBodyError`.
+ */
 function requestBody(
   ex: Exchange,
   limit: number,
-  onTooLarge: () => void,
+  onBodyError: (err: StatusError) => void,
 ): ReadableStream<Uint8Array> {
   let received = 0;
   let done = false;
@@ -504,8 +553,9 @@ function requestBody(
           received += chunk.length;
           if (received > limit) {
             done = true;
-            onTooLarge();
-            controller.error(requestEntityTooLarge(limit));
+            const tooLarge = requestEntityTooLarge(limit);
+            onBodyError(tooLarge);
+            controller.error(tooLarge);
             return true;
           }
           // A copy: the chunk is a view of the connection's buffer.
@@ -520,7 +570,13 @@ function requestBody(
         error(err) {
           if (done) return;
           done = true;
-          controller.error(err);
+          if (err instanceof ChunkedBodyError) {
+            const malformed = StatusError.badRequest(
+              `malformed chunked request body: ${err.message}`,
+            );
+            onBodyError(malformed);
+            controller.error(malformed);
+          } else controller.error(err);
         },
       });
     },
@@ -532,145 +588,4 @@ function requestBody(
       ex.resumeBody();
     },
   }, { highWaterMark: 4 });
-}
-
-const NO_BODY_STATUS = new Set([101, 204, 205, 304]);
-
-/** Writes a Response: headers, then the body streamed with backpressure. */
-async function send(ex: Exchange, response: Response): Promise<void> {
-  const { lines, contentLength } = headerLines(response.headers);
-  const status = response.status;
-  const statusText = response.statusText;
-  const noBody = ex.head.method === "HEAD" || NO_BODY_STATUS.has(status) ||
-    (status >= 100 && status < 200);
-  const fixed = fixedBodies.get(response);
-  if (fixed !== undefined && !response.bodyUsed) {
-    // Status line, headers and body in one write.
-    ex.respond(status, statusText, lines, noBody ? null : fixed);
-    return;
-  }
-  const body = response.body;
-  if (noBody || !body) {
-    if (body) await body.cancel().catch(() => {});
-    ex.respond(status, statusText, lines, null);
-    return;
-  }
-
-  // Push bodies go to HTTP/2 streams only. Over HTTP/1.1 each watcher is its own socket, and
-  // writing to a thousand of them during one offer costs more per delivered event than the
-  // stream path.
-  const push = ex instanceof Http2Stream ? pushSourceOf(response) : undefined;
-  if (push) {
-    return sendPushed(ex as Http2Stream, status, statusText, lines, contentLength, push);
-  }
-
-  const signal = ex.signal;
-  const reader = body.getReader();
-  const cancel = () => reader.cancel().catch(() => {});
-  if (signal.aborted) {
-    cancel();
-    return;
-  }
-  signal.addEventListener("abort", cancel, { once: true });
-  try {
-    // Collect what the body yields without waiting: a complete short body is sent whole with
-    // a Content-Length, anything still pending is sent chunked as it arrives.
-    const first: Uint8Array[] = [];
-    let ended = false;
-    let pending: Promise<ReadableStreamReadResult<Uint8Array>> | null = reader.read();
-    while (pending) {
-      const result = await settlesSoon(pending);
-      if (result === TIMEOUT) break;
-      pending = null;
-      if (result.done) {
-        ended = true;
-        break;
-      }
-      first.push(result.value);
-      pending = reader.read();
-    }
-    if (signal.aborted) return;
-    if (ended && contentLength === undefined) {
-      ex.respond(status, statusText, lines, first.length === 1 ? first[0] : Buffer.concat(first));
-      return;
-    }
-    // A body still streaming (a watch) gets its head now, before its first chunk.
-    ex.writeHead(status, statusText, lines, contentLength);
-    for (const chunk of first) await ex.write(chunk);
-    if (pending) {
-      let result = await pending;
-      while (!result.done) {
-        if (signal.aborted) return;
-        await ex.write(result.value);
-        result = await reader.read();
-      }
-    }
-    if (!signal.aborted) ex.end();
-  } catch (err) {
-    // The body failed mid-stream: the status is already sent, so end the connection abruptly
-    // to tell the client the response is incomplete.
-    if (!ex.headersSent && !signal.aborted) {
-      const status = toStatusError(err);
-      ex.respond(
-        status.code,
-        "",
-        "content-type: application/json\r\n",
-        JSON.stringify(status.status),
-      );
-    } else {
-      ex.destroy();
-    }
-  } finally {
-    signal.removeEventListener("abort", cancel);
-    reader.releaseLock();
-  }
-}
-
-/** Writes a push body: the head, then whatever the source writes until it ends the body. */
-function sendPushed(
-  ex: Http2Stream,
-  status: number,
-  statusText: string,
-  lines: string,
-  contentLength: number | undefined,
-  source: PushSource,
-): Promise<void> {
-  const signal = ex.signal;
-  if (signal.aborted) {
-    source.cancel();
-    return Promise.resolve();
-  }
-  ex.writeHead(status, statusText, lines, contentLength);
-  return new Promise<void>((resolve) => {
-    let ended = false;
-    const onAbort = () => {
-      if (ended) return;
-      ended = true;
-      source.cancel();
-      resolve();
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-    const drain = () => source.drain();
-    source.attach({
-      write: (chunk) => ended || ex.push(chunk, drain),
-      end: () => {
-        if (ended) return;
-        ended = true;
-        signal.removeEventListener("abort", onAbort);
-        if (!signal.aborted) ex.end();
-        resolve();
-      },
-    });
-  });
-}
-
-const TIMEOUT = Symbol("timeout");
-
-/** The promise's result if it settles before the next macrotask, else TIMEOUT. */
-function settlesSoon<T>(p: Promise<T>): Promise<T | typeof TIMEOUT> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<typeof TIMEOUT>((resolve) => {
-    timer = setTimeout(() => resolve(TIMEOUT), 0);
-  });
-  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }

@@ -34,24 +34,32 @@ export interface PushSource {
   cancel(): void;
 }
 
-const sources = new WeakMap<Response, PushSource>();
-
 /**
  * A Response whose body is `stream` for ordinary readers and `source` for a listener that
  * knows push bodies (see {@link pushSourceOf}).
  */
+export class PushResponse extends Response {
+  /** The body's push source. */
+  readonly source: PushSource;
+
+  constructor(stream: ReadableStream<Uint8Array>, source: PushSource, init: ResponseInit) {
+    super(stream, init);
+    this.source = source;
+  }
+}
+
+/** A {@link PushResponse}. */
 export function pushResponse(
   stream: ReadableStream<Uint8Array>,
   source: PushSource,
   init: ResponseInit,
 ): Response {
-  const response = new Response(stream, init);
-  sources.set(response, source);
-  return response;
+  return new PushResponse(stream, source, init);
 }
 
-/** The push source of a Response made by {@link pushResponse}, unless its body was read. */
+/** The push source of a {@link PushResponse}, unless its body was read. */
 export function pushSourceOf(response: Response): PushSource | undefined {
+  if (!(response instanceof PushResponse)) return undefined;
   if (response.bodyUsed || response.body?.locked) return undefined;
-  return sources.get(response);
+  return response.source;
 }

@@ -24,6 +24,7 @@ import type { KubeObject } from "../../shared/api/meta/v1/types.ts";
 import { featureGatesFromFlag } from "../../shared/feature_gates.ts";
 import { Logger } from "../../shared/log/mod.ts";
 import { openTempStorage } from "../support/registry_harness.ts";
+import { testConn } from "../support/test_conn.ts";
 
 const TOKENS = [
   { token: "admin-token", user: { username: "admin", groups: ["system:masters"] } },
@@ -124,7 +125,7 @@ async function call(
   headers: Record<string, string> = {},
 ): Promise<{ status: number; body: Record<string, unknown> }> {
   const req = new Request(`https://127.0.0.1:6443${path}`, { headers });
-  const res = await handle(req, { peerCertificates: [] });
+  const res = await handle(req, testConn(req));
   const text = await res.text();
   return { status: res.status, body: text.startsWith("{") ? JSON.parse(text) : { text } };
 }

@@ -22,7 +22,8 @@ export async function servingPki() {
 
 /**
  * Runs `fn` against serveHttps() on a free loopback port with `serving`'s certificate (no
- * client certificate asked for and errors swallowed unless `extra` says otherwise), and
+ * client certificate asked for and errors and warnings swallowed unless `extra` says
+ * otherwise), and
  * closes the server afterwards.
  */
 export async function withHttpsServer(
@@ -38,6 +39,7 @@ export async function withHttpsServer(
     keyPem: serving.keyPem,
     requestClientCert: false,
     onError: () => {},
+    onWarning: () => {},
     ...extra,
   });
   try {

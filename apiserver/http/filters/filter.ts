@@ -4,18 +4,19 @@
  *
  * @module
  */
-import type { ConnectionInfo } from "../../auth/authn/authenticator.ts";
+import type { ConnInfo } from "../../../shared/http/https_server.ts";
 import type { UserInfo } from "../../../shared/api/authentication/v1/user_info.ts";
 import type { RequestInfo } from "../request_info.ts";
 
 /** The API server's handler: a request and its connection in, a response out. */
-export type ApiHandler = (req: Request, conn: ConnectionInfo) => Promise<Response>;
+export type ApiHandler = (req: Request, conn: ConnInfo) => Promise<Response>;
 
 /** A request on its way through the filters, and what they learned of it. */
 export interface RequestContext {
   req: Request;
-  /** The TLS side of the request (client certificates). */
-  conn: ConnectionInfo;
+  /** The request's client and connection, from the listener (certificates, abort signal, the
+   * body read ahead, the header names as received). */
+  conn: ConnInfo;
   url: URL;
   /** What the request addresses. */
   info: RequestInfo;

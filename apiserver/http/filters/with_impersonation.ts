@@ -13,7 +13,7 @@ import type { Filter } from "./filter.ts";
 export function withImpersonation(authorizer: Authorizer): Filter {
   return (next) => async (ctx) => {
     if (!ctx.user) throw new Error("withImpersonation() needs an authenticated user");
-    ctx.user = await impersonate(ctx.req, ctx.user, authorizer);
+    ctx.user = await impersonate(ctx.req, ctx.user, authorizer, ctx.conn.headerNames);
     return await next(ctx);
   };
 }

@@ -7,7 +7,7 @@ import { parseDeleteOptions, parseWriteQuery } from "../write_options.ts";
 
 /** Reads the optional DeleteOptions body of a DELETE. */
 export async function readDeleteOptions(ctx: ResourceContext) {
-  const bytes = await readBody(ctx.req);
+  const bytes = await readBody(ctx.req, ctx.conn.body);
   const text = new TextDecoder().decode(bytes).trim();
   const body = text === "" ? undefined : decodeBody(ctx.req.headers.get("content-type"), bytes);
   return parseDeleteOptions(body, ctx.url.searchParams);

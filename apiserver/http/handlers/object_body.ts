@@ -33,7 +33,7 @@ export async function readObjectBody(
   const want = expected?.apiVersion ?? apiVersionOf(def);
   const expectedKind = expected?.kind ?? def.kind;
   const directive = directiveOf(ctx.url.searchParams);
-  const bytes = await readBody(ctx.req);
+  const bytes = await readBody(ctx.req, ctx.conn.body);
   const decoded = decodeRequestBody(ctx.req.headers.get("content-type"), bytes, {
     findDuplicates: directive !== "Ignore",
     protobuf: hasProtobuf(want, expectedKind),

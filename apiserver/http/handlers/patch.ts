@@ -46,7 +46,7 @@ export async function handlePatch(ctx: ResourceContext): Promise<Response> {
   const { namespace, name, subresource } = ctx.info;
   const q = ctx.url.searchParams;
   const request: Omit<PatchArgs, "current" | "warnings"> = {
-    body: await readBody(ctx.req),
+    body: await readBody(ctx.req, ctx.conn.body),
     def: ctx.store.def,
     name,
     subresource: subresource ?? "",

@@ -9,7 +9,6 @@
  */
 import { StatusError } from "../../../shared/errors/status_error.ts";
 import { pushResponse } from "../../../shared/http/push_body.ts";
-import { clientSignal } from "../../../shared/http/https_server.ts";
 import { apiVersionOf } from "../../registry/generic/kind.ts";
 import type { WatchCaches } from "../../watch/watch_caches.ts";
 import { errorLine } from "../../watch/cache_watcher.ts";
@@ -77,7 +76,7 @@ export async function handleWatch(ctx: ResourceContext, caches: WatchCaches): Pr
     return new Response(body, { status: 200, headers });
   }
   const watcher = started.watcher;
-  const signal = clientSignal(ctx.req);
+  const signal = ctx.conn.signal;
   const onAbort = () => watcher.close("client");
   if (signal.aborted) watcher.close("client");
   else signal.addEventListener("abort", onAbort, { once: true });

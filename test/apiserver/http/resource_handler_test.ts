@@ -3,6 +3,7 @@ import { ResourceHandler } from "../../../apiserver/http/resource_handler.ts";
 import { parseRequestInfo } from "../../../apiserver/http/request_info.ts";
 import { StatusError } from "../../../shared/errors/status_error.ts";
 import { withRegistryHarness } from "../../support/registry_harness.ts";
+import { testConn } from "../../support/test_conn.ts";
 
 Deno.test("ResourceHandler serves only the verbs of its table", async () => {
   await withRegistryHarness("resource_handler_", async ({ registry }) => {
@@ -16,6 +17,7 @@ Deno.test("ResourceHandler serves only the verbs of its table", async () => {
       const url = new URL(`https://h${path}`);
       return resources.handle(
         new Request(url, { method }),
+        testConn(),
         url,
         parseRequestInfo(method, url),
         undefined,

@@ -125,6 +125,61 @@ Deno.test("Http1Connection answers a bad head with a Status and closes", async (
   });
 });
 
+Deno.test("Http1Connection answers a head that cannot become valid at once, not at its timeout", async (t) => {
+  const cases: [string, string][] = [
+    ["lines ended by bare LF", "GET / HTTP/1.1\nHost: x\n\n"],
+    ["lines ended by bare CR", "GET / HTTP/1.1\rHost: x\r\r"],
+    ["a control character", "GET / HTTP/1.1\r\nHost: x\x01"],
+    ["binary garbage", "\x16\x03\x01\x02\x00\x01\x00"],
+    ["not a method", '{"kind":'],
+  ];
+  // The head timeout is far beyond the test's deadline: only an answer at once passes.
+  await withHttpsServer(serving, echo, async (server) => {
+    for (const [name, input] of cases) {
+      await t.step(name, async () => {
+        const c = await connect(server.port);
+        try {
+          await c.write(input).catch(() => {});
+          const text = await c.until((_t, closed) => closed);
+          assert.match(text, /^HTTP\/1\.1 400 /);
+        } finally {
+          await c.close();
+        }
+      });
+    }
+  }, { readHeaderTimeoutMs: 600_000 });
+});
+
+Deno.test("serveHttps() answers a malformed chunked body 400 without logging an error", async (t) => {
+  const cases: [string, string][] = [
+    ["malformed chunk size", "zz\r\nabc\r\n0\r\n\r\n"],
+    ["chunk data not followed by CRLF", "3\r\nabcXY0\r\n\r\n"],
+    ["line not ended by CRLF", "3\nabc\r\n0\r\n\r\n"],
+    ["chunk line too long", `3;${"e".repeat(5000)}\r\nabc\r\n0\r\n\r\n`],
+  ];
+  const errors: unknown[] = [];
+  await withHttpsServer(serving, echo, async (server) => {
+    for (const [name, body] of cases) {
+      await t.step(name, async () => {
+        const c = await connect(server.port);
+        try {
+          await c.write(
+            `POST /x HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n${body}`,
+          ).catch(() => {});
+          const text = await c.until((_t, closed) => closed);
+          assert.match(text, /^HTTP\/1\.1 400 /);
+          const status = JSON.parse(text.slice(text.indexOf("\r\n\r\n") + 4));
+          assert.equal(status.reason, "BadRequest");
+          assert.match(status.message, /chunked/);
+        } finally {
+          await c.close();
+        }
+      });
+    }
+  }, { onError: (err) => errors.push(err) });
+  assert.deepEqual(errors, []);
+});
+
 Deno.test("Http1Connection streams to an HTTP/1.0 client until it closes", async () => {
   await withServer(() => {
     const body = new ReadableStream<Uint8Array>({

@@ -2,11 +2,7 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { encodeHeaders, HpackDecoder } from "../../../shared/http/hpack.ts";
 import { encodeFrame, requestHeadOf } from "../../../shared/http/http2_connection.ts";
-import {
-  clientSignal,
-  type HttpsHandler,
-  type HttpsServer,
-} from "../../../shared/http/https_server.ts";
+import { type HttpsHandler, type HttpsServer } from "../../../shared/http/https_server.ts";
 import { servingPki, withHttpsServer } from "../../support/test_pki.ts";
 
 const { ca, serving } = await servingPki();
@@ -228,8 +224,8 @@ Deno.test("serveHttps() streams an HTTP/2 response and sees the client reset it"
   let aborted: () => void;
   const abortedP = new Promise<void>((r) => aborted = r);
   let controller!: ReadableStreamDefaultController<Uint8Array>;
-  const handler: HttpsHandler = (req) => {
-    clientSignal(req).addEventListener("abort", () => aborted());
+  const handler: HttpsHandler = (_req, conn) => {
+    conn.signal.addEventListener("abort", () => aborted());
     return new Response(
       new ReadableStream<Uint8Array>({
         start(c) {
@@ -446,6 +442,80 @@ Deno.test("Http2Connection refuses streams beyond its limit", async () => {
       await c.close();
     }
   }, { http2MaxStreamsPerConnection: 2 });
+});
+
+Deno.test("Http2Connection counts streams the client reset until their handler finishes", async () => {
+  let release!: () => void;
+  const gate = new Promise<void>((r) => release = r);
+  let handlers = 0;
+  await withServer(async () => {
+    if (++handlers <= 2) await gate;
+    return new Response("ok");
+  }, async (server) => {
+    const c = await rawH2(server.port);
+    try {
+      for (const id of [1, 3]) {
+        await c.headers(id, GET("/"));
+        await c.write(frame(0x3, 0, id, u32(0x8)));
+      }
+      // Both handlers still run: a third stream is over the limit.
+      await c.headers(5, GET("/"));
+      const refused = await c.until((f) => f.type === 0x3 && f.id === 5);
+      assert.equal(rstCode(refused), 0x7);
+      release();
+      // Once they finished, there is room again (a refused stream may be retried at once, so
+      // keep trying for a while).
+      for (let id = 7; id < 7 + 2 * 200; id += 2) {
+        await c.headers(id, GET("/"));
+        const answer = await c.until((f) => (f.type === 0x1 || f.type === 0x3) && f.id === id);
+        if (answer.type === 0x1) return;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      assert.fail("no stream was accepted after the handlers finished");
+    } finally {
+      await c.close();
+    }
+  }, { http2MaxStreamsPerConnection: 2 });
+});
+
+Deno.test("Http2Connection closes a connection that keeps resetting streams (rapid reset)", async () => {
+  await withServer(() => new Response("ok"), async (server) => {
+    const c = await rawH2(server.port);
+    const client = h2Client();
+    try {
+      const attack = (async () => {
+        // HEADERS then RST_STREAM(CANCEL), a hundred pairs a write, until the server has had
+        // enough (at most 20,000 streams, at most 60 s).
+        const deadline = Date.now() + 60_000;
+        const block = encodeHeaders(GET("/version"));
+        for (let id = 1; id < 40_000 && Date.now() < deadline;) {
+          if (c.frames.some((f) => f.type === 0x7)) return;
+          const parts: Uint8Array[] = [];
+          for (let i = 0; i < 100; i++, id += 2) {
+            parts.push(frame(0x1, 0x5, id, block), frame(0x3, 0, id, u32(0x8)));
+          }
+          try {
+            await c.write(Buffer.concat(parts));
+          } catch {
+            return; // closed by the server
+          }
+        }
+      })();
+      // Another client is served meanwhile.
+      const res = await fetch(`https://localhost:${server.port}/readyz`, {
+        client,
+        signal: AbortSignal.timeout(30_000),
+      });
+      assert.equal(await res.text(), "ok");
+      await attack;
+      const goaway = await c.until((f) => f.type === 0x7);
+      assert.equal(goawayCode(goaway), 0xb, "ENHANCE_YOUR_CALM");
+      await c.untilClosed();
+    } finally {
+      client.close();
+      await c.close();
+    }
+  });
 });
 
 Deno.test("Http2Connection waits for WINDOW_UPDATE before sending beyond the stream's window", async () => {

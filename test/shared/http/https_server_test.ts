@@ -2,15 +2,12 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { request as httpsRequest } from "node:https";
 import type { IncomingMessage } from "node:http";
+import { splitHeaderList } from "../../../shared/http/send_response.ts";
 import {
   BUFFERED_REQUEST_BODY_BYTES,
-  bufferedBody,
-  clientSignal,
   type ConnInfo,
   fixedResponse,
-  receivedHeaderNames,
   serveHttps,
-  splitHeaderList,
 } from "../../../shared/http/https_server.ts";
 import { issueCertificate } from "../../../shared/pki/issue_certificate.ts";
 import { servingPki, withHttpsServer } from "../../support/test_pki.ts";
@@ -199,14 +196,14 @@ Deno.test("serveHttps() streams a response chunk by chunk", async () => {
   });
 });
 
-Deno.test("serveHttps() aborts clientSignal() and cancels the body when the client leaves", async () => {
+Deno.test("serveHttps() aborts the ConnInfo's signal and cancels the body when the client leaves", async () => {
   let aborted!: () => void;
   const abortedP = new Promise<void>((r) => aborted = r);
   let cancelled!: () => void;
   const cancelledP = new Promise<void>((r) => cancelled = r);
-  await withServer((req) => {
-    assert.notEqual(clientSignal(req), req.signal, "the listener's own signal");
-    clientSignal(req).addEventListener("abort", () => aborted());
+  await withServer((req, conn) => {
+    assert.notEqual(conn.signal, req.signal, "the listener's own signal");
+    conn.signal.addEventListener("abort", () => aborted());
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
         controller.enqueue(new TextEncoder().encode("hello\n"));
@@ -340,8 +337,8 @@ Deno.test("serveHttps() close() ends open streams", async () => {
 });
 
 Deno.test("serveHttps() reads small bodies ahead and streams the others", async (t) => {
-  await withServer(async (req) => {
-    const buffered = bufferedBody(req);
+  await withServer(async (req, conn) => {
+    const buffered = conn.body;
     const text = await req.text();
     return Response.json({
       buffered: buffered ? new TextDecoder().decode(buffered) : null,
@@ -399,8 +396,8 @@ Deno.test("fixedResponse() is sent whole with its Content-Length", async (t) => 
   });
 });
 
-Deno.test("receivedHeaderNames() lists the header names as the client sent them", async () => {
-  await withServer((req) => Response.json(receivedHeaderNames(req) ?? null), async (port) => {
+Deno.test("serveHttps() lists the header names as the client sent them", async () => {
+  await withServer((_req, conn) => Response.json(conn.headerNames), async (port) => {
     const reply = await call(port, "/", {
       headers: { "X-Mixed-Case": "1", "impersonate-user": "a" },
     });
@@ -408,7 +405,6 @@ Deno.test("receivedHeaderNames() lists the header names as the client sent them"
     assert.ok(names.includes("X-Mixed-Case"), names.join(","));
     assert.ok(names.includes("impersonate-user"), names.join(","));
   });
-  assert.equal(receivedHeaderNames(new Request("https://example.com/")), undefined);
 });
 
 Deno.test("serveHttps() builds the URL from a plain Host header, else from its address", async (t) => {
@@ -425,13 +421,4 @@ Deno.test("serveHttps() builds the URL from a plain Host header, else from its a
       });
     }
   });
-});
-
-Deno.test("clientSignal() is the request's own signal for requests the listener did not make", () => {
-  const ac = new AbortController();
-  const req = new Request("https://example.invalid/", { signal: ac.signal });
-  const signal = clientSignal(req);
-  assert.equal(signal.aborted, false);
-  ac.abort();
-  assert.equal(signal.aborted, true);
 });

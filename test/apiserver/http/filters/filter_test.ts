@@ -8,6 +8,7 @@ import { withRequestInfo } from "../../../../apiserver/http/filters/with_request
 import { withStatusErrors } from "../../../../apiserver/http/filters/with_status_errors.ts";
 import { StatusError } from "../../../../shared/errors/status_error.ts";
 import { Logger } from "../../../../shared/log/mod.ts";
+import { testConn } from "../../../support/test_conn.ts";
 
 const silent = new Logger({ verbosity: 0, sink: () => {} });
 
@@ -26,7 +27,7 @@ Deno.test("chainFilters() puts the first filter outermost", async () => {
     seen.push(`handler ${ctx.info.verb} ${ctx.info.resource}`);
     return Promise.resolve(new Response("done"));
   }));
-  const res = await handle(new Request("https://h/api/v1/pods"), { peerCertificates: [] });
+  const res = await handle(new Request("https://h/api/v1/pods"), testConn());
   assert.equal(await res.text(), "done");
   assert.deepEqual(seen, ["a in", "b in", "handler list pods", "b out", "a out"]);
 });
@@ -35,7 +36,7 @@ Deno.test("withStatusErrors() answers a thrown StatusError with its Status", asy
   const handle = withRequestInfo(chainFilters([withStatusErrors(silent)], (_: RequestContext) => {
     throw StatusError.badRequest("no good");
   }));
-  const res = await handle(new Request("https://h/api/v1/pods"), { peerCertificates: [] });
+  const res = await handle(new Request("https://h/api/v1/pods"), testConn());
   assert.equal(res.status, 400);
   const body = await res.json();
   assert.equal(body.kind, "Status");

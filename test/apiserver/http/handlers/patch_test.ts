@@ -18,6 +18,7 @@ import { MAX_UPDATE_ATTEMPTS, Store } from "../../../../apiserver/registry/gener
 import type { Storage } from "../../../../apiserver/storage/interface.ts";
 import { withTempStorage } from "../../../support/registry_harness.ts";
 import { assertRejectsStatus } from "../../../support/assert_throws_status.ts";
+import { testConn } from "../../../support/test_conn.ts";
 
 const APPLIERS = patchAppliers(builtinSchemaModel());
 const MERGE = "application/merge-patch+json";
@@ -32,6 +33,7 @@ function patchContext(store: Store, name: string, type: string, body: unknown): 
   });
   return {
     req,
+    conn: testConn(req),
     url,
     info: parseRequestInfo("PATCH", url),
     store,

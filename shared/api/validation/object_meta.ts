@@ -57,6 +57,10 @@ export function validateObjectMeta(
     errs.push(required(`${p}.name`, "name or generateName is required"));
   } else {
     for (const msg of nameFn(name, false)) errs.push(invalid(`${p}.name`, name, msg));
+    // Path-segment names (RBAC, for one) may hold any other character; the store cannot.
+    if (name.includes("\0") || !name.isWellFormed()) {
+      errs.push(invalid(`${p}.name`, name, "must not contain NUL characters or lone surrogates"));
+    }
   }
   const ns = typeof meta.namespace === "string" ? meta.namespace : "";
   if (opts.namespaced) {

@@ -8,6 +8,7 @@ import {
 import {
   nameIsDNSLabel,
   nameIsDNSSubdomain,
+  nameIsPathSegment,
 } from "../../../../shared/api/validation/name_validators.ts";
 import {
   GENERATE_NAME_ALPHABET,
@@ -170,4 +171,20 @@ Deno.test("generateName() draws from the injected random source without bias", (
   let i = 0;
   const name = generateName("p-", (n) => Uint8Array.from({ length: n }, () => bytes[i++ % 8]));
   assert.equal(name, "p-b9cdf");
+});
+
+Deno.test("validateObjectMeta() refuses names storage cannot hold, even where the kind's rule allows them", () => {
+  for (const name of ["\u0000\r\n", "a\u0000b", "x\ud800"]) {
+    const errs = validateObjectMeta({ name }, {
+      namespaced: false,
+      nameValidator: nameIsPathSegment,
+    });
+    assert.deepEqual(errs.map((e) => [e.field, e.detail]), [
+      ["metadata.name", "must not contain NUL characters or lone surrogates"],
+    ]);
+  }
+  assert.deepEqual(
+    validateObjectMeta({ name: "a\r\nb" }, { namespaced: false, nameValidator: nameIsPathSegment }),
+    [],
+  );
 });

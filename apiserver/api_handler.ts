@@ -26,6 +26,7 @@ import { withRequestInfo } from "./http/filters/with_request_info.ts";
 import { withRequestLog } from "./http/filters/with_request_log.ts";
 import { withStatusErrors } from "./http/filters/with_status_errors.ts";
 import type { PatchAppliers } from "./http/patch_applier.ts";
+import type { YamlDecoder } from "./http/yaml_decoder.ts";
 import { ResourceHandler } from "./http/resource_handler.ts";
 import { verbHandlers } from "./http/verb_handlers.ts";
 import { handleVersion } from "./http/version.ts";
@@ -44,6 +45,8 @@ export interface ApiHandlerDeps {
   watchCaches: WatchCaches;
   /** The patch types PATCH applies. */
   patchAppliers: PatchAppliers;
+  /** Parses large YAML bodies off the request thread. */
+  yamlDecoder?: YamlDecoder;
   authenticator: Authenticator;
   /** Authorizes requests and impersonation. */
   authorizer: Authorizer;
@@ -76,6 +79,7 @@ function apiRoutes(deps: ApiHandlerDeps): ContextHandler {
     verbs: verbHandlers(deps.watchCaches),
     watchListEnabled: () => featureGates.enabled("WatchList"),
     patchAppliers: deps.patchAppliers,
+    yamlDecoder: deps.yamlDecoder,
   });
   const servedVerbs = () => resources.servedVerbs();
   const discovery = new Discovery(registry, servedVerbs);

@@ -13,6 +13,7 @@ import { namespaceLifecycle } from "./admission/namespace_lifecycle.ts";
 import { nodeRestriction } from "./admission/node_restriction.ts";
 import { type ApiHandler, buildApiHandler } from "./api_handler.ts";
 import { patchAppliers } from "./http/patch_appliers.ts";
+import { YamlDecoder } from "./http/yaml_decoder.ts";
 import { buildAuthenticator, type ServerAuthentication } from "./auth/authn/build_authenticator.ts";
 import { reconcileDefaultPolicy } from "./auth/authz/bootstrap/reconcile_policy.ts";
 import { buildAuthorizer, type BuiltAuthorization } from "./auth/authz/build_authorizer.ts";
@@ -95,10 +96,12 @@ export async function startServer(
   const health = new HealthChecks({ logger });
   health.addHealthChecks(storageCheck(() => storage.ping()));
   const bootstrapHook = health.addPostStartHook("bootstrap-objects");
+  const yamlDecoder = new YamlDecoder();
   const handler = buildApiHandler({
     registry,
     watchCaches: parts.watchCaches,
     patchAppliers: patchAppliers(builtinSchemaModel()),
+    yamlDecoder,
     authenticator: parts.authn.chain,
     authorizer: authorization.chain,
     health,
@@ -136,6 +139,7 @@ export async function startServer(
       await controllers.stop();
       await parts.stopFeeds();
       await server.close();
+      yamlDecoder.close();
       parts.authn.close();
       await storage.close();
     },

@@ -12,6 +12,7 @@ import { fieldManagerFor } from "../fieldmanager/track_write.ts";
 import { validateApplyConfig } from "../fieldmanager/validate_apply_config.ts";
 import { isObject } from "../../shared/json/is_object.ts";
 import { decodeRequestBody } from "./body.ts";
+import type { YamlDecoder } from "./yaml_decoder.ts";
 import type { PatchArgs } from "./patch_applier.ts";
 
 function patchOptionsInvalid(
@@ -27,7 +28,7 @@ function patchOptionsInvalid(
 }
 
 /** Computes the object a server-side apply produces (creating when `current` is absent). */
-export function applyPatch(args: PatchArgs): KubeObject {
+export async function applyPatch(args: PatchArgs): Promise<KubeObject> {
   const { current, body, def, name, query } = args;
   const manager = query.fieldManager ?? "";
   if (manager === "") {
@@ -40,7 +41,11 @@ export function applyPatch(args: PatchArgs): KubeObject {
       "may not be more than 128 bytes",
     );
   }
-  const { config, duplicates } = decodeApplyConfig(body, query.fieldValidation !== "Ignore");
+  const { config, duplicates } = await decodeApplyConfig(
+    body,
+    query.fieldValidation !== "Ignore",
+    args.yaml,
+  );
   args.warnings.push(...validateApplyConfig(def, config, duplicates, query.fieldValidation));
   const meta = isObject(config.metadata) ? config.metadata : {};
   if (!current && meta.uid) {
@@ -62,13 +67,18 @@ export function applyPatch(args: PatchArgs): KubeObject {
 }
 
 /** Decodes the YAML configuration of an apply: 400 when it is not YAML of an object. */
-function decodeApplyConfig(
+async function decodeApplyConfig(
   body: Uint8Array,
   findDuplicates: boolean,
-): { config: Record<string, unknown>; duplicates: readonly string[] } {
+  yaml: YamlDecoder | undefined,
+): Promise<{ config: Record<string, unknown>; duplicates: readonly string[] }> {
   let decoded;
   try {
-    decoded = decodeRequestBody("application/yaml", body, { findDuplicates, protobuf: false });
+    decoded = await decodeRequestBody("application/yaml", body, {
+      findDuplicates,
+      protobuf: false,
+      yaml,
+    });
   } catch (err) {
     if (err instanceof StatusError) {
       throw StatusError.badRequest(`error decoding YAML: ${err.message}`);

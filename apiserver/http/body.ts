@@ -5,12 +5,13 @@
  *
  * @module
  */
-import { isMap, isScalar, isSeq, LineCounter, type Node, parseAllDocuments } from "yaml";
 import { decodeObject, ProtobufError } from "../../shared/codec/protobuf/mod.ts";
 import { findJsonDuplicateFields } from "../../shared/api/schema/json_duplicate_fields.ts";
 import { StatusError } from "../../shared/errors/status_error.ts";
-import { checkBodyDepth, checkJsonTextDepth, checkYamlTextDepth } from "./body_depth.ts";
+import { checkBodyDepth, checkJsonTextDepth } from "./body_depth.ts";
 import { parseMediaType } from "./negotiation.ts";
+import { parseYamlBody } from "./yaml_body.ts";
+import type { YamlDecoder } from "./yaml_decoder.ts";
 
 /** The largest body accepted (kube-apiserver's MaxRequestBodyBytes). */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -71,6 +72,8 @@ export interface DecodeOptions {
   findDuplicates?: boolean;
   /** Whether the target kind has a Protobuf encoding (default true); false answers 415. */
   protobuf?: boolean;
+  /** Parses YAML off the request thread when large; without it YAML is parsed inline. */
+  yaml?: YamlDecoder;
 }
 
 const UTF8 = new TextDecoder();
@@ -79,21 +82,21 @@ const UTF8 = new TextDecoder();
  * Decodes a body of the given Content-Type (JSON when absent). A body nested too deep is a 400
  * ({@link checkBodyDepth}).
  */
-export function decodeRequestBody(
+export async function decodeRequestBody(
   contentType: string | null,
   bytes: Uint8Array,
   opts: DecodeOptions = {},
-): DecodedBody {
-  const decoded = decodeUnchecked(contentType, bytes, opts);
+): Promise<DecodedBody> {
+  const decoded = await decodeUnchecked(contentType, bytes, opts);
   checkBodyDepth(decoded.value);
   return decoded;
 }
 
-function decodeUnchecked(
+async function decodeUnchecked(
   contentType: string | null,
   bytes: Uint8Array,
   opts: DecodeOptions,
-): DecodedBody {
+): Promise<DecodedBody> {
   const protobufOk = opts.protobuf ?? true;
   // An absent or empty Content-Type means JSON; one that does not parse is 415, as in Kubernetes.
   const mt = (contentType ?? "").trim() === ""
@@ -114,7 +117,12 @@ function decodeUnchecked(
     return { value, format: "json", duplicates };
   }
   if (mt.type === "application" && (mt.subtype === "yaml" || mt.subtype === "x-yaml")) {
-    return parseYaml(new TextDecoder().decode(bytes), !!opts.findDuplicates);
+    const text = UTF8.decode(bytes);
+    const findDuplicates = !!opts.findDuplicates;
+    const yaml = opts.yaml
+      ? await opts.yaml.parse(text, findDuplicates)
+      : parseYamlBody(text, findDuplicates);
+    return { ...yaml, format: "yaml" };
   }
   if (mt.type === "application" && mt.subtype === "vnd.kubernetes.protobuf" && protobufOk) {
     return { value: parseProtobuf(bytes), format: "protobuf", duplicates: [] };
@@ -126,8 +134,12 @@ function decodeUnchecked(
 }
 
 /** Decodes a body of the given Content-Type into a JSON value. */
-export function decodeBody(contentType: string | null, bytes: Uint8Array): unknown {
-  return decodeRequestBody(contentType, bytes).value;
+export async function decodeBody(
+  contentType: string | null,
+  bytes: Uint8Array,
+  opts: DecodeOptions = {},
+): Promise<unknown> {
+  return (await decodeRequestBody(contentType, bytes, opts)).value;
 }
 
 function parseJson(text: string): unknown {
@@ -153,51 +165,5 @@ function parseProtobuf(bytes: Uint8Array): unknown {
       throw StatusError.badRequest(`error decoding protobuf body: ${err.message}`);
     }
     throw err;
-  }
-}
-
-function parseYaml(text: string, findDuplicates: boolean): DecodedBody {
-  checkYamlTextDepth(text);
-  const lines = new LineCounter();
-  const docs = parseAllDocuments(text, { uniqueKeys: false, lineCounter: lines });
-  if (!Array.isArray(docs)) throw StatusError.badRequest("the body of the request is empty");
-  const real = docs.filter((d) => d.contents !== null);
-  if (real.length !== 1) {
-    throw StatusError.badRequest(
-      real.length === 0
-        ? "the body of the request is empty"
-        : "the body of the request must hold exactly one YAML document",
-    );
-  }
-  const doc = real[0];
-  if (doc.errors.length > 0) {
-    throw StatusError.badRequest(`error converting YAML to JSON: ${doc.errors[0].message}`);
-  }
-  const duplicates: string[] = [];
-  if (findDuplicates) yamlDuplicates(doc.contents, lines, duplicates);
-  let value: unknown;
-  try {
-    value = doc.toJS({ maxAliasCount: 100 });
-  } catch (err) {
-    throw StatusError.badRequest(`error converting YAML to JSON: ${(err as Error).message}`);
-  }
-  return { value, format: "yaml", duplicates };
-}
-
-function yamlDuplicates(node: unknown, lines: LineCounter, out: string[]): void {
-  if (isMap(node)) {
-    const seen = new Set<string>();
-    for (const pair of node.items) {
-      const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
-      if (seen.has(key)) {
-        const offset = (pair.key as Node | null)?.range?.[0] ?? 0;
-        out.push(
-          `line ${lines.linePos(offset).line}: key ${JSON.stringify(key)} already set in map`,
-        );
-      } else seen.add(key);
-      yamlDuplicates(pair.value, lines, out);
-    }
-  } else if (isSeq(node)) {
-    for (const item of node.items) yamlDuplicates(item, lines, out);
   }
 }

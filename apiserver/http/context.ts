@@ -5,6 +5,7 @@ import type { Store } from "../registry/generic/store.ts";
 import type { OutputFormat } from "./negotiation.ts";
 import type { PatchAppliers } from "./patch_applier.ts";
 import type { RequestInfo } from "./request_info.ts";
+import type { YamlDecoder } from "./yaml_decoder.ts";
 
 /** What every resource handler receives. */
 export interface ResourceContext {
@@ -23,4 +24,6 @@ export interface ResourceContext {
   watchListEnabled?: boolean;
   /** The patch types the server applies (PATCH). */
   patchAppliers: PatchAppliers;
+  /** Parses large YAML bodies off the request thread; absent, YAML is parsed inline. */
+  yamlDecoder?: YamlDecoder;
 }

@@ -7,6 +7,7 @@
 import type { KubeObject } from "../../shared/api/meta/v1/types.ts";
 import type { KindDef, PatchType } from "../registry/generic/kind.ts";
 import type { WriteQuery } from "./write_options.ts";
+import type { YamlDecoder } from "./yaml_decoder.ts";
 
 /** What a patch type's applier receives: the stored object and the request, decoded. */
 export interface PatchArgs {
@@ -27,6 +28,8 @@ export interface PatchArgs {
   force: boolean;
   /** Warnings for the response, as plain texts; the applier adds to them. */
   warnings: string[];
+  /** Parses large YAML (apply configurations) off the request thread. */
+  yaml?: YamlDecoder;
 }
 
 /** Computes the patched object (or, for apply, the object to create). */

@@ -13,6 +13,7 @@ import type { ResourceContext } from "./context.ts";
 import type { ConnInfo } from "../../shared/http/https_server.ts";
 import { negotiateOutput } from "./negotiation.ts";
 import type { PatchAppliers } from "./patch_applier.ts";
+import type { YamlDecoder } from "./yaml_decoder.ts";
 import { hasProtobuf } from "../../shared/codec/protobuf/mod.ts";
 import type { RequestInfo } from "./request_info.ts";
 
@@ -31,6 +32,8 @@ export interface ResourceHandlerOptions {
   watchListEnabled?: () => boolean;
   /** The patch types the server applies (PATCH). */
   patchAppliers: PatchAppliers;
+  /** Parses large YAML bodies off the request thread. */
+  yamlDecoder?: YamlDecoder;
 }
 
 const API_VERBS = [
@@ -100,6 +103,7 @@ export class ResourceHandler {
       warnings,
       watchListEnabled: this.#opts.watchListEnabled?.(),
       patchAppliers: this.#opts.patchAppliers,
+      yamlDecoder: this.#opts.yamlDecoder,
     });
   }
 

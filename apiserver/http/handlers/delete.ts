@@ -9,7 +9,11 @@ import { parseDeleteOptions, parseWriteQuery } from "../write_options.ts";
 export async function readDeleteOptions(ctx: ResourceContext) {
   const bytes = await readBody(ctx.req, ctx.conn.body);
   const text = new TextDecoder().decode(bytes).trim();
-  const body = text === "" ? undefined : decodeBody(ctx.req.headers.get("content-type"), bytes);
+  const body = text === ""
+    ? undefined
+    : await decodeBody(ctx.req.headers.get("content-type"), bytes, {
+      yaml: ctx.yamlDecoder,
+    });
   return parseDeleteOptions(body, ctx.url.searchParams);
 }
 

@@ -34,9 +34,10 @@ export async function readObjectBody(
   const expectedKind = expected?.kind ?? def.kind;
   const directive = directiveOf(ctx.url.searchParams);
   const bytes = await readBody(ctx.req, ctx.conn.body);
-  const decoded = decodeRequestBody(ctx.req.headers.get("content-type"), bytes, {
+  const decoded = await decodeRequestBody(ctx.req.headers.get("content-type"), bytes, {
     findDuplicates: directive !== "Ignore",
     protobuf: hasProtobuf(want, expectedKind),
+    yaml: ctx.yamlDecoder,
   });
   const value = decoded.value;
   if (!isObject(value)) {

@@ -53,6 +53,7 @@ export async function handlePatch(ctx: ResourceContext): Promise<Response> {
     contentType: contentType ?? "",
     query,
     force: q.has("force") ? parseBool(q.get("force")) : false,
+    yaml: ctx.yamlDecoder,
   };
   const warnings: string[] = [];
   const { object, created } = await ctx.store.guaranteedUpdate(

@@ -13,8 +13,10 @@ const JSON_BODY =
   `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","name":"b"},"data":{"k":"v"},"spec":{}}`;
 const YAML_BODY = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  name: b\nspec: {}\n";
 
-function run(contentType: string, body: string, directive: "Ignore" | "Warn" | "Strict") {
-  const d = decodeRequestBody(contentType, enc(body), { findDuplicates: directive !== "Ignore" });
+async function run(contentType: string, body: string, directive: "Ignore" | "Warn" | "Strict") {
+  const d = await decodeRequestBody(contentType, enc(body), {
+    findDuplicates: directive !== "Ignore",
+  });
   const value = d.value as Record<string, unknown>;
   const warnings = applyFieldValidation({
     model,
@@ -34,19 +36,19 @@ Deno.test("applyFieldValidation() handles unknown and duplicate fields per level
       ["application/yaml", YAML_BODY, 'line 5: key "name" already set in map'],
     ]
   ) {
-    await t.step(`${ct} Ignore drops silently`, () => {
-      const r = run(ct, body, "Ignore");
+    await t.step(`${ct} Ignore drops silently`, async () => {
+      const r = await run(ct, body, "Ignore");
       assert.deepEqual(r.warnings, []);
       assert.equal("spec" in r.value, false);
       assert.equal((r.value.metadata as { name: string }).name, "b");
     });
-    await t.step(`${ct} Warn reports each field`, () => {
-      const r = run(ct, body, "Warn");
+    await t.step(`${ct} Warn reports each field`, async () => {
+      const r = await run(ct, body, "Warn");
       assert.deepEqual(r.warnings, ['unknown field "spec"', dup]);
       assert.equal("spec" in r.value, false);
     });
-    await t.step(`${ct} Strict rejects with 400 listing all`, () => {
-      assert.throws(() => run(ct, body, "Strict"), (e: unknown) => {
+    await t.step(`${ct} Strict rejects with 400 listing all`, async () => {
+      await assert.rejects(() => run(ct, body, "Strict"), (e: unknown) => {
         assert.ok(e instanceof StatusError);
         assert.equal(e.code, 400);
         assert.equal(e.status.message, `strict decoding error: unknown field "spec", ${dup}`);
@@ -54,8 +56,8 @@ Deno.test("applyFieldValidation() handles unknown and duplicate fields per level
       });
     });
   }
-  await t.step("type errors win with 422 and one cause per field", () => {
-    assert.throws(
+  await t.step("type errors win with 422 and one cause per field", async () => {
+    await assert.rejects(
       () =>
         run(
           "application/json",

@@ -70,7 +70,8 @@ async function startServerProcess(dir: string): Promise<ServerProcess> {
   const fetchIt: Fetch = (path, init = {}) => {
     const headers = new Headers(init.headers);
     if (cfg.token) headers.set("authorization", `Bearer ${cfg.token}`);
-    return fetch(cfg.server + path, { ...init, headers, client });
+    const signal = init.signal ?? AbortSignal.timeout(60_000);
+    return fetch(cfg.server + path, { ...init, headers, client, signal });
   };
   return { fetch: fetchIt, child, close: () => client.close() };
 }
@@ -81,28 +82,44 @@ type Acked = Map<string, { rv: number; n: number }>;
 /** Acknowledged writes in this process, to tell when the writers are under way. */
 let acknowledged = 0;
 
-/** One writer: creates its object, then bumps its counter until the server goes away. */
-async function writer(f: Fetch, name: string, acked: Acked): Promise<void> {
-  for (;;) {
-    const last = acked.get(name);
-    const res = await (last
-      ? f(`${CMS}/${name}`, {
-        method: "PATCH",
-        headers: { "content-type": "application/merge-patch+json" },
-        body: JSON.stringify({ data: { n: String(last.n + 1) } }),
-      })
-      : f(CMS, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ metadata: { name }, data: { n: "0" } }),
-      }));
+/**
+ * One writer: creates its object, then bumps its counter, until `stopped()`. A request that
+ * fails before then (the shared machine paused past a deadline, say) is tried again; a create
+ * whose answer was lost is read back.
+ */
+async function writer(f: Fetch, name: string, acked: Acked, stopped: () => boolean) {
+  let n = -1;
+  while (!stopped()) {
+    let res: Response;
+    try {
+      res = await (n < 0
+        ? f(CMS, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ metadata: { name }, data: { n: "0" } }),
+        })
+        : f(`${CMS}/${name}`, {
+          method: "PATCH",
+          headers: { "content-type": "application/merge-patch+json" },
+          body: JSON.stringify({ data: { n: String(n + 1) } }),
+        }));
+    } catch {
+      if (!stopped()) await new Promise((r) => setTimeout(r, 100));
+      continue;
+    }
+    if (res.status === 409 && n < 0) {
+      await res.body?.cancel();
+      const got = await f(`${CMS}/${name}`).then((r) => r.json()).catch(() => undefined);
+      if (got?.data?.n !== undefined) n = Number(got.data.n);
+      continue;
+    }
     if (res.status !== 200 && res.status !== 201) {
       await res.body?.cancel();
-      if (res.status === 409) continue; // created before a crash, acknowledged never
       throw new Error(`write of ${name}: ${res.status}`);
     }
     const body = await res.json();
-    acked.set(name, { rv: Number(body.metadata.resourceVersion), n: Number(body.data.n) });
+    n = Number(body.data.n);
+    acked.set(name, { rv: Number(body.metadata.resourceVersion), n });
     acknowledged++;
   }
 }
@@ -143,14 +160,26 @@ Deno.test("the server keeps every acknowledged write across SIGKILL and restart"
       const server = await startServerProcess(dir);
       try {
         listRv = await verify(server.fetch, acked, listRv);
+        const errors: unknown[] = [];
+        let killed = false;
         const writers = Array.from(
           { length: WRITERS },
-          (_, i) => writer(server.fetch, `w${i}-r${round}`, acked).catch(() => {}),
+          (_, i) =>
+            writer(server.fetch, `w${i}-r${round}`, acked, () => killed).catch((e) =>
+              errors.push(e)
+            ),
         );
         // Kill at a random moment once the writers are under way.
         const before = acknowledged;
-        while (acknowledged < before + WRITERS) await new Promise((r) => setTimeout(r, 20));
+        const deadline = Date.now() + 120_000;
+        while (acknowledged < before + WRITERS) {
+          if (errors.length === WRITERS || Date.now() > deadline) {
+            throw new Error(`the writers did not get under way: ${errors.map(String).join("; ")}`);
+          }
+          await new Promise((r) => setTimeout(r, 20));
+        }
         await new Promise((r) => setTimeout(r, 100 + rand() * 900));
+        killed = true;
         server.child.kill("SIGKILL");
         await server.child.status;
         await Promise.all(writers);

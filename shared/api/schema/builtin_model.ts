@@ -5,6 +5,9 @@
  *
  * @module
  */
+import { appsV1Messages } from "../../codec/protobuf/schema/apps_v1.ts";
+import { autoscalingV1Messages } from "../../codec/protobuf/schema/autoscaling_v1.ts";
+import { batchV1Messages } from "../../codec/protobuf/schema/batch_v1.ts";
 import { authenticationV1Messages } from "../../codec/protobuf/schema/authentication_v1.ts";
 import { authorizationV1Messages } from "../../codec/protobuf/schema/authorization_v1.ts";
 import { coordinationV1Messages } from "../../codec/protobuf/schema/coordination_v1.ts";
@@ -18,6 +21,9 @@ import {
   INLINE,
   type MessageTable,
 } from "../../codec/protobuf/message_descriptor.ts";
+import { appsV1Schema } from "../apps/v1/schema.ts";
+import { autoscalingV1Schema } from "../autoscaling/v1/schema.ts";
+import { batchV1Schema } from "../batch/v1/schema.ts";
 import { authenticationV1Schema } from "../authentication/v1/schema.ts";
 import { authorizationV1Schema } from "../authorization/v1/schema.ts";
 import { coordinationV1Schema } from "../coordination/v1/schema.ts";
@@ -37,6 +43,9 @@ export const BUILTIN_GROUP_SCHEMAS: readonly GroupSchema[] = [
   authorizationV1Schema,
   eventsV1Schema,
   rbacV1Schema,
+  appsV1Schema,
+  batchV1Schema,
+  autoscalingV1Schema,
 ];
 
 const MESSAGES: MessageTable = {
@@ -48,6 +57,9 @@ const MESSAGES: MessageTable = {
   ...authorizationV1Messages,
   ...eventsV1Messages,
   ...rbacV1Messages,
+  ...appsV1Messages,
+  ...batchV1Messages,
+  ...autoscalingV1Messages,
 };
 
 /** Named types whose JSON is not an object of their wire fields. */

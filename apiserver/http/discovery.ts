@@ -117,11 +117,13 @@ export class Discovery {
       if (d.categories?.length) r.categories = [...d.categories];
       resources.push(r);
       for (const sub of d.subresources ?? []) {
+        const rk = sub.view ? sub.requestKind : undefined;
         resources.push({
           name: `${d.plural}/${sub.name}`,
           singularName: "",
           namespaced: d.namespaced,
-          kind: d.kind,
+          ...(rk ? { group: rk.group, version: rk.version } : {}),
+          kind: rk?.kind ?? d.kind,
           verbs: this.#verbs(d, sub.verbs),
         });
       }
@@ -154,7 +156,9 @@ export class Discovery {
           if (d.subresources?.length) {
             r.subresources = d.subresources.map((sub) => ({
               subresource: sub.name,
-              responseKind: { group: d.group, version: d.version, kind: d.kind },
+              responseKind: sub.view && sub.requestKind
+                ? { ...sub.requestKind }
+                : { group: d.group, version: d.version, kind: d.kind },
               verbs: this.#verbs(d, sub.verbs),
             }));
           }

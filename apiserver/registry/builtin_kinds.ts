@@ -11,6 +11,7 @@ import {
 } from "./core/serviceaccounts/strategy.ts";
 import { eventKind } from "./core/events/strategy.ts";
 import { leaseKind } from "./coordination/leases/strategy.ts";
+import { deploymentKind } from "./apps/deployments/strategy.ts";
 import { roleKind } from "./rbac/roles/strategy.ts";
 import { clusterRoleKind } from "./rbac/clusterroles/strategy.ts";
 import { roleBindingKind } from "./rbac/rolebindings/strategy.ts";
@@ -35,6 +36,7 @@ export const BUILTIN_KINDS: readonly KindDef[] = [
   roleBindingKind,
   roleKind,
   selfSubjectReviewKind,
+  deploymentKind,
 ];
 
 /** Per-server services some built-in kinds need; a kind whose service is absent is left out. */

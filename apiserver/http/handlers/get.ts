@@ -2,10 +2,12 @@
 import { parseGetOptions } from "../query.ts";
 import type { ResourceContext } from "../context.ts";
 import { respondWithRepresentation } from "../respond.ts";
+import { viewSubresource } from "./subresource_view.ts";
 
 /** Handles get. */
 export async function handleGet(ctx: ResourceContext): Promise<Response> {
   const opts = parseGetOptions(ctx.url.searchParams);
   const obj = await ctx.store.get(ctx.info.namespace, ctx.info.name, opts.resourceVersion);
-  return respondWithRepresentation(ctx, obj, { list: false });
+  const view = viewSubresource(ctx)?.view;
+  return respondWithRepresentation(ctx, view ? view(obj) : obj, { list: false });
 }

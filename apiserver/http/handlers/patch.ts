@@ -19,6 +19,7 @@ import { acceptedPatchTypes } from "../patch_appliers.ts";
 import { parseBool } from "../query.ts";
 import { objectResponse, warningHeader } from "../respond.ts";
 import { parseWriteQuery } from "../write_options.ts";
+import { viewDef, viewSubresource } from "./subresource_view.ts";
 
 const APPLY_PATCH_TYPE: PatchType = "application/apply-patch+yaml";
 
@@ -34,6 +35,11 @@ export async function handlePatch(ctx: ResourceContext): Promise<Response> {
     : undefined;
   if (!applier) throw StatusError.unsupportedMediaType(contentType ?? "", accepted);
   const isApply = type === APPLY_PATCH_TYPE;
+  // A subresource served as another kind (scale) is patched in that kind; apply is not served.
+  const view = viewSubresource(ctx);
+  if (view && isApply) {
+    throw StatusError.unsupportedMediaType(contentType ?? "", accepted.filter((t) => t !== type));
+  }
   if (!isApply && ctx.url.searchParams.has("force")) {
     throw StatusError.invalid({ group: "meta.k8s.io", kind: "PatchOptions" }, "", [{
       type: "FieldValueForbidden",
@@ -47,7 +53,7 @@ export async function handlePatch(ctx: ResourceContext): Promise<Response> {
   const q = ctx.url.searchParams;
   const request: Omit<PatchArgs, "current" | "warnings"> = {
     body: await readBody(ctx.req, ctx.conn.body),
-    def: ctx.store.def,
+    def: view ? viewDef(ctx.store.def, view) : ctx.store.def,
     name,
     subresource: subresource ?? "",
     contentType: contentType ?? "",
@@ -59,7 +65,7 @@ export async function handlePatch(ctx: ResourceContext): Promise<Response> {
   const { object, created } = await ctx.store.guaranteedUpdate(
     namespace,
     name,
-    patchUpdate(applier, request, warnings),
+    patchUpdate(applier, request, warnings, view?.view),
     { resourceVersion: ifMatch === "*" ? undefined : ifMatch },
     {
       dryRun: query.dryRun,
@@ -72,7 +78,8 @@ export async function handlePatch(ctx: ResourceContext): Promise<Response> {
     },
   );
   for (const w of warnings) ctx.warnings.push(warningHeader(w));
-  return objectResponse(created ? 201 : 200, object, ctx.format, { warnings: ctx.warnings });
+  const answer = view?.view ? view.view(object) : object;
+  return objectResponse(created ? 201 : 200, answer, ctx.format, { warnings: ctx.warnings });
 }
 
 /**
@@ -84,9 +91,11 @@ function patchUpdate(
   applier: PatchApplier,
   request: Omit<PatchArgs, "current" | "warnings">,
   warnings: string[],
+  view?: (obj: KubeObject) => KubeObject,
 ): TryUpdate {
-  return async (current: KubeObject | undefined) => {
+  return async (stored: KubeObject | undefined) => {
     warnings.length = 0;
+    const current = stored && view ? view(stored) : stored;
     const next = await applier({ ...request, current, warnings });
     if (!current) return next;
     if (!isObject(next.metadata)) next.metadata = {};

@@ -4,11 +4,15 @@ import { objectResponse } from "../respond.ts";
 import { isPretty } from "../negotiation.ts";
 import { parseWriteQuery } from "../write_options.ts";
 import { readObjectBody } from "./object_body.ts";
+import { viewSubresource } from "./subresource_view.ts";
+import { apiVersionOf } from "../../registry/generic/kind.ts";
 
 /** Handles update. */
 export async function handleUpdate(ctx: ResourceContext): Promise<Response> {
   const q = parseWriteQuery(ctx.url.searchParams);
-  const body = await readObjectBody(ctx);
+  const sub = viewSubresource(ctx);
+  const rk = sub?.requestKind;
+  const body = await readObjectBody(ctx, rk && { apiVersion: apiVersionOf(rk), kind: rk.kind });
   const { object, created } = await ctx.store.update(ctx.info.namespace, ctx.info.name, body, {
     dryRun: q.dryRun,
     user: ctx.user,
@@ -16,7 +20,7 @@ export async function handleUpdate(ctx: ResourceContext): Promise<Response> {
     fieldManager: q.fieldManager,
     userAgent: ctx.req.headers.get("user-agent") ?? undefined,
   });
-  return objectResponse(created ? 201 : 200, object, ctx.format, {
+  return objectResponse(created ? 201 : 200, sub?.view ? sub.view(object) : object, ctx.format, {
     warnings: ctx.warnings,
     pretty: isPretty(ctx.url, ctx.req),
   });

@@ -134,8 +134,16 @@ export interface SubresourceDef {
    * is `requestKind`.
    */
   create?(args: CustomCreateArgs): Promise<KubeObject>;
-  /** The kind of the body and response of `create`, e.g. `{group, version, kind}`. */
+  /**
+   * The kind of the body and response of `create` (or, with `view`, of every verb), e.g.
+   * `{group, version, kind}`; discovery reports it as the subresource's kind.
+   */
   requestKind?: { group: string; version: string; kind: string };
+  /**
+   * Renders the stored object as `requestKind` (e.g. `scale` as autoscaling/v1 Scale): get
+   * answers it, update and patch take and answer it, and `update` applies it to the object.
+   */
+  view?(obj: KubeObject): KubeObject;
 }
 
 /** The declaration of one kind. */

@@ -12,6 +12,10 @@ import {
 import { eventKind } from "./core/events/strategy.ts";
 import { leaseKind } from "./coordination/leases/strategy.ts";
 import { deploymentKind } from "./apps/deployments/strategy.ts";
+import { replicaSetKind } from "./apps/replicasets/strategy.ts";
+import { statefulSetKind } from "./apps/statefulsets/strategy.ts";
+import { daemonSetKind } from "./apps/daemonsets/strategy.ts";
+import { controllerRevisionKind } from "./apps/controllerrevisions/strategy.ts";
 import { roleKind } from "./rbac/roles/strategy.ts";
 import { clusterRoleKind } from "./rbac/clusterroles/strategy.ts";
 import { roleBindingKind } from "./rbac/rolebindings/strategy.ts";
@@ -37,6 +41,10 @@ export const BUILTIN_KINDS: readonly KindDef[] = [
   roleKind,
   selfSubjectReviewKind,
   deploymentKind,
+  replicaSetKind,
+  statefulSetKind,
+  daemonSetKind,
+  controllerRevisionKind,
 ];
 
 /** Per-server services some built-in kinds need; a kind whose service is absent is left out. */

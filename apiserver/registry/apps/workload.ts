@@ -14,7 +14,8 @@ import {
 } from "../../../shared/selectors/label_selector.ts";
 import { deepEqual } from "../../../shared/json/deep_equal.ts";
 import { invalid, isObject, required } from "../generic/field_errors.ts";
-import { listOf, objectOf } from "../generic/table_columns.ts";
+import { column, listOf, objectOf } from "../generic/table_columns.ts";
+import type { TableColumnDefinition } from "../generic/kind.ts";
 import { templateLabels } from "./pod_template.ts";
 
 /** `must be greater than or equal to 0` unless `v` is absent or a non-negative integer. */
@@ -185,4 +186,40 @@ export function formatLabels(labels: unknown): string {
 /** An integer status field, 0 when absent. */
 export function count(v: unknown): number {
   return typeof v === "number" ? v : 0;
+}
+
+/**
+ * The template rules of the pod-owning apps kinds: restartPolicy Always only, no
+ * activeDeadlineSeconds (`kindName` as kube's message names it, e.g. `ReplicaSet`).
+ */
+export function validateAlwaysRestart(template: unknown, kindName: string): FieldError[] {
+  const spec = isObject(template) && isObject(template.spec) ? template.spec : {};
+  const errs: FieldError[] = [];
+  if (spec.restartPolicy !== undefined && spec.restartPolicy !== "Always") {
+    errs.push({
+      type: "FieldValueNotSupported",
+      field: "spec.template.spec.restartPolicy",
+      value: spec.restartPolicy,
+      detail: `supported values: "Always"`,
+    });
+  }
+  if (spec.activeDeadlineSeconds !== undefined && spec.activeDeadlineSeconds !== null) {
+    errs.push({
+      type: "FieldValueForbidden",
+      field: "spec.template.spec.activeDeadlineSeconds",
+      detail: `activeDeadlineSeconds in ${kindName} is not Supported`,
+    });
+  }
+  return errs;
+}
+
+/** The wide columns every pod-owning workload prints: Containers and Images. */
+export const TEMPLATE_COLUMNS: readonly TableColumnDefinition[] = [
+  column("Containers", "string", "Names of each container in the template.", 1),
+  column("Images", "string", "Images referenced by each container in the template.", 1),
+];
+
+/** The Selector column of a workload's wide output. */
+export function selectorColumn(description: string): TableColumnDefinition {
+  return column("Selector", "string", description, 1);
 }

@@ -11,7 +11,7 @@ import {
 } from "../../generic/field_errors.ts";
 import { type KindDef, STATUS_SUBRESOURCE, type TableColumns } from "../../generic/kind.ts";
 import { AGE_COLUMN, ageOf, column, NAME_COLUMN } from "../../generic/table_columns.ts";
-import { defaultPodTemplate, templateSpec, validatePodTemplate } from "../pod_template.ts";
+import { defaultPodTemplate, validatePodTemplate } from "../pod_template.ts";
 import { SCALE_SUBRESOURCE } from "../scale.ts";
 import {
   containerCells,
@@ -22,24 +22,13 @@ import {
   intOrPercentValue,
   nonNegative,
   notOver100,
+  selectorColumn,
   specOf,
   statusOf,
+  TEMPLATE_COLUMNS,
+  validateAlwaysRestart,
   validateSelector,
 } from "../workload.ts";
-
-/** The wide columns every pod-owning workload prints (Containers, Images, Selector). */
-export const TEMPLATE_COLUMNS = [
-  column("Containers", "string", "Names of each container in the template.", 1),
-  column("Images", "string", "Images referenced by each container in the template.", 1),
-];
-
-/** The Selector column of a workload's wide output. */
-export const SELECTOR_COLUMN = column(
-  "Selector",
-  "string",
-  "Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment. It must match the pod template's labels.",
-  1,
-);
 
 /** Deployment: Name, Ready, Up-to-date, Available, Age; wide: Containers, Images, Selector. */
 const DEPLOYMENT_COLUMNS: TableColumns = {
@@ -58,7 +47,9 @@ const DEPLOYMENT_COLUMNS: TableColumns = {
     ),
     AGE_COLUMN,
     ...TEMPLATE_COLUMNS,
-    SELECTOR_COLUMN,
+    selectorColumn(
+      "Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment. It must match the pod template's labels.",
+    ),
   ],
   cells(o, now) {
     const spec = specOf(o), status = statusOf(o);
@@ -132,18 +123,7 @@ function validateSpec(obj: KubeObject): FieldError[] {
   const errs = [...nonNegative("spec.replicas", spec.replicas)];
   errs.push(...validateSelector(spec, "deployment"));
   errs.push(...validatePodTemplate("spec.template", spec.template));
-  const restart = templateSpec(spec.template).restartPolicy;
-  if (restart !== undefined && restart !== "Always") {
-    errs.push(notSupported("spec.template.spec.restartPolicy", restart, ["Always"]));
-  }
-  if (templateSpec(spec.template).activeDeadlineSeconds !== undefined) {
-    errs.push(
-      forbidden(
-        "spec.template.spec.activeDeadlineSeconds",
-        "activeDeadlineSeconds in ReplicaSet is not Supported",
-      ),
-    );
-  }
+  errs.push(...validateAlwaysRestart(spec.template, "ReplicaSet"));
   errs.push(...validateStrategy(spec.strategy));
   errs.push(...nonNegative("spec.minReadySeconds", spec.minReadySeconds));
   errs.push(...nonNegative("spec.revisionHistoryLimit", spec.revisionHistoryLimit));

@@ -16,6 +16,8 @@ import { replicaSetKind } from "./apps/replicasets/strategy.ts";
 import { statefulSetKind } from "./apps/statefulsets/strategy.ts";
 import { daemonSetKind } from "./apps/daemonsets/strategy.ts";
 import { controllerRevisionKind } from "./apps/controllerrevisions/strategy.ts";
+import { jobKind } from "./batch/jobs/strategy.ts";
+import { cronJobKind } from "./batch/cronjobs/strategy.ts";
 import { roleKind } from "./rbac/roles/strategy.ts";
 import { clusterRoleKind } from "./rbac/clusterroles/strategy.ts";
 import { roleBindingKind } from "./rbac/rolebindings/strategy.ts";
@@ -45,6 +47,8 @@ export const BUILTIN_KINDS: readonly KindDef[] = [
   statefulSetKind,
   daemonSetKind,
   controllerRevisionKind,
+  jobKind,
+  cronJobKind,
 ];
 
 /** Per-server services some built-in kinds need; a kind whose service is absent is left out. */

@@ -58,3 +58,182 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "kubectl create job and cronjob, and get them, work against the server",
+  ignore: skipWithoutKubectl("the kubectl job tests"),
+  async fn() {
+    const s = await startTestServer();
+    try {
+      const k = kubectlFor(s);
+      assert.match(
+        ok(await kubectl(k, ["create", "job", "once", "--image=busybox", "--", "true"])),
+        /job.batch\/once created/,
+      );
+      const job = JSON.parse(ok(await kubectl(k, ["get", "job", "once", "-o", "json"])));
+      const uid = job.metadata.uid;
+      assert.deepEqual(job.spec.selector, {
+        matchLabels: { "batch.kubernetes.io/controller-uid": uid },
+      });
+      assert.equal(job.spec.template.metadata.labels["job-name"], "once");
+      assert.equal(job.spec.template.metadata.labels["controller-uid"], uid);
+      assert.equal(job.spec.backoffLimit, 6);
+      assert.equal(job.spec.completions, 1);
+      assert.equal(job.spec.parallelism, 1);
+      assert.equal(job.spec.completionMode, "NonIndexed");
+      assert.equal(job.spec.suspend, false);
+      assert.equal(job.spec.template.spec.restartPolicy, "Never");
+      const jobs = ok(await kubectl(k, ["get", "jobs", "-o", "wide"]));
+      assert.match(
+        jobs,
+        /^NAME\s+STATUS\s+COMPLETIONS\s+DURATION\s+AGE\s+CONTAINERS\s+IMAGES\s+SELECTOR\n/,
+      );
+      assert.match(
+        jobs,
+        /\nonce\s+Running\s+0\/1\s+\S+\s+once\s+busybox\s+batch.kubernetes.io\/controller-uid=/,
+      );
+      assert.match(
+        ok(
+          await kubectl(k, [
+            "create",
+            "cronjob",
+            "tick",
+            "--image=busybox",
+            "--schedule=*/5 * * * *",
+          ]),
+        ),
+        /cronjob.batch\/tick created/,
+      );
+      const cj = JSON.parse(ok(await kubectl(k, ["get", "cj", "tick", "-o", "json"])));
+      assert.equal(cj.spec.concurrencyPolicy, "Allow");
+      assert.equal(cj.spec.suspend, false);
+      assert.equal(cj.spec.successfulJobsHistoryLimit, 3);
+      assert.equal(cj.spec.failedJobsHistoryLimit, 1);
+      const cjs = ok(await kubectl(k, ["get", "cronjobs"]));
+      assert.match(cjs, /^NAME\s+SCHEDULE\s+TIMEZONE\s+SUSPEND\s+ACTIVE\s+LAST SCHEDULE\s+AGE\n/);
+      assert.match(cjs, /\ntick\s+\*\/5 \* \* \* \*\s+<none>\s+False\s+0\s+<none>\s+\S+\n/);
+      assert.match(
+        ok(await kubectl(k, ["create", "job", "manual", "--from=cronjob/tick"])),
+        /job.batch\/manual created/,
+      );
+      const bad = await kubectl(k, [
+        "create",
+        "cronjob",
+        "bad",
+        "--image=busybox",
+        "--schedule=nope",
+      ]);
+      assert.notEqual(bad.code, 0);
+      assert.match(
+        bad.stderr,
+        /spec.schedule: Invalid value: "nope": expected exactly 5 fields, found 1: \[nope\]/,
+      );
+      const all = ok(await kubectl(k, ["get", "all"]));
+      assert.match(all, /job.batch\/once/);
+      assert.match(all, /cronjob.batch\/tick/);
+    } finally {
+      await s.close();
+    }
+  },
+});
+
+const WORKLOADS = `apiVersion: apps/v1
+kind: StatefulSet
+metadata:
+  name: db
+spec:
+  serviceName: db
+  selector:
+    matchLabels: {app: db}
+  template:
+    metadata:
+      labels: {app: db}
+    spec:
+      containers:
+      - name: db
+        image: postgres:16
+---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata:
+  name: agent
+spec:
+  selector:
+    matchLabels: {app: agent}
+  template:
+    metadata:
+      labels: {app: agent}
+    spec:
+      nodeSelector: {role: edge}
+      containers:
+      - name: agent
+        image: busybox:1.36
+---
+apiVersion: apps/v1
+kind: ReplicaSet
+metadata:
+  name: front
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: front}
+  template:
+    metadata:
+      labels: {app: front}
+    spec:
+      containers:
+      - name: front
+        image: nginx:1.27
+`;
+
+Deno.test({
+  name: "kubectl apply and get of statefulsets, daemonsets and replicasets work against the server",
+  ignore: skipWithoutKubectl("the kubectl workload tests"),
+  async fn() {
+    const s = await startTestServer();
+    try {
+      const k = kubectlFor(s);
+      const applied = ok(await kubectl(k, ["apply", "-f", "-"], WORKLOADS));
+      assert.match(applied, /statefulset.apps\/db created/);
+      assert.match(applied, /daemonset.apps\/agent created/);
+      assert.match(applied, /replicaset.apps\/front created/);
+      assert.match(
+        ok(await kubectl(k, ["apply", "-f", "-"], WORKLOADS)),
+        /statefulset.apps\/db unchanged/,
+      );
+      const sts = ok(await kubectl(k, ["get", "sts", "-o", "wide"]));
+      assert.match(sts, /^NAME\s+READY\s+AGE\s+CONTAINERS\s+IMAGES\n/);
+      assert.match(sts, /\ndb\s+0\/1\s+\S+\s+db\s+postgres:16\n/);
+      const ds = ok(await kubectl(k, ["get", "ds"]));
+      assert.match(
+        ds,
+        /^NAME\s+DESIRED\s+CURRENT\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+NODE SELECTOR\s+AGE\n/,
+      );
+      assert.match(ds, /\nagent\s+0\s+0\s+0\s+0\s+0\s+role=edge\s+\S+\n/);
+      const rs = ok(await kubectl(k, ["get", "rs", "-o", "wide"]));
+      assert.match(
+        rs,
+        /^NAME\s+DESIRED\s+CURRENT\s+READY\s+AGE\s+CONTAINERS\s+IMAGES\s+SELECTOR\n/,
+      );
+      assert.match(rs, /\nfront\s+2\s+0\s+0\s+\S+\s+front\s+nginx:1.27\s+app=front\n/);
+      ok(await kubectl(k, ["scale", "sts", "db", "--replicas=4"]));
+      ok(await kubectl(k, ["scale", "rs", "front", "--replicas=0"]));
+      const db = JSON.parse(ok(await kubectl(k, ["get", "sts", "db", "-o", "json"])));
+      assert.equal(db.spec.replicas, 4);
+      assert.equal(db.spec.podManagementPolicy, "OrderedReady");
+      assert.deepEqual(db.spec.updateStrategy, {
+        type: "RollingUpdate",
+        rollingUpdate: { partition: 0 },
+      });
+      const front = JSON.parse(ok(await kubectl(k, ["get", "rs", "front", "-o", "json"])));
+      assert.equal(front.spec.replicas, 0);
+      const agent = JSON.parse(ok(await kubectl(k, ["get", "ds", "agent", "-o", "json"])));
+      assert.deepEqual(agent.spec.updateStrategy, {
+        type: "RollingUpdate",
+        rollingUpdate: { maxUnavailable: 1, maxSurge: 0 },
+      });
+    } finally {
+      await s.close();
+    }
+  },
+});

@@ -60,7 +60,9 @@ Deno.test("Discovery.handle() serves the legacy documents", async (t) => {
       const groups = doc.groups as { name: string; preferredVersion: { groupVersion: string } }[];
       const byName = Object.fromEntries(groups.map((g) => [g.name, g]));
       assert.deepEqual(Object.keys(byName).sort(), [
+        "apps",
         "authentication.k8s.io",
+        "batch",
         "coordination.k8s.io",
         "rbac.authorization.k8s.io",
       ]);

@@ -53,6 +53,21 @@ Deno.test({
       assert.match(wide, /\nweb\s+0\/3\s+0\s+0\s+\S+\s+nginx\s+nginx\s+app=web\n/);
       const all = ok(await kubectl(k, ["get", "all"]));
       assert.match(all, /deployment.apps\/web\s+0\/3/);
+      const explained = ok(await kubectl(k, ["explain", "deployment.spec.strategy"]));
+      assert.match(explained, /GROUP:\s+apps\s+KIND:\s+Deployment/);
+      assert.match(explained, /rollingUpdate/);
+      const manifest = (replicas: number) =>
+        `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ssa\nspec:\n  replicas: ${replicas}\n` +
+        `  selector:\n    matchLabels: {app: ssa}\n  template:\n    metadata:\n      labels: {app: ssa}\n` +
+        `    spec:\n      containers:\n      - name: ssa\n        image: nginx:1.27\n`;
+      assert.match(
+        ok(await kubectl(k, ["apply", "--server-side", "-f", "-"], manifest(2))),
+        /deployment.apps\/ssa serverside-applied/,
+      );
+      ok(await kubectl(k, ["apply", "--server-side", "-f", "-"], manifest(5)));
+      const ssa = JSON.parse(ok(await kubectl(k, ["get", "deploy", "ssa", "-o", "json"])));
+      assert.equal(ssa.spec.replicas, 5);
+      assert.equal(ssa.metadata.generation, 2);
     } finally {
       await s.close();
     }

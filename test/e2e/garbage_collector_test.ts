@@ -74,7 +74,12 @@ Deno.test("GarbageCollector deletes dependents and serves the orphan and foregro
       await post(s, cm, {
         metadata: {
           name: "foreign",
-          ownerReferences: [{ apiVersion: "apps/v1", kind: "ReplicaSet", name: "rs", uid: "u-1" }],
+          ownerReferences: [{
+            apiVersion: "example.com/v1",
+            kind: "Widget",
+            name: "w",
+            uid: "u-1",
+          }],
         },
       });
       await s.server.storage.ping();

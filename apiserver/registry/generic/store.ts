@@ -248,8 +248,6 @@ export class Store {
     for (const f of SYSTEM_METADATA) delete obj.metadata[f];
     const genName = !obj.metadata.name && !!obj.metadata.generateName;
     if (genName) obj.metadata.name = generateName(obj.metadata.generateName!);
-    // The uid is known to the strategy (Job labels its pod template with it).
-    obj.metadata.uid = crypto.randomUUID();
     this.def.strategy.prepareForCreate?.(obj);
     maintainManagedFields(this.def, undefined, obj, body, opts);
     const attrs = this.#attrs("CREATE", obj, undefined, opts);
@@ -257,6 +255,8 @@ export class Store {
     this.#validate(obj, this.def.strategy.validate(obj), undefined);
     this.def.strategy.canonicalize?.(obj);
     await this.#admission?.validate(attrs);
+    // A strategy that needs the uid early (Job labels its pod template with it) sets it.
+    obj.metadata.uid ??= crypto.randomUUID();
     obj.metadata.creationTimestamp = rfc3339(this.#clock.now());
     obj.metadata.generation = 1;
     if (opts.dryRun) return obj;

@@ -185,6 +185,8 @@ export const jobKind: KindDef = {
   strategy: {
     tableColumns: JOB_COLUMNS,
     prepareForCreate(obj) {
+      // The uid is chosen here: the generated selector and pod labels carry it.
+      obj.metadata.uid = crypto.randomUUID();
       setDefaults(obj);
       generateSelector(obj);
       obj.status = {};

@@ -223,3 +223,39 @@ export const TEMPLATE_COLUMNS: readonly TableColumnDefinition[] = [
 export function selectorColumn(description: string): TableColumnDefinition {
   return column("Selector", "string", description, 1);
 }
+
+/** The replica counts of a Deployment, ReplicaSet or StatefulSet status (ValidateDeploymentStatus and its siblings). */
+export function validateReplicaStatus(status: Record<string, unknown>): FieldError[] {
+  const errs: FieldError[] = [];
+  for (
+    const f of [
+      "observedGeneration",
+      "replicas",
+      "updatedReplicas",
+      "readyReplicas",
+      "availableReplicas",
+      "unavailableReplicas",
+      "fullyLabeledReplicas",
+      "currentReplicas",
+      "collisionCount",
+    ]
+  ) errs.push(...nonNegative(`status.${f}`, status[f]));
+  const replicas = count(status.replicas);
+  for (
+    const f of ["updatedReplicas", "readyReplicas", "availableReplicas", "fullyLabeledReplicas"]
+  ) {
+    if (count(status[f]) > replicas) {
+      errs.push(invalid(`status.${f}`, status[f], "cannot be greater than status.replicas"));
+    }
+  }
+  if (count(status.availableReplicas) > count(status.readyReplicas)) {
+    errs.push(
+      invalid(
+        "status.availableReplicas",
+        status.availableReplicas,
+        "cannot be greater than readyReplicas",
+      ),
+    );
+  }
+  return errs;
+}

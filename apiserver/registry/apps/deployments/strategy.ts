@@ -27,6 +27,7 @@ import {
   statusOf,
   TEMPLATE_COLUMNS,
   validateAlwaysRestart,
+  validateReplicaStatus,
   validateSelector,
 } from "../workload.ts";
 
@@ -132,42 +133,6 @@ function validateSpec(obj: KubeObject): FieldError[] {
   if (typeof deadline === "number" && deadline <= count(spec.minReadySeconds)) {
     errs.push(
       invalid("spec.progressDeadlineSeconds", deadline, "must be greater than minReadySeconds"),
-    );
-  }
-  return errs;
-}
-
-/** ValidateDeploymentStatus. */
-export function validateReplicaStatus(status: Record<string, unknown>): FieldError[] {
-  const errs: FieldError[] = [];
-  for (
-    const f of [
-      "observedGeneration",
-      "replicas",
-      "updatedReplicas",
-      "readyReplicas",
-      "availableReplicas",
-      "unavailableReplicas",
-      "fullyLabeledReplicas",
-      "currentReplicas",
-      "collisionCount",
-    ]
-  ) errs.push(...nonNegative(`status.${f}`, status[f]));
-  const replicas = count(status.replicas);
-  for (
-    const f of ["updatedReplicas", "readyReplicas", "availableReplicas", "fullyLabeledReplicas"]
-  ) {
-    if (count(status[f]) > replicas) {
-      errs.push(invalid(`status.${f}`, status[f], "cannot be greater than status.replicas"));
-    }
-  }
-  if (count(status.availableReplicas) > count(status.readyReplicas)) {
-    errs.push(
-      invalid(
-        "status.availableReplicas",
-        status.availableReplicas,
-        "cannot be greater than readyReplicas",
-      ),
     );
   }
   return errs;

@@ -6,7 +6,6 @@ import { type KindDef, STATUS_SUBRESOURCE, type TableColumns } from "../../gener
 import { AGE_COLUMN, ageOf, column, NAME_COLUMN } from "../../generic/table_columns.ts";
 import { defaultPodTemplate, validatePodTemplate } from "../pod_template.ts";
 import { SCALE_SUBRESOURCE } from "../scale.ts";
-import { validateReplicaStatus } from "../deployments/strategy.ts";
 import {
   containerCells,
   count,
@@ -18,6 +17,7 @@ import {
   statusOf,
   TEMPLATE_COLUMNS,
   validateAlwaysRestart,
+  validateReplicaStatus,
   validateSelector,
 } from "../workload.ts";
 

@@ -68,6 +68,19 @@ Deno.test({
       const ssa = JSON.parse(ok(await kubectl(k, ["get", "deploy", "ssa", "-o", "json"])));
       assert.equal(ssa.spec.replicas, 5);
       assert.equal(ssa.metadata.generation, 2);
+      const described = ok(await kubectl(k, ["describe", "deployment", "web"]));
+      assert.match(described, /Replicas:\s+3 desired/);
+      assert.match(described, /StrategyType:\s+RollingUpdate/);
+      assert.match(
+        ok(await kubectl(k, ["rollout", "restart", "deployment", "web"])),
+        /deployment.apps\/web restarted/,
+      );
+      const restarted = JSON.parse(ok(await kubectl(k, ["get", "deploy", "web", "-o", "json"])));
+      assert.ok(restarted.spec.template.metadata.annotations["kubectl.kubernetes.io/restartedAt"]);
+      assert.match(
+        ok(await kubectl(k, ["delete", "deployment", "web", "ssa"])),
+        /deployment.apps "web" deleted/,
+      );
     } finally {
       await s.close();
     }

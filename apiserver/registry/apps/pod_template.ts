@@ -9,7 +9,13 @@
 import type { FieldError } from "../../../shared/errors/status_error.ts";
 import { isDNS1123Label } from "../../../shared/api/validation/identifiers.ts";
 import { validateAnnotations, validateLabels } from "../../../shared/api/validation/object_meta.ts";
-import { duplicate, invalid, isObject, notSupported, required } from "../generic/field_errors.ts";
+import { isObject } from "../../../shared/json/is_object.ts";
+import {
+  duplicate,
+  invalid,
+  notSupported,
+  required,
+} from "../../../shared/api/validation/field_errors.ts";
 
 const RESTART_POLICIES = ["Always", "OnFailure", "Never"];
 const DNS_POLICIES = ["ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"];

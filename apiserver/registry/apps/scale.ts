@@ -7,7 +7,7 @@
  */
 import type { KubeObject } from "../../../shared/api/meta/v1/types.ts";
 import { StatusError } from "../../../shared/errors/status_error.ts";
-import { isObject } from "../generic/field_errors.ts";
+import { isObject } from "../../../shared/json/is_object.ts";
 import type { SubresourceDef } from "../generic/kind.ts";
 import { formatSelector, nonNegative, specOf, statusOf } from "./workload.ts";
 

@@ -13,7 +13,8 @@ import {
   type LabelSelectorObject,
 } from "../../../shared/selectors/label_selector.ts";
 import { deepEqual } from "../../../shared/json/deep_equal.ts";
-import { invalid, isObject, required } from "../generic/field_errors.ts";
+import { isObject } from "../../../shared/json/is_object.ts";
+import { invalid, required } from "../../../shared/api/validation/field_errors.ts";
 import { column, listOf, objectOf } from "../generic/table_columns.ts";
 import type { TableColumnDefinition } from "../generic/kind.ts";
 import { templateLabels } from "./pod_template.ts";

@@ -1,7 +1,7 @@
 /** ControllerRevision (apps/v1): an immutable snapshot of a controller's state. */
 import type { FieldError } from "../../../../shared/errors/status_error.ts";
 import type { KubeObject } from "../../../../shared/api/meta/v1/types.ts";
-import { required } from "../../generic/field_errors.ts";
+import { required } from "../../../../shared/api/validation/field_errors.ts";
 import type { KindDef, TableColumns } from "../../generic/kind.ts";
 import { AGE_COLUMN, ageOf, column, listOf, NAME_COLUMN } from "../../generic/table_columns.ts";
 import { immutable, nonNegative } from "../workload.ts";

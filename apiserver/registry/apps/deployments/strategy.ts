@@ -2,13 +2,13 @@
 import type { FieldError } from "../../../../shared/errors/status_error.ts";
 import type { KubeObject } from "../../../../shared/api/meta/v1/types.ts";
 import { deepEqual } from "../../../../shared/json/deep_equal.ts";
+import { isObject } from "../../../../shared/json/is_object.ts";
 import {
   forbidden,
   invalid,
-  isObject,
   notSupported,
   required,
-} from "../../generic/field_errors.ts";
+} from "../../../../shared/api/validation/field_errors.ts";
 import { type KindDef, STATUS_SUBRESOURCE, type TableColumns } from "../../generic/kind.ts";
 import { AGE_COLUMN, ageOf, column, NAME_COLUMN } from "../../generic/table_columns.ts";
 import { defaultPodTemplate, validatePodTemplate } from "../pod_template.ts";

@@ -6,7 +6,8 @@
  * @module
  */
 import type { FieldError } from "../../../../shared/errors/status_error.ts";
-import { isObject, notSupported, required } from "../../generic/field_errors.ts";
+import { isObject } from "../../../../shared/json/is_object.ts";
+import { notSupported, required } from "../../../../shared/api/validation/field_errors.ts";
 import { templateSpec, validatePodTemplate } from "../../apps/pod_template.ts";
 import { nonNegative } from "../../apps/workload.ts";
 

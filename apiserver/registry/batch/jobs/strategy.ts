@@ -2,7 +2,8 @@
 import type { FieldError } from "../../../../shared/errors/status_error.ts";
 import type { KubeObject } from "../../../../shared/api/meta/v1/types.ts";
 import { deepEqual } from "../../../../shared/json/deep_equal.ts";
-import { invalid, isObject, required } from "../../generic/field_errors.ts";
+import { isObject } from "../../../../shared/json/is_object.ts";
+import { invalid, required } from "../../../../shared/api/validation/field_errors.ts";
 import { type KindDef, STATUS_SUBRESOURCE, type TableColumns } from "../../generic/kind.ts";
 import {
   AGE_COLUMN,

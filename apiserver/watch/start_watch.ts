@@ -90,6 +90,7 @@ export async function startWatch(
     matches,
     bookmarks: req.allowWatchBookmarks,
     bufferSize: feed.tuning.watcherBufferSize,
+    bufferBytes: feed.tuning.watcherBufferBytes,
     apiVersion: req.apiVersion,
     kind: req.kind,
     encoder: req.encoder,

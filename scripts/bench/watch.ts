@@ -27,9 +27,16 @@
  * HTTP/2 connection and its watches are streams on it; `http/1.1`: one TLS connection per
  * watch.
  *
+ * CPU contention (`--cpu-hog`): a busy process (a loop in another Deno process) runs beside
+ * the benchmark from start to end, taking about one core. The server is then expected to
+ * degrade gracefully: watchers that cannot keep up are ended one by one, each when its own
+ * buffer overflows, and the others keep their delivery latency. Beside the figures of every
+ * run, the report gives the delivery latency of the watchers that were not ended and how the
+ * ended ones were spread in time (the most ended within any one second).
+ *
  * Usage: ./scripts/deno run -A --v8-flags=--expose-gc scripts/bench/watch.ts [--watchers=1000]
  *        [--clients=4] [--rate=200] [--duration=30] [--baseline=10] [--objects=100]
- *        [--protocol=h2|http/1.1]
+ *        [--protocol=h2|http/1.1] [--cpu-hog]
  *
  * @module
  */
@@ -60,6 +67,7 @@ const { values } = parseArgs({
     baseline: { type: "string", default: "10" },
     objects: { type: "string", default: "100" },
     protocol: { type: "string", default: "h2" },
+    "cpu-hog": { type: "boolean", default: false },
   },
 });
 const PROTOCOL = values.protocol as "h2" | "http/1.1";
@@ -266,6 +274,10 @@ interface PhaseResult {
   missing: number;
   reordered: number;
   ended: number;
+  /** The most watchers ended within any one second. */
+  endedInOneSecond: number;
+  /** receipt − ack of the watchers that were not ended nor failed. */
+  survivors: { count: number; p50: number; p99: number };
   unknown: number;
   failed: number;
   firstError?: string;
@@ -357,6 +369,26 @@ async function phase(
     }
     fromAck.sort();
     fromSend.sort();
+    const survivorTotal = replies.reduce((n, r) => n + r.survivorLatencies, 0);
+    const survivorLat = new Float64Array(survivorTotal);
+    let ks = 0;
+    for (let i = 0; i < replies.length; i++) {
+      const r = replies[i];
+      const bytes = await Deno.readFile(`${tmp}/latencies-${i}.bin`);
+      const all = new Float64Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 8);
+      const from = r.latencies * 2 + writes.length * 2;
+      for (let j = 0; j < r.survivorLatencies; j++) {
+        survivorLat[ks++] = all[from + j] - clients[i].offset;
+      }
+    }
+    survivorLat.sort();
+    const endTimes = replies.flatMap((r, i) => r.endedAt.map((t) => t - clients[i].offset))
+      .sort((a, b) => a - b);
+    let endedInOneSecond = 0;
+    for (let a = 0, b = 0; b < endTimes.length; b++) {
+      while (endTimes[b] - endTimes[a] > 1000) a++;
+      endedInOneSecond = Math.max(endedInOneSecond, b - a + 1);
+    }
     const spread = new Float64Array(writes.length);
     for (let j = 0; j < writes.length; j++) spread[j] = latest[j] - earliest[j];
     spread.sort();
@@ -386,6 +418,12 @@ async function phase(
       missing: replies.reduce((n, r) => n + r.missing, 0),
       reordered: replies.reduce((n, r) => n + r.reordered, 0),
       ended: replies.reduce((n, r) => n + r.ended, 0),
+      endedInOneSecond,
+      survivors: {
+        count: watchers - replies.reduce((n, r) => n + r.ended + r.failed, 0),
+        p50: pick(survivorLat, 50),
+        p99: pick(survivorLat, 99),
+      },
       unknown: replies.reduce((n, r) => n + r.unknown, 0),
       failed: replies.reduce((n, r) => n + r.failed, 0),
       firstError: replies.find((r) => r.firstError)?.firstError,
@@ -432,6 +470,15 @@ const server = await startApiServerProcess({ dataDir: `${tmp}/data` });
 const http = adminHttpClient(server, { http2: false });
 const f: Fetch = (path, init = {}) =>
   fetch(server.url + path, { ...init, headers: adminHeaders(server, init.headers), client: http });
+const hog = values["cpu-hog"]
+  ? new Deno.Command(`${ROOT}scripts/deno`, {
+    args: ["eval", "for (;;) {}"],
+    cwd: ROOT,
+    stdout: "null",
+    stderr: "null",
+  }).spawn()
+  : undefined;
+if (hog) console.log(`CPU hog: a busy process (pid ${hog.pid}) runs beside the benchmark`);
 try {
   const ns = await f("/api/v1/namespaces", {
     method: "POST",
@@ -512,9 +559,15 @@ try {
   );
   console.log(
     `  watchers that missed an event: ${many.missing}; reordered: ${many.reordered}; ` +
-      `ended by the server: ${many.ended}; failed: ${many.failed}${
+      `ended by the server: ${many.ended} (at most ${many.endedInOneSecond} within one ` +
+      `second); failed: ${many.failed}${
         many.firstError ? ` (${many.firstError})` : ""
       }; unmatched events: ${many.unknown}`,
+  );
+  console.log(
+    `  watchers not ended (${many.survivors.count}): delivery latency from ack p50 ${
+      ms(many.survivors.p50)
+    }, p99 ${ms(many.survivors.p99)}`,
   );
   console.log(
     `  server memory per idle watcher: ${(many.perIdleWatcher / 1024).toFixed(1)} KiB ` +
@@ -528,5 +581,9 @@ try {
 } finally {
   http.close();
   await server.stop();
+  if (hog) {
+    hog.kill("SIGKILL");
+    await hog.status;
+  }
   await Deno.remove(tmp, { recursive: true }).catch(() => {});
 }

@@ -43,7 +43,10 @@ export interface CacheWatcherOptions {
   bookmarks: boolean;
   /** Most live events buffered before the watcher is closed as too slow. */
   bufferSize: number;
-  /** Most bytes of live events buffered before the watcher is closed as too slow; no limit when absent. */
+  /**
+   * Most bytes of live events buffered before the watcher is closed as too slow; no limit when
+   * absent.
+   */
   bufferBytes?: number;
   /** apiVersion and kind of the bookmark objects. */
   apiVersion: string;

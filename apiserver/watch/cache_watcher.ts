@@ -48,6 +48,12 @@ export interface CacheWatcherOptions {
    * absent.
    */
   bufferBytes?: number;
+  /**
+   * Longest a live event may wait in the buffer (ms): a watcher whose oldest buffered event
+   * is older when the next one arrives is closed as too slow; no limit when absent. Not
+   * counted while initial or replayed events are still being written.
+   */
+  maxLagMs?: number;
   /** apiVersion and kind of the bookmark objects. */
   apiVersion: string;
   kind: string;
@@ -90,6 +96,8 @@ export class CacheWatcher implements PushSource {
   readonly #matches?: (obj: CachedObject) => boolean;
   readonly #bufferSize: number;
   readonly #bufferBytes: number;
+  readonly #maxLagMs: number;
+  readonly #now: () => number;
   /** Bytes in {@link #queue}. */
   #queuedBytes = 0;
   readonly #apiVersion: string;
@@ -103,6 +111,9 @@ export class CacheWatcher implements PushSource {
   /** Live events not yet handed to the reader (two arrays, swapped, so draining allocates none). */
   #queue: Uint8Array[] = [];
   #spare: Uint8Array[] = [];
+  /** When each of {@link #queue}'s events was queued (ms since the epoch). */
+  #times: number[] = [];
+  #spareTimes: number[] = [];
   #ending = false;
   /** The reader asked for data and got none yet: the next event goes straight to it. */
   #waiting = false;
@@ -121,6 +132,8 @@ export class CacheWatcher implements PushSource {
     this.#matches = opts.matches;
     this.#bufferSize = opts.bufferSize;
     this.#bufferBytes = opts.bufferBytes ?? Infinity;
+    this.#maxLagMs = opts.maxLagMs ?? Infinity;
+    this.#now = opts.now;
     this.#apiVersion = opts.apiVersion;
     this.#kind = opts.kind;
     this.encoder = opts.encoder ?? JSON_WATCH_ENCODER;
@@ -208,6 +221,8 @@ export class CacheWatcher implements PushSource {
     } else {
       this.#queue = [];
       this.#spare = [];
+      this.#times = [];
+      this.#spareTimes = [];
       this.#queuedBytes = 0;
       this.#initial = [];
       this.#initialEnd = undefined;
@@ -271,15 +286,24 @@ export class CacheWatcher implements PushSource {
       this.#controller.enqueue(line);
       return;
     }
+    const now = this.#now();
     if (
       this.#queue.length >= this.#bufferSize ||
-      this.#queuedBytes + line.length > this.#bufferBytes
+      this.#queuedBytes + line.length > this.#bufferBytes ||
+      (this.#queue.length > 0 && now - this.#times[0] > this.#maxLagMs && this.#liveOnly())
     ) {
       this.close("evicted");
       return;
     }
     this.#queue.push(line);
+    this.#times.push(now);
     this.#queuedBytes += line.length;
+  }
+
+  /** Whether the initial and replayed events are all written (only live ones are left). */
+  #liveOnly(): boolean {
+    return this.#initialAt >= this.#initial.length && !this.#initialEnd &&
+      this.#replayAt >= this.#replay.length;
   }
 
   /** Called by the stream when its reader wants data and none is queued in the stream. */
@@ -345,11 +369,18 @@ export class CacheWatcher implements PushSource {
       bytes += parts[n++].length;
     }
     this.#queuedBytes -= bytes;
-    if (n < parts.length) return concat(parts.splice(0, n));
+    if (n < parts.length) {
+      this.#times.splice(0, n);
+      return concat(parts.splice(0, n));
+    }
     const chunk = n === 1 ? parts[0] : concat(parts);
     parts.length = 0;
     this.#queue = this.#spare;
     this.#spare = parts;
+    const times = this.#times;
+    times.length = 0;
+    this.#times = this.#spareTimes;
+    this.#spareTimes = times;
     return chunk;
   }
 }

@@ -91,6 +91,7 @@ export async function startWatch(
     bookmarks: req.allowWatchBookmarks,
     bufferSize: feed.tuning.watcherBufferSize,
     bufferBytes: feed.tuning.watcherBufferBytes,
+    maxLagMs: feed.tuning.watcherMaxLagMs,
     apiVersion: req.apiVersion,
     kind: req.kind,
     encoder: req.encoder,

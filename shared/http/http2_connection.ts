@@ -72,11 +72,12 @@ const MAX_WINDOW = 2 ** 31 - 1;
 /** The largest frame we accept: the protocol's default, which we do not raise. */
 const MAX_FRAME_SIZE = 16_384;
 /**
- * Output queued in the socket beyond this makes write() wait for it to drain. Generous: the
- * socket counts a write as queued until its asynchronous completion, and one watch event to
- * a few hundred streams is a write of around 100 KiB.
+ * Output queued in the socket beyond this makes write() wait for it to drain. Room for a few
+ * dozen watch events fanned out to a few hundred streams (around 100 KiB each), since the socket
+ * counts a write as queued until its asynchronous completion; no more, because whatever is
+ * queued here delays every stream of the connection when the client reads slowly.
  */
-const OUTPUT_HIGH_WATER = 8 * 1024 * 1024;
+const OUTPUT_HIGH_WATER = 2 * 1024 * 1024;
 /** A stream's body data waiting for flow-control window beyond this makes its write() wait. */
 const STREAM_HIGH_WATER = 64 * 1024;
 

@@ -220,7 +220,7 @@ Deno.test("on an HTTP/2 connection too slow for all its watches, the first strea
   // while its four watches need four: the connection backs up, and the server must pick which
   // streams fall behind rather than let every stream lag alike until all overflow together.
   const s = await startTestServer([], {
-    optionsHook: (o) => o.watchTuning = { watcherBufferSize: 32 },
+    optionsHook: (o) => o.watchTuning = { watcherBufferSize: 32, watcherMaxLagMs: 600_000 },
   });
   const c = await RawH2Watches.open(s);
   try {

@@ -228,6 +228,31 @@ Deno.test("CacheWatcher.attach() writes events to a push sink as they are offere
     assert.equal(w.buffered, 0);
     assert.ok(sink.ended);
   });
+  await t.step("an event waiting longer than maxLagMs evicts the watcher", () => {
+    const c = cache();
+    let clock = 1_000_000;
+    const w = watcher(c, { bookmarks: false, maxLagMs: 2000, now: () => clock });
+    const sink = recordingSink();
+    w.attach(sink);
+    sink.full = true;
+    c.apply(change("ADDED", "a", 1), Date.now());
+    c.apply(change("ADDED", "b", 2), Date.now());
+    clock += 1500;
+    c.apply(change("ADDED", "c", 3), Date.now());
+    assert.equal(w.closedBy, undefined);
+    sink.full = false;
+    w.drain(); // b and c written: the clock restarts with the next queued event
+    sink.full = true;
+    c.apply(change("ADDED", "d", 4), Date.now());
+    c.apply(change("ADDED", "e", 5), Date.now());
+    clock += 1500;
+    c.apply(change("ADDED", "f", 6), Date.now());
+    assert.equal(w.closedBy, undefined);
+    clock += 600;
+    c.apply(change("ADDED", "g", 7), Date.now());
+    assert.equal(w.closedBy, "evicted");
+    assert.deepEqual(names(sink.chunks), ["ADDED a", "ADDED b", "ADDED c", "ADDED d"]);
+  });
   await t.step("a drained backlog is written in chunks of at most 64 KiB", () => {
     const c = cache();
     const w = watcher(c, { bookmarks: false, bufferSize: 10_000 });

@@ -1,9 +1,13 @@
 /**
  * One watch request served from the cache: a filter, a bounded buffer of encoded events and
  * the chunked body that drains it. The cache offers every event synchronously; offering never
- * blocks and never waits for the client. A watcher whose buffer overflows is closed at once
- * (the client resumes from its last resourceVersion or lists again), so a slow client costs
- * neither the writers nor the other watchers anything.
+ * blocks and never waits for the client. A watcher whose own buffer overflows (too many events,
+ * or too many bytes) is closed at once (the client resumes from its last resourceVersion or
+ * lists again), as Kubernetes' cacheWatcher is when its input channel stays full, so a slow
+ * client costs neither the writers nor the other watchers anything. Each watcher is judged
+ * alone: the connection decides which of its streams may write when it cannot take them all
+ * (see `Http2Connection`), and what a watcher writes at a time is bounded, so draining a
+ * backlog never copies more than a chunk per watcher.
  *
  * Fan-out is cheap per watcher: an event's bytes are encoded once per wire format and shared
  * (cached on the event). Over HTTP/2 the listener attaches the stream as a push sink
@@ -23,6 +27,9 @@ import {
   type WatchEventEncoder,
 } from "./watch_event_encoder.ts";
 
+/** Most bytes of buffered events written as one chunk. */
+const MAX_CHUNK = 64 * 1024;
+
 /** Why a watcher ended. */
 export type CloseReason = "timeout" | "evicted" | "client" | "shutdown" | "reset" | "error";
 
@@ -36,6 +43,17 @@ export interface CacheWatcherOptions {
   bookmarks: boolean;
   /** Most live events buffered before the watcher is closed as too slow. */
   bufferSize: number;
+  /**
+   * Most bytes of live events buffered before the watcher is closed as too slow; no limit when
+   * absent.
+   */
+  bufferBytes?: number;
+  /**
+   * Longest a live event may wait in the buffer (ms): a watcher whose oldest buffered event
+   * is older when the next one arrives is closed as too slow; no limit when absent. Not
+   * counted while initial or replayed events are still being written.
+   */
+  maxLagMs?: number;
   /** apiVersion and kind of the bookmark objects. */
   apiVersion: string;
   kind: string;
@@ -77,6 +95,11 @@ export class CacheWatcher implements PushSource {
 
   readonly #matches?: (obj: CachedObject) => boolean;
   readonly #bufferSize: number;
+  readonly #bufferBytes: number;
+  readonly #maxLagMs: number;
+  readonly #now: () => number;
+  /** Bytes in {@link #queue}. */
+  #queuedBytes = 0;
   readonly #apiVersion: string;
   readonly #kind: string;
   readonly #onClose?: (watcher: CacheWatcher, reason: CloseReason) => void;
@@ -88,6 +111,9 @@ export class CacheWatcher implements PushSource {
   /** Live events not yet handed to the reader (two arrays, swapped, so draining allocates none). */
   #queue: Uint8Array[] = [];
   #spare: Uint8Array[] = [];
+  /** When each of {@link #queue}'s events was queued (ms since the epoch). */
+  #times: number[] = [];
+  #spareTimes: number[] = [];
   #ending = false;
   /** The reader asked for data and got none yet: the next event goes straight to it. */
   #waiting = false;
@@ -105,6 +131,9 @@ export class CacheWatcher implements PushSource {
     this.deadline = opts.deadline;
     this.#matches = opts.matches;
     this.#bufferSize = opts.bufferSize;
+    this.#bufferBytes = opts.bufferBytes ?? Infinity;
+    this.#maxLagMs = opts.maxLagMs ?? Infinity;
+    this.#now = opts.now;
     this.#apiVersion = opts.apiVersion;
     this.#kind = opts.kind;
     this.encoder = opts.encoder ?? JSON_WATCH_ENCODER;
@@ -192,6 +221,9 @@ export class CacheWatcher implements PushSource {
     } else {
       this.#queue = [];
       this.#spare = [];
+      this.#times = [];
+      this.#spareTimes = [];
+      this.#queuedBytes = 0;
       this.#initial = [];
       this.#initialEnd = undefined;
       this.#replay = [];
@@ -254,11 +286,24 @@ export class CacheWatcher implements PushSource {
       this.#controller.enqueue(line);
       return;
     }
-    if (this.#queue.length >= this.#bufferSize) {
+    const now = this.#now();
+    if (
+      this.#queue.length >= this.#bufferSize ||
+      this.#queuedBytes + line.length > this.#bufferBytes ||
+      (this.#queue.length > 0 && now - this.#times[0] > this.#maxLagMs && this.#liveOnly())
+    ) {
       this.close("evicted");
       return;
     }
     this.#queue.push(line);
+    this.#times.push(now);
+    this.#queuedBytes += line.length;
+  }
+
+  /** Whether the initial and replayed events are all written (only live ones are left). */
+  #liveOnly(): boolean {
+    return this.#initialAt >= this.#initial.length && !this.#initialEnd &&
+      this.#replayAt >= this.#replay.length;
   }
 
   /** Called by the stream when its reader wants data and none is queued in the stream. */
@@ -311,12 +356,31 @@ export class CacheWatcher implements PushSource {
       if (this.#replayAt >= this.#replay.length) this.#replay = [];
       if (parts.length > 0) return concat(parts);
     }
+    return this.#takeQueued();
+  }
+
+  /** Buffered live events as one chunk of at most {@link MAX_CHUNK} bytes (or one event). */
+  #takeQueued(): Uint8Array | undefined {
     const parts = this.#queue;
     if (parts.length === 0) return undefined;
-    const chunk = parts.length === 1 ? parts[0] : concat(parts);
+    let n = 0;
+    let bytes = 0;
+    while (n < parts.length && (n === 0 || bytes + parts[n].length <= MAX_CHUNK)) {
+      bytes += parts[n++].length;
+    }
+    this.#queuedBytes -= bytes;
+    if (n < parts.length) {
+      this.#times.splice(0, n);
+      return concat(parts.splice(0, n));
+    }
+    const chunk = n === 1 ? parts[0] : concat(parts);
     parts.length = 0;
     this.#queue = this.#spare;
     this.#spare = parts;
+    const times = this.#times;
+    times.length = 0;
+    this.#times = this.#spareTimes;
+    this.#spareTimes = times;
     return chunk;
   }
 }

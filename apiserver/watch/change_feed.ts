@@ -31,6 +31,13 @@ export interface WatchTuning {
   tickMs?: number;
   /** Live events buffered per watcher before it is closed as too slow. Default 1024. */
   watcherBufferSize?: number;
+  /** Bytes of live events buffered per watcher before it is closed as too slow. Default 32 MiB. */
+  watcherBufferBytes?: number;
+  /**
+   * Longest a live event may wait in a watcher's buffer (ms) before the watcher is closed as
+   * too slow. Default 2000.
+   */
+  watcherMaxLagMs?: number;
   /** Most events kept per resource. Default 102 400 (Kubernetes' largest cache). */
   maxHistoryEvents?: number;
   /** How long a watch or list waits for a revision the cache has not reached (ms). Default 3000. */
@@ -119,6 +126,8 @@ export class ChangeFeed {
       bookmarkBeforeDeadlineMs: t.bookmarkBeforeDeadlineMs ?? 2000,
       tickMs: t.tickMs ?? 1000,
       watcherBufferSize: t.watcherBufferSize ?? 1024,
+      watcherBufferBytes: t.watcherBufferBytes ?? 32 * 1024 * 1024,
+      watcherMaxLagMs: t.watcherMaxLagMs ?? 2000,
       maxHistoryEvents: t.maxHistoryEvents ?? 100 * 1024,
       resourceVersionWaitMs: t.resourceVersionWaitMs ?? 3000,
       minRequestTimeoutSeconds: t.minRequestTimeoutSeconds ?? 1800,

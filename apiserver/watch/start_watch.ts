@@ -90,6 +90,8 @@ export async function startWatch(
     matches,
     bookmarks: req.allowWatchBookmarks,
     bufferSize: feed.tuning.watcherBufferSize,
+    bufferBytes: feed.tuning.watcherBufferBytes,
+    maxLagMs: feed.tuning.watcherMaxLagMs,
     apiVersion: req.apiVersion,
     kind: req.kind,
     encoder: req.encoder,

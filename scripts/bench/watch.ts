@@ -27,9 +27,16 @@
  * HTTP/2 connection and its watches are streams on it; `http/1.1`: one TLS connection per
  * watch.
  *
+ * CPU contention (`--cpu-hog`): a busy process (a loop in another Deno process) runs beside
+ * the benchmark from start to end, taking about one core. The server is then expected to
+ * degrade gracefully: watchers that cannot keep up are ended one by one, each when its own
+ * buffer overflows, and the others keep their delivery latency. Beside the figures of every
+ * run, the report gives the delivery latency of the watchers that were not ended and how the
+ * ended ones were spread in time (the most ended within any one second).
+ *
  * Usage: ./scripts/deno run -A --v8-flags=--expose-gc scripts/bench/watch.ts [--watchers=1000]
  *        [--clients=4] [--rate=200] [--duration=30] [--baseline=10] [--objects=100]
- *        [--protocol=h2|http/1.1]
+ *        [--protocol=h2|http/1.1] [--cpu-hog]
  *
  * @module
  */
@@ -41,15 +48,14 @@ import {
   type ApiServerProcess,
   startApiServerProcess,
 } from "./lib/apiserver_process.ts";
-import { jsonLine, readJsonLines } from "./lib/json_lines.ts";
 import { readProcStats } from "./lib/proc_stats.ts";
 import {
   type AckedWrite,
   type FinishReply,
   wallNow,
-  type WatchClientCommand,
   type WatchClientConfig,
 } from "./lib/watch_client.ts";
+import { ClientProcess } from "./lib/watch_client_process.ts";
 
 const { values } = parseArgs({
   options: {
@@ -60,6 +66,7 @@ const { values } = parseArgs({
     baseline: { type: "string", default: "10" },
     objects: { type: "string", default: "100" },
     protocol: { type: "string", default: "h2" },
+    "cpu-hog": { type: "boolean", default: false },
   },
 });
 const PROTOCOL = values.protocol as "h2" | "http/1.1";
@@ -119,64 +126,6 @@ function cacheMemory(): number {
   const after = Deno.memoryUsage().heapUsed;
   if (cache.size !== 10_000) throw new Error("cache size");
   return after - before;
-}
-
-// ---- client subprocesses ----
-class ClientProcess {
-  readonly child: Deno.ChildProcess;
-  readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
-  readonly #replies: AsyncGenerator<unknown>;
-  /** This client's clock minus ours (ms). */
-  offset = 0;
-  rtt = Infinity;
-
-  constructor(config: WatchClientConfig) {
-    this.child = new Deno.Command(`${ROOT}scripts/deno`, {
-      args: ["run", "-A", "scripts/bench/lib/watch_client.ts"],
-      cwd: ROOT,
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "inherit",
-    }).spawn();
-    this.#writer = this.child.stdin.getWriter();
-    this.#replies = readJsonLines(this.child.stdout);
-    this.#writer.write(jsonLine(config));
-  }
-
-  get pid(): number {
-    return this.child.pid;
-  }
-
-  async send<T>(cmd: WatchClientCommand): Promise<T> {
-    await this.#writer.write(jsonLine(cmd));
-    const r = await this.#replies.next();
-    if (r.done) throw new Error("watch client exited");
-    const v = r.value as { error?: string };
-    if (v.error) throw new Error(`watch client: ${v.error}`);
-    return v as T;
-  }
-
-  /** Measures the clock offset: the smallest round trip of several pings wins. */
-  async calibrate(): Promise<void> {
-    for (let i = 0; i < 7; i++) {
-      const t0 = wallNow();
-      const { now } = await this.send<{ now: number }>({ op: "ping" });
-      const t1 = wallNow();
-      if (t1 - t0 < this.rtt) {
-        this.rtt = t1 - t0;
-        this.offset = now - (t0 + t1) / 2;
-      }
-    }
-  }
-
-  async exit(): Promise<void> {
-    await this.#writer.write(jsonLine({ op: "exit" })).catch(() => {});
-    await this.#writer.close().catch(() => {});
-    const timer = setTimeout(() => this.child.kill("SIGKILL"), 10_000);
-    await this.child.status;
-    clearTimeout(timer);
-    for await (const _ of this.#replies) { /* drain */ }
-  }
 }
 
 // ---- /proc sampling ----
@@ -266,6 +215,10 @@ interface PhaseResult {
   missing: number;
   reordered: number;
   ended: number;
+  /** The most watchers ended within any one second. */
+  endedInOneSecond: number;
+  /** receipt − ack of the watchers that were not ended nor failed. */
+  survivors: { count: number; p50: number; p99: number };
   unknown: number;
   failed: number;
   firstError?: string;
@@ -357,6 +310,26 @@ async function phase(
     }
     fromAck.sort();
     fromSend.sort();
+    const survivorTotal = replies.reduce((n, r) => n + r.survivorLatencies, 0);
+    const survivorLat = new Float64Array(survivorTotal);
+    let ks = 0;
+    for (let i = 0; i < replies.length; i++) {
+      const r = replies[i];
+      const bytes = await Deno.readFile(`${tmp}/latencies-${i}.bin`);
+      const all = new Float64Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 8);
+      const from = r.latencies * 2 + writes.length * 2;
+      for (let j = 0; j < r.survivorLatencies; j++) {
+        survivorLat[ks++] = all[from + j] - clients[i].offset;
+      }
+    }
+    survivorLat.sort();
+    const endTimes = replies.flatMap((r, i) => r.endedAt.map((t) => t - clients[i].offset))
+      .sort((a, b) => a - b);
+    let endedInOneSecond = 0;
+    for (let a = 0, b = 0; b < endTimes.length; b++) {
+      while (endTimes[b] - endTimes[a] > 1000) a++;
+      endedInOneSecond = Math.max(endedInOneSecond, b - a + 1);
+    }
     const spread = new Float64Array(writes.length);
     for (let j = 0; j < writes.length; j++) spread[j] = latest[j] - earliest[j];
     spread.sort();
@@ -386,6 +359,12 @@ async function phase(
       missing: replies.reduce((n, r) => n + r.missing, 0),
       reordered: replies.reduce((n, r) => n + r.reordered, 0),
       ended: replies.reduce((n, r) => n + r.ended, 0),
+      endedInOneSecond,
+      survivors: {
+        count: watchers - replies.reduce((n, r) => n + r.ended + r.failed, 0),
+        p50: pick(survivorLat, 50),
+        p99: pick(survivorLat, 99),
+      },
       unknown: replies.reduce((n, r) => n + r.unknown, 0),
       failed: replies.reduce((n, r) => n + r.failed, 0),
       firstError: replies.find((r) => r.firstError)?.firstError,
@@ -432,6 +411,15 @@ const server = await startApiServerProcess({ dataDir: `${tmp}/data` });
 const http = adminHttpClient(server, { http2: false });
 const f: Fetch = (path, init = {}) =>
   fetch(server.url + path, { ...init, headers: adminHeaders(server, init.headers), client: http });
+const hog = values["cpu-hog"]
+  ? new Deno.Command(`${ROOT}scripts/deno`, {
+    args: ["eval", "for (;;) {}"],
+    cwd: ROOT,
+    stdout: "null",
+    stderr: "null",
+  }).spawn()
+  : undefined;
+if (hog) console.log(`CPU hog: a busy process (pid ${hog.pid}) runs beside the benchmark`);
 try {
   const ns = await f("/api/v1/namespaces", {
     method: "POST",
@@ -512,9 +500,15 @@ try {
   );
   console.log(
     `  watchers that missed an event: ${many.missing}; reordered: ${many.reordered}; ` +
-      `ended by the server: ${many.ended}; failed: ${many.failed}${
+      `ended by the server: ${many.ended} (at most ${many.endedInOneSecond} within one ` +
+      `second); failed: ${many.failed}${
         many.firstError ? ` (${many.firstError})` : ""
       }; unmatched events: ${many.unknown}`,
+  );
+  console.log(
+    `  watchers not ended (${many.survivors.count}): delivery latency from ack p50 ${
+      ms(many.survivors.p50)
+    }, p99 ${ms(many.survivors.p99)}`,
   );
   console.log(
     `  server memory per idle watcher: ${(many.perIdleWatcher / 1024).toFixed(1)} KiB ` +
@@ -528,5 +522,9 @@ try {
 } finally {
   http.close();
   await server.stop();
+  if (hog) {
+    hog.kill("SIGKILL");
+    await hog.status;
+  }
   await Deno.remove(tmp, { recursive: true }).catch(() => {});
 }

@@ -72,11 +72,12 @@ const MAX_WINDOW = 2 ** 31 - 1;
 /** The largest frame we accept: the protocol's default, which we do not raise. */
 const MAX_FRAME_SIZE = 16_384;
 /**
- * Output queued in the socket beyond this makes write() wait for it to drain. Generous: the
- * socket counts a write as queued until its asynchronous completion, and one watch event to
- * a few hundred streams is a write of around 100 KiB.
+ * Output queued in the socket beyond this makes write() wait for it to drain. Room for a few
+ * dozen watch events fanned out to a few hundred streams (around 100 KiB each), since the socket
+ * counts a write as queued until its asynchronous completion; no more, because whatever is
+ * queued here delays every stream of the connection when the client reads slowly.
  */
-const OUTPUT_HIGH_WATER = 8 * 1024 * 1024;
+const OUTPUT_HIGH_WATER = 2 * 1024 * 1024;
 /** A stream's body data waiting for flow-control window beyond this makes its write() wait. */
 const STREAM_HIGH_WATER = 64 * 1024;
 
@@ -208,6 +209,7 @@ export class Http2Connection {
   /** Size of the last write: the next buffer starts at it, so a busy connection rarely regrows. */
   #lastWrite = 0;
   #flushScheduled = false;
+  readonly #written = () => this.#wake();
 
   constructor(socket: Socket, opts: Http2ConnectionOptions) {
     this.socket = socket;
@@ -707,14 +709,20 @@ export class Http2Connection {
     this.#wake();
   }
 
-  /** Resolves the write() of streams that have room again. */
+  /**
+   * Resumes the writers of streams that have room again, lowest stream first and only while
+   * the connection has room: when the client cannot take every stream's body, the oldest
+   * streams keep up and the newest fall behind (a watch ends when its own buffer overflows),
+   * instead of every stream lagging alike until all of them overflow together.
+   */
   #wake(): void {
     if (this.#waiting.size === 0 || !this._writable()) return;
-    for (const stream of [...this.#waiting]) {
-      if (stream._ready()) {
-        this.#waiting.delete(stream);
-        stream._wakeWriter();
-      }
+    const ready = [...this.#waiting].filter((s) => s._ready());
+    if (ready.length > 1) ready.sort((a, b) => a.id - b.id);
+    for (const stream of ready) {
+      if (!this._writable()) break;
+      this.#waiting.delete(stream);
+      stream._wakeWriter();
     }
   }
 
@@ -768,7 +776,8 @@ export class Http2Connection {
     this.#out = undefined;
     this.#lastWrite = Math.min(this.#outBytes, 1024 * 1024);
     this.#outBytes = 0;
-    this.socket.write(data);
+    // Each completed write may leave room (the socket's "drain" waits for it to empty).
+    this.socket.write(data, this.#written);
     this.#wake();
   }
 

@@ -64,6 +64,8 @@ export interface FinishReply {
   reordered: number;
   /** Watchers whose stream the server ended early. */
   ended: number;
+  /** When each of them ended (ms since the epoch). */
+  endedAt: number[];
   /** Events that match no acknowledged write. */
   unknown: number;
   /** Watchers whose connection failed, and the first failure. */
@@ -75,9 +77,11 @@ export interface FinishReply {
   /**
    * Values in `outFile`, float64: `latencies` values of receipt − ack, `latencies` values of
    * receipt − send (ms), then per acknowledged write (in the order given) the earliest and
-   * then the latest receipt time among this client's watchers (NaN when none received it).
+   * then the latest receipt time among this client's watchers (NaN when none received it),
+   * then `survivorLatencies` values of receipt − ack of the watchers the server did not end.
    */
   latencies: number;
+  survivorLatencies: number;
 }
 
 /** The clock shared by the benchmark's processes (ms since the epoch). */
@@ -113,10 +117,19 @@ class Watch {
   readonly events = new Columns();
   reordered = false;
   ended = false;
+  /** When the server ended the stream (ms since the epoch). */
+  endedAt = NaN;
   /** Why the stream failed, when it did not end normally or by our abort. */
   error: string | undefined;
   lastRv = 0;
   done: Promise<void> = Promise.resolve();
+
+  /** The server ended the stream. */
+  markEnded(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.endedAt = wallNow();
+  }
 
   #conn: Deno.TlsConn | undefined;
   #stopped = false;
@@ -159,7 +172,7 @@ class Watch {
           body.feed(buf.subarray(0, n), wallNow());
           if (body.finished) break;
         }
-        if (!this.#stopped) this.ended = true;
+        if (!this.#stopped) this.markEnded();
       } catch (err) {
         // The connection failed: the events it did not deliver count as missing.
         if (!this.#stopped) this.error = String(err);
@@ -432,7 +445,7 @@ class H2Connection {
     this.#streams.delete(id);
     if (s.watch.stopped) return;
     if (error) s.watch.error ??= error;
-    else s.watch.ended = true;
+    else s.watch.markEnded();
   }
 
   #fail(error: string): void {
@@ -581,6 +594,8 @@ async function finish(
   let received = 0;
   for (const w of watches) received += w.events.n;
   const lat = new Float64Array(received * 2);
+  const survivors: number[] = [];
+  const endedAt: number[] = [];
   let k = 0;
   let missing = 0;
   let reordered = 0;
@@ -594,7 +609,10 @@ async function finish(
   const latest = new Float64Array(writes.length).fill(NaN);
   for (const w of watches) {
     if (w.reordered) reordered++;
-    if (w.ended) ended++;
+    if (w.ended) {
+      ended++;
+      endedAt.push(w.endedAt);
+    }
     if (w.error !== undefined) {
       failed++;
       firstError ??= w.error;
@@ -611,6 +629,7 @@ async function finish(
       const [, sentAt, ackedAt] = writes[idx];
       lat[k] = at[i] - ackedAt;
       lat[received + k] = at[i] - sentAt;
+      if (!w.ended && w.error === undefined) survivors.push(at[i] - ackedAt);
       k++;
       if (at[i] < firstAt) firstAt = at[i];
       if (at[i] > lastAt) lastAt = at[i];
@@ -620,11 +639,12 @@ async function finish(
     if (seen.size !== writes.length || n !== writes.length) missing++;
   }
   // Only the matched latencies (k of them) in both halves, then the receipt ranges.
-  const kept = new Float64Array(k * 2 + writes.length * 2);
+  const kept = new Float64Array(k * 2 + writes.length * 2 + survivors.length);
   kept.set(lat.subarray(0, k), 0);
   kept.set(lat.subarray(received, received + k), k);
   kept.set(earliest, k * 2);
   kept.set(latest, k * 2 + writes.length);
+  kept.set(survivors, k * 2 + writes.length * 2);
   await Deno.writeFile(outFile, new Uint8Array(kept.buffer));
   return {
     watchers: watches.length,
@@ -632,12 +652,14 @@ async function finish(
     missing,
     reordered,
     ended,
+    endedAt,
     unknown,
     failed,
     firstError,
     firstAt,
     lastAt,
     latencies: k,
+    survivorLatencies: survivors.length,
   };
 }
 

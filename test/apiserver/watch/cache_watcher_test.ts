@@ -213,6 +213,63 @@ Deno.test("CacheWatcher.attach() writes events to a push sink as they are offere
       assert.equal(c.watchers.size, 0);
     },
   );
+  await t.step("a backlog past the byte bound evicts the watcher and drops it", () => {
+    const c = cache();
+    const w = watcher(c, { bookmarks: false, bufferBytes: 4096 });
+    const sink = recordingSink();
+    w.attach(sink);
+    sink.full = true;
+    c.apply(change("ADDED", "first", 1), Date.now());
+    let n = 1;
+    while (!w.closed && n < 1000) c.apply(change("ADDED", `o${n}`, ++n), Date.now());
+    assert.equal(w.closedBy, "evicted");
+    // Each line is about 110 bytes: it ended near 4 KiB, far before its 100-event bound.
+    assert.ok(n > 30 && n < 50, `evicted after ${n} events`);
+    assert.equal(w.buffered, 0);
+    assert.ok(sink.ended);
+  });
+  await t.step("an event waiting longer than maxLagMs evicts the watcher", () => {
+    const c = cache();
+    let clock = 1_000_000;
+    const w = watcher(c, { bookmarks: false, maxLagMs: 2000, now: () => clock });
+    const sink = recordingSink();
+    w.attach(sink);
+    sink.full = true;
+    c.apply(change("ADDED", "a", 1), Date.now());
+    c.apply(change("ADDED", "b", 2), Date.now());
+    clock += 1500;
+    c.apply(change("ADDED", "c", 3), Date.now());
+    assert.equal(w.closedBy, undefined);
+    sink.full = false;
+    w.drain(); // b and c written: the clock restarts with the next queued event
+    sink.full = true;
+    c.apply(change("ADDED", "d", 4), Date.now());
+    c.apply(change("ADDED", "e", 5), Date.now());
+    clock += 1500;
+    c.apply(change("ADDED", "f", 6), Date.now());
+    assert.equal(w.closedBy, undefined);
+    clock += 600;
+    c.apply(change("ADDED", "g", 7), Date.now());
+    assert.equal(w.closedBy, "evicted");
+    assert.deepEqual(names(sink.chunks), ["ADDED a", "ADDED b", "ADDED c", "ADDED d"]);
+  });
+  await t.step("a drained backlog is written in chunks of at most 64 KiB", () => {
+    const c = cache();
+    const w = watcher(c, { bookmarks: false, bufferSize: 10_000 });
+    const sink = recordingSink();
+    w.attach(sink);
+    sink.full = true;
+    c.apply(change("ADDED", "first", 1), Date.now());
+    for (let i = 2; i <= 2000; i++) c.apply(change("ADDED", `o${i}`, i), Date.now());
+    sink.full = false;
+    w.drain();
+    const sizes = sink.chunks.slice(1).map((ch) => new TextEncoder().encode(ch).length);
+    assert.ok(sizes.length > 2, `${sizes.length} chunks`);
+    assert.ok(sizes.every((n) => n <= 64 * 1024), `chunk sizes ${sizes}`);
+    assert.equal(names(sink.chunks).length, 2000);
+    assert.deepEqual(names(sink.chunks).slice(-1), ["ADDED o2000"]);
+    w.close("client");
+  });
   await t.step("a timeout writes what is queued, then ends", () => {
     const c = cache();
     const w = watcher(c, { bookmarks: false });

@@ -151,56 +151,68 @@ function readableFile(flag: string, path: string | undefined, errors: string[]):
   }
 }
 
+/** The flags' raw values as `node:util` parseArgs returns them. */
+type FlagValues = Record<string, string | string[] | boolean | undefined>;
+
 /** Parses and validates the authentication flags; appends every problem to `errors`. */
 export function authenticationOptionsFromFlags(
-  values: Record<string, string | string[] | boolean | undefined>,
+  values: FlagValues,
   errors: string[],
 ): AuthenticationOptions {
   const o = defaultAuthenticationOptions();
-  const str = (k: string) => values[k] as string | undefined;
-  const bool = (k: string, fallback: boolean): boolean => {
-    const v = str(k);
-    if (v === undefined) return fallback;
-    if (/^(true|1|t)$/i.test(v)) return true;
-    if (/^(false|0|f)$/i.test(v)) return false;
-    errors.push(`--${k}: must be true or false, got ${JSON.stringify(v)}`);
-    return fallback;
-  };
-  o.anonymousAuth = bool("anonymous-auth", true);
-  o.enableBootstrapTokenAuth = bool("enable-bootstrap-token-auth", false);
-  o.serviceAccountLookup = bool("service-account-lookup", true);
+  readBooleans(o, values, errors);
+  readFiles(o, values, errors);
+  readServiceAccountFlags(o, values, errors);
+  readRequestHeaderFlags(o, values, errors);
+  readWebhookFlags(o, values, errors);
+  return o;
+}
 
-  o.clientCaFile = str("client-ca-file");
+function str(values: FlagValues, k: string): string | undefined {
+  return values[k] as string | undefined;
+}
+
+function bool(values: FlagValues, k: string, fallback: boolean, errors: string[]): boolean {
+  const v = str(values, k);
+  if (v === undefined) return fallback;
+  if (/^(true|1|t)$/i.test(v)) return true;
+  if (/^(false|0|f)$/i.test(v)) return false;
+  errors.push(`--${k}: must be true or false, got ${JSON.stringify(v)}`);
+  return fallback;
+}
+
+function readBooleans(o: AuthenticationOptions, values: FlagValues, errors: string[]): void {
+  o.anonymousAuth = bool(values, "anonymous-auth", true, errors);
+  o.enableBootstrapTokenAuth = bool(values, "enable-bootstrap-token-auth", false, errors);
+  o.serviceAccountLookup = bool(values, "service-account-lookup", true, errors);
+}
+
+function readFiles(o: AuthenticationOptions, values: FlagValues, errors: string[]): void {
+  o.clientCaFile = str(values, "client-ca-file");
   readableFile("client-ca-file", o.clientCaFile, errors);
-  o.tokenAuthFile = str("token-auth-file");
+  o.tokenAuthFile = str(values, "token-auth-file");
   readableFile("token-auth-file", o.tokenAuthFile, errors);
   o.serviceAccountKeyFiles = (values["service-account-key-file"] as string[] | undefined) ?? [];
   for (const f of o.serviceAccountKeyFiles) readableFile("service-account-key-file", f, errors);
-  o.serviceAccountSigningKeyFile = str("service-account-signing-key-file");
+  o.serviceAccountSigningKeyFile = str(values, "service-account-signing-key-file");
   readableFile("service-account-signing-key-file", o.serviceAccountSigningKeyFile, errors);
+}
 
+function readServiceAccountFlags(
+  o: AuthenticationOptions,
+  values: FlagValues,
+  errors: string[],
+): void {
   const issuers = list(values["service-account-issuer"]);
   if (issuers) {
     if (issuers.length === 0) errors.push("--service-account-issuer: must not be empty");
-    for (const iss of issuers) {
-      if (iss.includes(":")) {
-        try {
-          new URL(iss);
-        } catch {
-          errors.push(
-            `--service-account-issuer: ${
-              JSON.stringify(iss)
-            } contains a ':' but is not a valid URL`,
-          );
-        }
-      }
-    }
+    for (const iss of issuers) checkIssuer(iss, errors);
     if (issuers.length) o.serviceAccountIssuers = issuers;
   }
   o.apiAudiences = list(values["api-audiences"]) ?? [...o.serviceAccountIssuers];
   if (o.apiAudiences.length === 0) o.apiAudiences = [...o.serviceAccountIssuers];
 
-  const maxExp = str("service-account-max-token-expiration");
+  const maxExp = str(values, "service-account-max-token-expiration");
   if (maxExp !== undefined) {
     const ms = tryParseDurationMs(maxExp);
     if (ms === undefined || ms < 3_600_000 || ms > 2 ** 32 * 1000) {
@@ -211,8 +223,25 @@ export function authenticationOptionsFromFlags(
       );
     } else o.serviceAccountMaxTokenExpirationSeconds = Math.floor(ms / 1000);
   }
+}
 
-  o.requestHeaderClientCaFile = str("requestheader-client-ca-file");
+function checkIssuer(iss: string, errors: string[]): void {
+  if (!iss.includes(":")) return;
+  try {
+    new URL(iss);
+  } catch {
+    errors.push(
+      `--service-account-issuer: ${JSON.stringify(iss)} contains a ':' but is not a valid URL`,
+    );
+  }
+}
+
+function readRequestHeaderFlags(
+  o: AuthenticationOptions,
+  values: FlagValues,
+  errors: string[],
+): void {
+  o.requestHeaderClientCaFile = str(values, "requestheader-client-ca-file");
   readableFile("requestheader-client-ca-file", o.requestHeaderClientCaFile, errors);
   o.requestHeaderAllowedNames = list(values["requestheader-allowed-names"]) ?? [];
   o.requestHeaderUsernameHeaders = list(values["requestheader-username-headers"]) ??
@@ -228,10 +257,12 @@ export function authenticationOptionsFromFlags(
   if (!o.requestHeaderClientCaFile && o.requestHeaderAllowedNames.length > 0) {
     errors.push("--requestheader-allowed-names: needs --requestheader-client-ca-file");
   }
+}
 
-  o.webhookConfigFile = str("authentication-token-webhook-config-file");
+function readWebhookFlags(o: AuthenticationOptions, values: FlagValues, errors: string[]): void {
+  o.webhookConfigFile = str(values, "authentication-token-webhook-config-file");
   readableFile("authentication-token-webhook-config-file", o.webhookConfigFile, errors);
-  const ttl = str("authentication-token-webhook-cache-ttl");
+  const ttl = str(values, "authentication-token-webhook-cache-ttl");
   if (ttl !== undefined) {
     const ms = tryParseDurationMs(ttl);
     if (ms === undefined || ms < 0) {
@@ -242,7 +273,7 @@ export function authenticationOptionsFromFlags(
       );
     } else o.webhookCacheTtlMs = ms;
   }
-  const version = str("authentication-token-webhook-version");
+  const version = str(values, "authentication-token-webhook-version");
   if (version !== undefined) {
     if (version !== "v1" && version !== "v1beta1") {
       errors.push(
@@ -252,5 +283,4 @@ export function authenticationOptionsFromFlags(
       );
     } else o.webhookVersion = version;
   }
-  return o;
 }

@@ -75,77 +75,15 @@ export async function buildAuthenticator(
   const authenticators: Authenticator[] = [];
   const closers: (() => void)[] = [];
 
-  if (opts.requestHeaderClientCaFile) {
-    const caPem = await readPem("--requestheader-client-ca-file", opts.requestHeaderClientCaFile);
-    authenticators.push(
-      new RequestHeaderAuthenticator({
-        caPem,
-        allowedNames: opts.requestHeaderAllowedNames,
-        usernameHeaders: opts.requestHeaderUsernameHeaders,
-        groupHeaders: opts.requestHeaderGroupHeaders,
-        extraHeaderPrefixes: opts.requestHeaderExtraHeadersPrefixes,
-        uidHeaders: opts.requestHeaderUidHeaders,
-      }),
-    );
-  }
-
-  const clientCaFile = opts.clientCaFile ?? pki.clientCaFile;
-  const clientCaPem = await readPem("--client-ca-file", clientCaFile);
-  try {
-    authenticators.push(new ClientCertificateAuthenticator(clientCaPem));
-  } catch (err) {
-    throw new Error(`--client-ca-file: ${clientCaFile}: ${(err as Error).message}`);
-  }
-
-  const tokens: StaticToken[] = [{
-    token: pki.adminToken,
-    user: { username: "kubernetes-admin", groups: ["system:masters"] },
-  }];
-  if (opts.tokenAuthFile) {
-    const file = await loadTokenFile(opts.tokenAuthFile);
-    for (const w of file.warnings) logger?.warn(w);
-    tokens.push(...file.tokens);
-  }
-  authenticators.push(new StaticTokenAuthenticator(tokens));
-
-  const keys = await loadServiceAccountKeys({
-    signingKeyFile: opts.serviceAccountSigningKeyFile,
-    keyFiles: opts.serviceAccountKeyFiles,
-    pkiDir: pki.dir,
-  });
-  const issuer = new ServiceAccountTokenIssuer(keys, {
-    issuer: opts.serviceAccountIssuers[0],
-    apiAudiences: opts.apiAudiences,
-  });
-  authenticators.push(
-    new ServiceAccountTokenAuthenticator({
-      keys: keys.verification,
-      issuers: opts.serviceAccountIssuers,
-      apiAudiences: opts.apiAudiences,
-      lookup: opts.serviceAccountLookup,
-      get,
-    }),
-  );
-
+  const proxy = await requestHeaderAuthenticator(opts);
+  if (proxy) authenticators.push(proxy);
+  authenticators.push(await clientCertificateAuthenticator(opts, pki));
+  authenticators.push(await staticTokenAuthenticator(opts, pki, logger));
+  const serviceAccounts = await serviceAccountAuthentication(opts, pki, get);
+  authenticators.push(serviceAccounts.authenticator);
   if (opts.enableBootstrapTokenAuth) authenticators.push(new BootstrapTokenAuthenticator(get));
-
-  if (opts.webhookConfigFile) {
-    let config;
-    try {
-      config = await loadKubeconfig(opts.webhookConfigFile);
-    } catch (err) {
-      throw new Error(
-        `--authentication-token-webhook-config-file: ${opts.webhookConfigFile}: ${
-          (err as Error).message
-        }`,
-      );
-    }
-    const webhook = new WebhookTokenAuthenticator({
-      config,
-      version: opts.webhookVersion,
-      cacheTtlMs: opts.webhookCacheTtlMs,
-      apiAudiences: opts.apiAudiences,
-    });
+  const webhook = await webhookAuthenticator(opts);
+  if (webhook) {
     closers.push(() => webhook.close());
     authenticators.push(webhook);
   }
@@ -159,7 +97,7 @@ export async function buildAuthenticator(
     chain,
     tokenReviewer,
     tokenRequests: {
-      issuer,
+      issuer: serviceAccounts.issuer,
       get,
       maxExpirationSeconds: opts.serviceAccountMaxTokenExpirationSeconds,
     },
@@ -167,4 +105,100 @@ export async function buildAuthenticator(
       for (const c of closers) c();
     },
   };
+}
+
+/** The authenticating proxy, when `--requestheader-client-ca-file` is given. */
+async function requestHeaderAuthenticator(
+  opts: AuthenticationOptions,
+): Promise<Authenticator | undefined> {
+  if (!opts.requestHeaderClientCaFile) return undefined;
+  const caPem = await readPem("--requestheader-client-ca-file", opts.requestHeaderClientCaFile);
+  return new RequestHeaderAuthenticator({
+    caPem,
+    allowedNames: opts.requestHeaderAllowedNames,
+    usernameHeaders: opts.requestHeaderUsernameHeaders,
+    groupHeaders: opts.requestHeaderGroupHeaders,
+    extraHeaderPrefixes: opts.requestHeaderExtraHeadersPrefixes,
+    uidHeaders: opts.requestHeaderUidHeaders,
+  });
+}
+
+/** Client certificates, verified by `--client-ca-file` or the generated client CA. */
+async function clientCertificateAuthenticator(
+  opts: AuthenticationOptions,
+  pki: Pki,
+): Promise<Authenticator> {
+  const clientCaFile = opts.clientCaFile ?? pki.clientCaFile;
+  const clientCaPem = await readPem("--client-ca-file", clientCaFile);
+  try {
+    return new ClientCertificateAuthenticator(clientCaPem);
+  } catch (err) {
+    throw new Error(`--client-ca-file: ${clientCaFile}: ${(err as Error).message}`);
+  }
+}
+
+/** The generated admin token and the tokens of `--token-auth-file`. */
+async function staticTokenAuthenticator(
+  opts: AuthenticationOptions,
+  pki: Pki,
+  logger: Logger | undefined,
+): Promise<Authenticator> {
+  const tokens: StaticToken[] = [{
+    token: pki.adminToken,
+    user: { username: "kubernetes-admin", groups: ["system:masters"] },
+  }];
+  if (opts.tokenAuthFile) {
+    const file = await loadTokenFile(opts.tokenAuthFile);
+    for (const w of file.warnings) logger?.warn(w);
+    tokens.push(...file.tokens);
+  }
+  return new StaticTokenAuthenticator(tokens);
+}
+
+/** The service account token issuer and the authenticator verifying its tokens. */
+async function serviceAccountAuthentication(
+  opts: AuthenticationOptions,
+  pki: Pki,
+  get: ObjectGetter,
+): Promise<{ issuer: ServiceAccountTokenIssuer; authenticator: Authenticator }> {
+  const keys = await loadServiceAccountKeys({
+    signingKeyFile: opts.serviceAccountSigningKeyFile,
+    keyFiles: opts.serviceAccountKeyFiles,
+    pkiDir: pki.dir,
+  });
+  const issuer = new ServiceAccountTokenIssuer(keys, {
+    issuer: opts.serviceAccountIssuers[0],
+    apiAudiences: opts.apiAudiences,
+  });
+  const authenticator = new ServiceAccountTokenAuthenticator({
+    keys: keys.verification,
+    issuers: opts.serviceAccountIssuers,
+    apiAudiences: opts.apiAudiences,
+    lookup: opts.serviceAccountLookup,
+    get,
+  });
+  return { issuer, authenticator };
+}
+
+/** The token review webhook, when `--authentication-token-webhook-config-file` is given. */
+async function webhookAuthenticator(
+  opts: AuthenticationOptions,
+): Promise<WebhookTokenAuthenticator | undefined> {
+  if (!opts.webhookConfigFile) return undefined;
+  let config;
+  try {
+    config = await loadKubeconfig(opts.webhookConfigFile);
+  } catch (err) {
+    throw new Error(
+      `--authentication-token-webhook-config-file: ${opts.webhookConfigFile}: ${
+        (err as Error).message
+      }`,
+    );
+  }
+  return new WebhookTokenAuthenticator({
+    config,
+    version: opts.webhookVersion,
+    cacheTtlMs: opts.webhookCacheTtlMs,
+    apiAudiences: opts.apiAudiences,
+  });
 }

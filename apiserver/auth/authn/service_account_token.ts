@@ -177,6 +177,53 @@ export function checkTimeClaims(
   return undefined;
 }
 
+/**
+ * The token's audiences that are among the wanted ones, or the problem when there are none.
+ */
+function matchAudiences(claims: Record<string, unknown>, wanted: string[]): string[] | string {
+  const tokenAudiences = typeof claims.aud === "string"
+    ? [claims.aud]
+    : Array.isArray(claims.aud)
+    ? claims.aud.filter((a): a is string => typeof a === "string")
+    : [];
+  const matched = tokenAudiences.filter((a) => wanted.includes(a));
+  if (matched.length > 0) return matched;
+  return `service account token audiences ${
+    JSON.stringify(tokenAudiences)
+  } are invalid for the target audiences ${JSON.stringify(wanted)}`;
+}
+
+/** The problem with a present but malformed pod, secret or node binding, or undefined. */
+function malformedBinding(k: Partial<KubernetesClaim>): string | undefined {
+  for (const f of ["pod", "secret", "node"] as const) {
+    if (k[f] !== undefined && !isNameUid(k[f])) {
+      return `service account token: malformed ${f} claim`;
+    }
+  }
+  return undefined;
+}
+
+/** The user a verified token stands for: its service account, with the bindings as extra. */
+function serviceAccountUser(k: KubernetesClaim, sub: string, jti: unknown): UserInfo {
+  const extra: Record<string, string[]> = {};
+  if (k.pod) {
+    extra["authentication.kubernetes.io/pod-name"] = [k.pod.name];
+    extra["authentication.kubernetes.io/pod-uid"] = [k.pod.uid];
+  }
+  if (k.node) {
+    extra["authentication.kubernetes.io/node-name"] = [k.node.name];
+    extra["authentication.kubernetes.io/node-uid"] = [k.node.uid];
+  }
+  if (typeof jti === "string") extra[CREDENTIAL_ID_KEY] = [`JTI=${jti}`];
+  const user: UserInfo = {
+    username: sub,
+    uid: k.serviceaccount.uid,
+    groups: serviceAccountGroups(k.namespace),
+  };
+  if (Object.keys(extra).length) user.extra = extra;
+  return user;
+}
+
 /** Verifies service account JWTs. */
 export class ServiceAccountTokenAuthenticator implements Authenticator {
   readonly name = "serviceaccount";
@@ -223,20 +270,11 @@ export class ServiceAccountTokenAuthenticator implements Authenticator {
     const claims = unverified;
     const timeProblem = checkTimeClaims(claims, this.#now().getTime() / 1000);
     if (timeProblem) return invalid(timeProblem);
-    const tokenAudiences = typeof claims.aud === "string"
-      ? [claims.aud]
-      : Array.isArray(claims.aud)
-      ? claims.aud.filter((a): a is string => typeof a === "string")
-      : [];
-    const wanted = ctx?.audiences?.length ? ctx.audiences : this.#opts.apiAudiences;
-    const matched = tokenAudiences.filter((a) => wanted.includes(a));
-    if (matched.length === 0) {
-      return invalid(
-        `service account token audiences ${
-          JSON.stringify(tokenAudiences)
-        } are invalid for the target audiences ${JSON.stringify(wanted)}`,
-      );
-    }
+    const matched = matchAudiences(
+      claims,
+      ctx?.audiences?.length ? ctx.audiences : this.#opts.apiAudiences,
+    );
+    if (typeof matched === "string") return invalid(matched);
     const k = claims["kubernetes.io"] as Partial<KubernetesClaim> | undefined;
     if (
       typeof k !== "object" || k === null || typeof k.namespace !== "string" ||
@@ -246,31 +284,13 @@ export class ServiceAccountTokenAuthenticator implements Authenticator {
     }
     const sub = serviceAccountUsername(k.namespace, k.serviceaccount.name);
     if (claims.sub !== sub) return invalid("service account token: subject does not match");
-    for (const f of ["pod", "secret", "node"] as const) {
-      if (k[f] !== undefined && !isNameUid(k[f])) {
-        return invalid(`service account token: malformed ${f} claim`);
-      }
-    }
+    const malformed = malformedBinding(k);
+    if (malformed) return invalid(malformed);
     if (this.#opts.lookup) {
       const problem = await this.#lookupProblem(k as KubernetesClaim);
       if (problem) return invalid(problem);
     }
-    const extra: Record<string, string[]> = {};
-    if (k.pod) {
-      extra["authentication.kubernetes.io/pod-name"] = [k.pod.name];
-      extra["authentication.kubernetes.io/pod-uid"] = [k.pod.uid];
-    }
-    if (k.node) {
-      extra["authentication.kubernetes.io/node-name"] = [k.node.name];
-      extra["authentication.kubernetes.io/node-uid"] = [k.node.uid];
-    }
-    if (typeof claims.jti === "string") extra[CREDENTIAL_ID_KEY] = [`JTI=${claims.jti}`];
-    const user: UserInfo = {
-      username: sub,
-      uid: k.serviceaccount.uid,
-      groups: serviceAccountGroups(k.namespace),
-    };
-    if (Object.keys(extra).length) user.extra = extra;
+    const user = serviceAccountUser(k as KubernetesClaim, sub, claims.jti);
     return { kind: "user", method: this.name, user, audiences: matched };
   }
 

@@ -83,6 +83,16 @@ export function hasImpersonation(headers: Headers, names?: readonly string[]): b
   return false;
 }
 
+/** The identity a request asks to act as, read from its impersonation headers. */
+interface ImpersonationHeaders {
+  username: string;
+  groups: string[];
+  uid: string;
+  extra: Record<string, string[]>;
+  /** The keys of `extra`, sorted. */
+  extraKeys: string[];
+}
+
 /**
  * Applies the impersonation headers of `req` to `user`: returns the identity the request runs
  * as (the authenticated user itself when there is no impersonation header). Throws a
@@ -95,8 +105,25 @@ export async function impersonate(
   authorizer: Authorizer,
   names?: readonly string[],
 ): Promise<UserInfo> {
-  const h = req.headers;
-  if (!hasImpersonation(h, names)) return user;
+  if (!hasImpersonation(req.headers, names)) return user;
+  const wanted = readImpersonationHeaders(req.headers, names);
+  if (!wanted.username) {
+    rejectWithoutUser(wanted);
+    return user;
+  }
+  const sa = parseServiceAccountUsername(wanted.username);
+  const path = new URL(req.url).pathname;
+  for (const r of impersonationRequests(wanted, sa)) {
+    await authorizeImpersonation(authorizer, user, path, r);
+  }
+  return impersonatedUser(wanted, sa);
+}
+
+/** Reads the impersonation headers; throws a 400 on a repeated user or uid header. */
+function readImpersonationHeaders(
+  h: Headers,
+  names: readonly string[] | undefined,
+): ImpersonationHeaders {
   for (const single of [IMPERSONATE_USER, IMPERSONATE_UID]) {
     if (countNames(names, single) > 1) {
       throw StatusError.badRequest(`only one ${canonicalName(single)} header is allowed`);
@@ -113,85 +140,81 @@ export async function impersonate(
     if (!key) continue;
     (extra[key] ??= []).push(...splitValues(value));
   }
-  const extraKeys = Object.keys(extra).sort();
-  if (!username) {
-    if (groups.length || extraKeys.length || uid) {
-      const what = [
-        ...(groups.length ? ["groups"] : []),
-        ...(extraKeys.length ? ["extra"] : []),
-        ...(uid ? ["uid"] : []),
-      ].join(", ");
-      throw StatusError.badRequest(
-        `requested impersonation of ${what} without impersonating a user`,
-      );
-    }
-    return user;
-  }
+  return { username, groups, uid, extra, extraKeys: Object.keys(extra).sort() };
+}
 
-  const requests: ImpersonationRequest[] = [];
-  const sa = parseServiceAccountUsername(username);
-  if (sa) {
-    requests.push({
-      apiGroup: "",
-      resource: "serviceaccounts",
-      subresource: "",
-      namespace: sa.namespace,
-      name: sa.name,
-    });
-  } else {
-    requests.push({
-      apiGroup: "",
-      resource: "users",
-      subresource: "",
-      namespace: "",
-      name: username,
-    });
-  }
-  for (const g of groups) {
-    requests.push({ apiGroup: "", resource: "groups", subresource: "", namespace: "", name: g });
-  }
-  for (const key of extraKeys) {
-    for (const value of extra[key]) {
-      requests.push({
-        apiGroup: "authentication.k8s.io",
-        resource: "userextras",
-        subresource: key,
-        namespace: "",
-        name: value,
-      });
-    }
-  }
-  if (uid) {
-    requests.push({
-      apiGroup: "authentication.k8s.io",
-      resource: "uids",
-      subresource: "",
-      namespace: "",
-      name: uid,
-    });
-  }
+/** Throws a 400 when groups, extra or a uid are asked for without a user. */
+function rejectWithoutUser({ groups, extraKeys, uid }: ImpersonationHeaders): void {
+  if (!groups.length && !extraKeys.length && !uid) return;
+  const what = [
+    ...(groups.length ? ["groups"] : []),
+    ...(extraKeys.length ? ["extra"] : []),
+    ...(uid ? ["uid"] : []),
+  ].join(", ");
+  throw StatusError.badRequest(`requested impersonation of ${what} without impersonating a user`);
+}
 
-  const path = new URL(req.url).pathname;
-  for (const r of requests) {
-    const attrs: AuthzAttributes = {
-      user,
-      verb: "impersonate",
-      isResourceRequest: true,
-      path,
-      apiGroup: r.apiGroup,
-      apiVersion: "v1",
-      resource: r.resource,
-      subresource: r.subresource,
-      namespace: r.namespace,
-      name: r.name,
-    };
-    const d = await authorizer.authorize(attrs);
-    if (d.decision !== "allow") {
-      const message = forbiddenMessage(attrs) + (d.reason ? `: ${d.reason}` : "");
-      throw StatusError.forbidden({ group: r.apiGroup, resource: r.resource }, r.name, message);
-    }
+/** Every value asked for, each with the resource whose `impersonate` verb grants it. */
+function impersonationRequests(
+  wanted: ImpersonationHeaders,
+  sa: { namespace: string; name: string } | undefined,
+): ImpersonationRequest[] {
+  const core = (resource: string, namespace: string, name: string): ImpersonationRequest => ({
+    apiGroup: "",
+    resource,
+    subresource: "",
+    namespace,
+    name,
+  });
+  const authn = (resource: string, subresource: string, name: string): ImpersonationRequest => ({
+    apiGroup: "authentication.k8s.io",
+    resource,
+    subresource,
+    namespace: "",
+    name,
+  });
+  const requests = [
+    sa ? core("serviceaccounts", sa.namespace, sa.name) : core("users", "", wanted.username),
+  ];
+  for (const g of wanted.groups) requests.push(core("groups", "", g));
+  for (const key of wanted.extraKeys) {
+    for (const value of wanted.extra[key]) requests.push(authn("userextras", key, value));
   }
+  if (wanted.uid) requests.push(authn("uids", "", wanted.uid));
+  return requests;
+}
 
+/** Asks the authorizer whether `user` may impersonate `r`; throws a 403 when not. */
+async function authorizeImpersonation(
+  authorizer: Authorizer,
+  user: UserInfo,
+  path: string,
+  r: ImpersonationRequest,
+): Promise<void> {
+  const attrs: AuthzAttributes = {
+    user,
+    verb: "impersonate",
+    isResourceRequest: true,
+    path,
+    apiGroup: r.apiGroup,
+    apiVersion: "v1",
+    resource: r.resource,
+    subresource: r.subresource,
+    namespace: r.namespace,
+    name: r.name,
+  };
+  const d = await authorizer.authorize(attrs);
+  if (d.decision !== "allow") {
+    const message = forbiddenMessage(attrs) + (d.reason ? `: ${d.reason}` : "");
+    throw StatusError.forbidden({ group: r.apiGroup, resource: r.resource }, r.name, message);
+  }
+}
+
+/** The impersonated identity, with `system:authenticated` (or `system:unauthenticated`). */
+function impersonatedUser(
+  { username, groups, uid, extra, extraKeys }: ImpersonationHeaders,
+  sa: { namespace: string; name: string } | undefined,
+): UserInfo {
   let resultGroups = groups.length ? [...groups] : sa ? serviceAccountGroups(sa.namespace) : [];
   if (username !== ANONYMOUS_USER) {
     if (!resultGroups.includes(AUTHENTICATED_GROUP)) {

@@ -80,80 +80,107 @@ export function estimateCost(
   root: AstNode,
   vars: Map<string, CelSchema | undefined>,
 ): CostEstimate {
-  const est = (n: AstNode, scope: Map<string, Info>): Info => {
+  return new CostEstimator(vars).estimate(root, new Map()).cost;
+}
+
+/** Walks an expression, estimating each node from its children. */
+class CostEstimator {
+  readonly #vars: Map<string, CelSchema | undefined>;
+
+  constructor(vars: Map<string, CelSchema | undefined>) {
+    this.#vars = vars;
+  }
+
+  /** The cost, size and schema of `n`, with `scope` binding the macros' iteration variables. */
+  estimate(n: AstNode, scope: Map<string, Info>): Info {
     switch (n.op) {
-      case "value": {
-        const v = n.args;
-        return {
-          cost: fixed(0),
-          size: typeof v === "string" ? v.length : v instanceof Uint8Array ? v.length : 1,
-        };
-      }
-      case "id": {
-        const name = n.args as string;
-        const bound = scope.get(name);
-        if (bound) return { ...bound, cost: fixed(1) };
-        if (!vars.has(name)) return { cost: fixed(1), size: 1 };
-        const schema = vars.get(name);
-        return { cost: fixed(1), size: sizeOfSchema(schema), schema };
-      }
+      case "value":
+        return valueInfo(n);
+      case "id":
+        return this.#id(n, scope);
       case ".":
-      case ".?": {
-        const [l, f] = n.args as [AstNode, string];
-        const left = est(l, scope);
-        const schema = fieldSchema(left.schema, f);
-        return { cost: add(left.cost, fixed(1)), size: sizeOfSchema(schema), schema };
-      }
+      case ".?":
+        return this.#select(n, scope);
       case "[]":
-      case "[?]": {
-        const [l, r] = n.args as [AstNode, AstNode];
-        const left = est(l, scope), right = est(r, scope);
-        const schema = left.schema?.items ??
-          (typeof left.schema?.additionalProperties === "object"
-            ? left.schema.additionalProperties
-            : undefined);
-        return {
-          cost: add(left.cost, right.cost, fixed(1)),
-          size: sizeOfSchema(schema, left.size),
-          schema,
-        };
-      }
-      case "list": {
-        const items = children(n).map((c) => est(c, scope));
-        return {
-          cost: add(fixed(LIST_CREATE_COST), ...items.map((i) => i.cost)),
-          size: items.length,
-          schema: { type: "array", items: items[0]?.schema },
-        };
-      }
+      case "[?]":
+        return this.#index(n, scope);
+      case "list":
+        return this.#list(n, scope);
       case "map": {
-        const items = children(n).map((c) => est(c, scope));
+        const items = children(n).map((c) => this.estimate(c, scope));
         return {
           cost: add(fixed(MAP_CREATE_COST), ...items.map((i) => i.cost)),
           size: items.length / 2,
         };
       }
-      case "?:": {
-        const [c, a, b] = children(n).map((x) => est(x, scope));
-        return {
-          cost: {
-            min: c.cost.min + Math.min(a.cost.min, b.cost.min),
-            max: c.cost.max + Math.max(a.cost.max, b.cost.max),
-          },
-          size: Math.max(a.size, b.size),
-          schema: a.schema ?? b.schema,
-        };
-      }
+      case "?:":
+        return this.#conditional(n, scope);
       case "&&":
       case "||": {
-        const [a, b] = children(n).map((x) => est(x, scope));
+        const [a, b] = children(n).map((x) => this.estimate(x, scope));
         return { cost: { min: a.cost.min, max: a.cost.max + b.cost.max }, size: 1 };
       }
       case "call":
       case "rcall":
-        return estCall(n, scope);
+        return this.#call(n, scope);
     }
-    const kids = children(n).map((x) => est(x, scope));
+    return this.#operator(n, scope);
+  }
+
+  #id(n: AstNode, scope: Map<string, Info>): Info {
+    const name = n.args as string;
+    const bound = scope.get(name);
+    if (bound) return { ...bound, cost: fixed(1) };
+    if (!this.#vars.has(name)) return { cost: fixed(1), size: 1 };
+    const schema = this.#vars.get(name);
+    return { cost: fixed(1), size: sizeOfSchema(schema), schema };
+  }
+
+  #select(n: AstNode, scope: Map<string, Info>): Info {
+    const [l, f] = n.args as [AstNode, string];
+    const left = this.estimate(l, scope);
+    const schema = fieldSchema(left.schema, f);
+    return { cost: add(left.cost, fixed(1)), size: sizeOfSchema(schema), schema };
+  }
+
+  #index(n: AstNode, scope: Map<string, Info>): Info {
+    const [l, r] = n.args as [AstNode, AstNode];
+    const left = this.estimate(l, scope), right = this.estimate(r, scope);
+    const schema = left.schema?.items ??
+      (typeof left.schema?.additionalProperties === "object"
+        ? left.schema.additionalProperties
+        : undefined);
+    return {
+      cost: add(left.cost, right.cost, fixed(1)),
+      size: sizeOfSchema(schema, left.size),
+      schema,
+    };
+  }
+
+  #list(n: AstNode, scope: Map<string, Info>): Info {
+    const items = children(n).map((c) => this.estimate(c, scope));
+    return {
+      cost: add(fixed(LIST_CREATE_COST), ...items.map((i) => i.cost)),
+      size: items.length,
+      schema: { type: "array", items: items[0]?.schema },
+    };
+  }
+
+  #conditional(n: AstNode, scope: Map<string, Info>): Info {
+    const [c, a, b] = children(n).map((x) => this.estimate(x, scope));
+    return {
+      cost: {
+        min: c.cost.min + Math.min(a.cost.min, b.cost.min),
+        max: c.cost.max + Math.max(a.cost.max, b.cost.max),
+      },
+      size: Math.max(a.size, b.size),
+      schema: a.schema ?? b.schema,
+    };
+  }
+
+  /** Unary and binary operators: comparisons, `in` and `+` cost by their operands' sizes. */
+  #operator(n: AstNode, scope: Map<string, Info>): Info {
+    const kids = children(n).map((x) => this.estimate(x, scope));
     const [a, b] = kids;
     let own = 1;
     if (b && (n.op === "==" || n.op === "!=" || n.op.startsWith("<") || n.op.startsWith(">"))) {
@@ -168,36 +195,24 @@ export function estimateCost(
       size,
       schema: n.op === "+" ? a?.schema : undefined,
     };
-  };
+  }
 
-  const estCall = (n: AstNode, scope: Map<string, Info>): Info => {
+  #call(n: AstNode, scope: Map<string, Info>): Info {
     const name = callName(n)!;
     const recvNode = receiverOf(n);
     const argNodes = callArgs(n);
     if (recvNode && MACROS.has(name) && argNodes[0]?.op === "id") {
-      const recv = est(recvNode, scope);
-      const iterVar = argNodes[0].args as string;
-      const elemSchema = recv.schema?.type === "array" ? recv.schema.items : undefined;
-      const inner = new Map(scope);
-      inner.set(iterVar, {
-        cost: fixed(1),
-        size: sizeOfSchema(elemSchema, recv.size),
-        schema: elemSchema,
-      });
-      const body = argNodes.slice(1).map((a) => est(a, inner));
-      const perIter = add(fixed(1), ...body.map((b) => b.cost));
-      return {
-        cost: { min: recv.cost.min + 1, max: recv.cost.max + 1 + recv.size * perIter.max },
-        size: recv.size,
-        schema: name === "filter" ? recv.schema : undefined,
-      };
+      return this.#macro(name, recvNode, argNodes, scope);
     }
     if (name === "has") {
-      return { cost: add(fixed(1), ...argNodes.map((a) => est(a, scope).cost)), size: 1 };
+      return {
+        cost: add(fixed(1), ...argNodes.map((a) => this.estimate(a, scope).cost)),
+        size: 1,
+      };
     }
     const parts = [
-      ...(recvNode ? [est(recvNode, scope)] : []),
-      ...argNodes.map((a) => est(a, scope)),
+      ...(recvNode ? [this.estimate(recvNode, scope)] : []),
+      ...argNodes.map((a) => this.estimate(a, scope)),
     ];
     let own: number;
     if (name === "check") own = AUTHZ_CHECK_COST;
@@ -212,7 +227,34 @@ export function estimateCost(
       size: name === "split" || name === "findAll" ? (parts[0]?.size ?? 1) : parts[0]?.size ?? 1,
       schema: (name === "min" || name === "max") ? listElem : undefined,
     };
-  };
+  }
 
-  return est(root, new Map()).cost;
+  /** A comprehension macro: its body runs once per element of the receiver. */
+  #macro(name: string, recvNode: AstNode, argNodes: AstNode[], scope: Map<string, Info>): Info {
+    const recv = this.estimate(recvNode, scope);
+    const iterVar = argNodes[0].args as string;
+    const elemSchema = recv.schema?.type === "array" ? recv.schema.items : undefined;
+    const inner = new Map(scope);
+    inner.set(iterVar, {
+      cost: fixed(1),
+      size: sizeOfSchema(elemSchema, recv.size),
+      schema: elemSchema,
+    });
+    const body = argNodes.slice(1).map((a) => this.estimate(a, inner));
+    const perIter = add(fixed(1), ...body.map((b) => b.cost));
+    return {
+      cost: { min: recv.cost.min + 1, max: recv.cost.max + 1 + recv.size * perIter.max },
+      size: recv.size,
+      schema: name === "filter" ? recv.schema : undefined,
+    };
+  }
+}
+
+/** A literal: free, sized by its length. */
+function valueInfo(n: AstNode): Info {
+  const v = n.args;
+  return {
+    cost: fixed(0),
+    size: typeof v === "string" ? v.length : v instanceof Uint8Array ? v.length : 1,
+  };
 }

@@ -62,8 +62,11 @@ function fmtError(msg: string): Error {
   return celError("invalid_argument", msg);
 }
 
+/** What kind of number a formatted value is. */
+type NumberKind = "int" | "uint" | "double" | "other";
+
 function formatNumberVerb(verb: string, v: unknown, precision: number | undefined): string {
-  const kind = typeof v === "bigint"
+  const kind: NumberKind = typeof v === "bigint"
     ? "int"
     : v instanceof UnsignedInt
     ? "uint"
@@ -72,77 +75,95 @@ function formatNumberVerb(verb: string, v: unknown, precision: number | undefine
     : "other";
   switch (verb) {
     case "d":
-      if (kind === "int" || kind === "uint") {
-        return String(v instanceof UnsignedInt ? v.valueOf() : v);
-      }
-      if (kind === "double" && !Number.isFinite(v as number)) {
-        return Number.isNaN(v) ? "NaN" : (v as number) > 0 ? "Infinity" : "-Infinity";
-      }
-      throw fmtError(
-        `error during formatting: decimal clause can only be used on integers, was given ${
-          typeName(v)
-        }`,
-      );
+      return formatDecimal(v, kind);
     case "f":
-    case "e": {
-      let n: number;
-      if (kind === "double") n = v as number;
-      else if (kind === "int" || kind === "uint") {
-        n = Number(v instanceof UnsignedInt ? v.valueOf() : v);
-      } else if (typeof v === "string") {
-        n = Number(
-          v === "NaN" ? NaN : v === "Infinity" ? Infinity : v === "-Infinity" ? -Infinity : v,
-        );
-        if (Number.isNaN(n) && v !== "NaN") {
-          throw fmtError(
-            `error during formatting: fixed-point clause can only be used on doubles, was given ${
-              typeName(v)
-            }`,
-          );
-        }
-      } else {
-        throw fmtError(
-          `error during formatting: ${
-            verb === "f" ? "fixed-point" : "scientific"
-          } clause can only be used on doubles, was given ${typeName(v)}`,
-        );
-      }
-      if (Number.isNaN(n)) return "NaN";
-      if (!Number.isFinite(n)) return n > 0 ? "Infinity" : "-Infinity";
-      const p = precision ?? 6;
-      if (verb === "f") return toFixedEven(n, p);
-      const [m, e] = n.toExponential(p).split("e");
-      const exp = Number(e);
-      return `${m}e${exp < 0 ? "-" : "+"}${String(Math.abs(exp)).padStart(2, "0")}`;
-    }
+    case "e":
+      return formatFloat(verb, v, kind, precision);
     case "b":
     case "o":
     case "x":
-    case "X": {
-      const radix = verb === "b" ? 2 : verb === "o" ? 8 : 16;
-      let s: string;
-      if (kind === "int" || kind === "uint") {
-        const b = v instanceof UnsignedInt ? v.valueOf() : v as bigint;
-        s = b < 0n ? "-" + (-b).toString(radix) : b.toString(radix);
-      } else if (verb === "b" && typeof v === "boolean") s = v ? "1" : "0";
-      else if ((verb === "x" || verb === "X") && typeof v === "string") {
-        s = Array.from(new TextEncoder().encode(v), (b) => b.toString(16).padStart(2, "0")).join(
-          "",
-        );
-      } else if ((verb === "x" || verb === "X") && v instanceof Uint8Array) {
-        s = Array.from(v, (b) => b.toString(16).padStart(2, "0")).join("");
-      } else {
-        const what = verb === "b" ? "binary" : verb === "o" ? "octal" : "hex";
-        throw fmtError(
-          `error during formatting: only integers${
-            verb === "b" ? " and bools" : verb === "o" ? "" : ", byte buffers, and strings"
-          } can be formatted as ${what}, was given ${typeName(v)}`,
-        );
-      }
-      return verb === "X" ? s.toUpperCase() : s;
-    }
+    case "X":
+      return formatRadix(verb, v, kind);
   }
   throw fmtError(`could not parse formatting clause: unrecognized formatting clause "${verb}"`);
+}
+
+/** `%d`: integers, and the non-finite doubles by name. */
+function formatDecimal(v: unknown, kind: NumberKind): string {
+  if (kind === "int" || kind === "uint") {
+    return String(v instanceof UnsignedInt ? v.valueOf() : v);
+  }
+  if (kind === "double" && !Number.isFinite(v as number)) {
+    return Number.isNaN(v) ? "NaN" : (v as number) > 0 ? "Infinity" : "-Infinity";
+  }
+  throw fmtError(
+    `error during formatting: decimal clause can only be used on integers, was given ${
+      typeName(v)
+    }`,
+  );
+}
+
+/** `%f` (fixed-point) and `%e` (scientific), default precision 6. */
+function formatFloat(
+  verb: "f" | "e",
+  v: unknown,
+  kind: NumberKind,
+  precision: number | undefined,
+): string {
+  let n: number;
+  if (kind === "double") n = v as number;
+  else if (kind === "int" || kind === "uint") {
+    n = Number(v instanceof UnsignedInt ? v.valueOf() : v);
+  } else if (typeof v === "string") {
+    n = Number(
+      v === "NaN" ? NaN : v === "Infinity" ? Infinity : v === "-Infinity" ? -Infinity : v,
+    );
+    if (Number.isNaN(n) && v !== "NaN") {
+      throw fmtError(
+        `error during formatting: fixed-point clause can only be used on doubles, was given ${
+          typeName(v)
+        }`,
+      );
+    }
+  } else {
+    throw fmtError(
+      `error during formatting: ${
+        verb === "f" ? "fixed-point" : "scientific"
+      } clause can only be used on doubles, was given ${typeName(v)}`,
+    );
+  }
+  if (Number.isNaN(n)) return "NaN";
+  if (!Number.isFinite(n)) return n > 0 ? "Infinity" : "-Infinity";
+  const p = precision ?? 6;
+  if (verb === "f") return toFixedEven(n, p);
+  const [m, e] = n.toExponential(p).split("e");
+  const exp = Number(e);
+  return `${m}e${exp < 0 ? "-" : "+"}${String(Math.abs(exp)).padStart(2, "0")}`;
+}
+
+/** `%b`, `%o`, `%x` and `%X`: integers, bools in binary, strings and bytes in hex. */
+function formatRadix(verb: "b" | "o" | "x" | "X", v: unknown, kind: NumberKind): string {
+  const radix = verb === "b" ? 2 : verb === "o" ? 8 : 16;
+  let s: string;
+  if (kind === "int" || kind === "uint") {
+    const b = v instanceof UnsignedInt ? v.valueOf() : v as bigint;
+    s = b < 0n ? "-" + (-b).toString(radix) : b.toString(radix);
+  } else if (verb === "b" && typeof v === "boolean") s = v ? "1" : "0";
+  else if ((verb === "x" || verb === "X") && typeof v === "string") {
+    s = Array.from(new TextEncoder().encode(v), (b) => b.toString(16).padStart(2, "0")).join(
+      "",
+    );
+  } else if ((verb === "x" || verb === "X") && v instanceof Uint8Array) {
+    s = Array.from(v, (b) => b.toString(16).padStart(2, "0")).join("");
+  } else {
+    const what = verb === "b" ? "binary" : verb === "o" ? "octal" : "hex";
+    throw fmtError(
+      `error during formatting: only integers${
+        verb === "b" ? " and bools" : verb === "o" ? "" : ", byte buffers, and strings"
+      } can be formatted as ${what}, was given ${typeName(v)}`,
+    );
+  }
+  return verb === "X" ? s.toUpperCase() : s;
 }
 
 /** `toFixed` with round-half-to-even on exactly representable halfway values, as Go does. */

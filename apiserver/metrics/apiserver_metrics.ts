@@ -160,100 +160,14 @@ export interface ApiServerMetrics {
 
 /** Defines the API server's metrics in `registry`. */
 export function createApiServerMetrics(registry: MetricsRegistry): ApiServerMetrics {
-  const requestTotal = registry.counter({
-    name: "apiserver_request_total",
-    help:
-      "Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.",
-    labels: [
-      "verb",
-      "dry_run",
-      "group",
-      "version",
-      "resource",
-      "subresource",
-      "scope",
-      "component",
-      "code",
-    ],
-    stabilityLevel: "STABLE",
-  });
-  const requestDuration = registry.histogram({
-    name: "apiserver_request_duration_seconds",
-    help:
-      "Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.",
-    labels: [
-      "verb",
-      "dry_run",
-      "group",
-      "version",
-      "resource",
-      "subresource",
-      "scope",
-      "component",
-    ],
-    buckets: REQUEST_DURATION_BUCKETS,
-    stabilityLevel: "STABLE",
-  });
-  const requestedDeprecatedApis = registry.gauge({
-    name: "apiserver_requested_deprecated_apis",
-    help:
-      "Gauge of deprecated APIs that have been requested, broken out by API group, version, resource, subresource, and removed_release.",
-    labels: ["group", "version", "resource", "subresource", "removed_release"],
-    stabilityLevel: "STABLE",
-  });
-  const authenticationAttempts = registry.counter({
-    name: "authentication_attempts",
-    help: "Counter of authenticated attempts.",
-    labels: ["result"],
-  });
-  const authenticationDuration = registry.histogram({
-    name: "authentication_duration_seconds",
-    help: "Authentication duration in seconds broken out by result.",
-    labels: ["result"],
-    buckets: [
-      0.001,
-      0.002,
-      0.004,
-      0.008,
-      0.016,
-      0.032,
-      0.064,
-      0.128,
-      0.256,
-      0.512,
-      1.024,
-      2.048,
-      4.096,
-      8.192,
-      16.384,
-    ],
-  });
-  const storageSize = registry.gauge({
-    name: "apiserver_storage_size_bytes",
-    help: "Size of the storage database file physically allocated in bytes.",
-    labels: ["storage_cluster_id"],
-    stabilityLevel: "STABLE",
-  });
-
-  const groupCommitDuration = registry.histogram({
-    name: "apiserver_storage_group_commit_duration_seconds",
-    help:
-      "Duration of the storage's group-commit transactions, commit and sync included, by where they ran (inline on the server's thread, on the write worker, or on a libSQL server).",
-    labels: ["where"],
-    buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-  });
-  const groupCommitWrites = registry.histogram({
-    name: "apiserver_storage_group_commit_writes",
-    help: "Writes committed together in one storage transaction.",
-    labels: ["where"],
-    buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256],
-  });
-  const slowGroupCommits = registry.counter({
-    name: "apiserver_storage_slow_group_commits_total",
-    help:
-      "Group commits slower than the storage's slow-commit limit; each moves the following commits to the write worker for a while.",
-    labels: ["where"],
-  });
+  const { requestTotal, requestDuration, requestedDeprecatedApis } = defineRequestMetrics(
+    registry,
+  );
+  const { authenticationAttempts, authenticationDuration } = defineAuthenticationMetrics(
+    registry,
+  );
+  const { storageSize, groupCommitDuration, groupCommitWrites, slowGroupCommits } =
+    defineStorageMetrics(registry);
 
   return {
     registry,
@@ -304,6 +218,116 @@ export function createApiServerMetrics(registry: MetricsRegistry): ApiServerMetr
       );
     },
   };
+}
+
+/** The labels of the request metrics (`apiserver_request_total` adds `code`). */
+const REQUEST_LABELS = [
+  "verb",
+  "dry_run",
+  "group",
+  "version",
+  "resource",
+  "subresource",
+  "scope",
+  "component",
+];
+
+/** `apiserver_request_total`, `apiserver_request_duration_seconds` and deprecated API use. */
+function defineRequestMetrics(
+  registry: MetricsRegistry,
+): Pick<ApiServerMetrics, "requestTotal" | "requestDuration" | "requestedDeprecatedApis"> {
+  const requestTotal = registry.counter({
+    name: "apiserver_request_total",
+    help:
+      "Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.",
+    labels: [...REQUEST_LABELS, "code"],
+    stabilityLevel: "STABLE",
+  });
+  const requestDuration = registry.histogram({
+    name: "apiserver_request_duration_seconds",
+    help:
+      "Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.",
+    labels: [...REQUEST_LABELS],
+    buckets: REQUEST_DURATION_BUCKETS,
+    stabilityLevel: "STABLE",
+  });
+  const requestedDeprecatedApis = registry.gauge({
+    name: "apiserver_requested_deprecated_apis",
+    help:
+      "Gauge of deprecated APIs that have been requested, broken out by API group, version, resource, subresource, and removed_release.",
+    labels: ["group", "version", "resource", "subresource", "removed_release"],
+    stabilityLevel: "STABLE",
+  });
+  return { requestTotal, requestDuration, requestedDeprecatedApis };
+}
+
+/** `authentication_attempts` and `authentication_duration_seconds`. */
+function defineAuthenticationMetrics(
+  registry: MetricsRegistry,
+): Pick<ApiServerMetrics, "authenticationAttempts" | "authenticationDuration"> {
+  const authenticationAttempts = registry.counter({
+    name: "authentication_attempts",
+    help: "Counter of authenticated attempts.",
+    labels: ["result"],
+  });
+  const authenticationDuration = registry.histogram({
+    name: "authentication_duration_seconds",
+    help: "Authentication duration in seconds broken out by result.",
+    labels: ["result"],
+    buckets: [
+      0.001,
+      0.002,
+      0.004,
+      0.008,
+      0.016,
+      0.032,
+      0.064,
+      0.128,
+      0.256,
+      0.512,
+      1.024,
+      2.048,
+      4.096,
+      8.192,
+      16.384,
+    ],
+  });
+  return { authenticationAttempts, authenticationDuration };
+}
+
+/** The storage size and its group commits' duration, size and slowness. */
+function defineStorageMetrics(
+  registry: MetricsRegistry,
+): Pick<
+  ApiServerMetrics,
+  "storageSize" | "groupCommitDuration" | "groupCommitWrites" | "slowGroupCommits"
+> {
+  const storageSize = registry.gauge({
+    name: "apiserver_storage_size_bytes",
+    help: "Size of the storage database file physically allocated in bytes.",
+    labels: ["storage_cluster_id"],
+    stabilityLevel: "STABLE",
+  });
+  const groupCommitDuration = registry.histogram({
+    name: "apiserver_storage_group_commit_duration_seconds",
+    help:
+      "Duration of the storage's group-commit transactions, commit and sync included, by where they ran (inline on the server's thread, on the write worker, or on a libSQL server).",
+    labels: ["where"],
+    buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+  });
+  const groupCommitWrites = registry.histogram({
+    name: "apiserver_storage_group_commit_writes",
+    help: "Writes committed together in one storage transaction.",
+    labels: ["where"],
+    buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256],
+  });
+  const slowGroupCommits = registry.counter({
+    name: "apiserver_storage_slow_group_commits_total",
+    help:
+      "Group commits slower than the storage's slow-commit limit; each moves the following commits to the write worker for a while.",
+    labels: ["where"],
+  });
+  return { storageSize, groupCommitDuration, groupCommitWrites, slowGroupCommits };
 }
 
 let defaultMetrics: ApiServerMetrics | undefined;

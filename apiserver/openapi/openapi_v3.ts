@@ -6,11 +6,11 @@
  *
  * @module
  */
-import type { FieldSchema, SchemaModel, TypeSchema } from "../../shared/api/schema/model.ts";
+import type { SchemaModel } from "../../shared/api/schema/model.ts";
 import { ALL_VERBS, apiVersionOf, type KindDef, type Verb } from "../registry/generic/kind.ts";
+import { type Json, ref, typeToOpenApi } from "./type_to_openapi.ts";
 
-/** A JSON object of the document. */
-type Json = Record<string, unknown>;
+export { typeToOpenApi };
 
 /** The Kubernetes version the documents describe. */
 export const OPENAPI_INFO_VERSION = "v1.32.0";
@@ -31,10 +31,6 @@ const PATCH_MEDIA = [
   "application/merge-patch+json",
   "application/strategic-merge-patch+json",
 ];
-
-function ref(name: string): Json {
-  return { $ref: `#/components/schemas/${name}` };
-}
 
 function query(name: string, type: string, description: string): Json {
   return { name, in: "query", description, schema: { type, uniqueItems: true } };
@@ -167,63 +163,50 @@ function kindSchemaName(
   return `io.k8s.api.${g}.${def.version}.${def.kind}`;
 }
 
-function fieldToOpenApi(model: SchemaModel, f: FieldSchema, top = true): Json {
-  const out: Json = {};
-  if (top && f.description) out.description = f.description;
-  switch (f.type) {
-    case "ref": {
-      const t = model.type(f.ref!);
-      const name = t?.openApiName ?? f.ref!;
-      if (!top) return ref(name);
-      out.allOf = [ref(name)];
-      break;
-    }
-    case "array":
-      out.type = "array";
-      out.items = fieldToOpenApi(model, f.items!, false);
-      break;
-    case "map":
-      out.type = "object";
-      out.additionalProperties = fieldToOpenApi(model, f.values!, false);
-      break;
-    case "intOrString":
-      out.type = "string";
-      out.format = "int-or-string";
-      break;
-    case "quantity":
-      out.type = "string";
-      break;
-    case "any":
-      out["x-kubernetes-preserve-unknown-fields"] = true;
-      break;
-    default:
-      out.type = f.type;
-      if (f.format) out.format = f.format;
-  }
-  if (f.enum) out.enum = [...f.enum];
-  if (f.default !== undefined) out.default = f.default;
-  if (f.listType) out["x-kubernetes-list-type"] = f.listType;
-  if (f.listMapKeys) out["x-kubernetes-list-map-keys"] = [...f.listMapKeys];
-  if (f.mapType) out["x-kubernetes-map-type"] = f.mapType;
-  if (f.patchStrategy) out["x-kubernetes-patch-strategy"] = f.patchStrategy;
-  if (f.patchMergeKey) out["x-kubernetes-patch-merge-key"] = f.patchMergeKey;
-  return out;
-}
+/** A group, version and kind, as `x-kubernetes-group-version-kind` names it. */
+type Gvk = { group: string; version: string; kind: string };
 
-/** The OpenAPI v3 schema of one model type. */
-export function typeToOpenApi(model: SchemaModel, t: TypeSchema): Json {
-  if (t.scalar) return fieldToOpenApi(model, t.scalar);
-  const out: Json = { type: "object" };
-  if (t.description) out.description = t.description;
-  if (!t.preserveUnknownFields) {
-    out.properties = Object.fromEntries(
-      Object.entries(t.properties).map(([k, f]) => [k, fieldToOpenApi(model, f)]),
-    );
-    if (t.required.length > 0) out.required = [...t.required];
+/** The schemas and paths of a document being built. */
+class DocumentParts {
+  readonly schemas: Json = {};
+  readonly paths: Record<string, Json> = {};
+  readonly #model: SchemaModel;
+
+  constructor(model: SchemaModel) {
+    this.#model = model;
   }
-  if (t.structType) out["x-kubernetes-map-type"] = t.structType;
-  if (t.gvk) out["x-kubernetes-group-version-kind"] = t.gvk.map((g) => ({ ...g }));
-  return out;
+
+  /** Adds the schema of a model type and of every type it refers to. */
+  addType(name: string): void {
+    for (const t of this.#model.closure(name)) {
+      this.schemas[t.openApiName] ??= typeToOpenApi(this.#model, t);
+    }
+  }
+
+  /** Adds the schema of a kind (an open object when the model lacks it); returns its name. */
+  addKind(def: Gvk): string {
+    const t = this.#model.kind(def.group, def.version, def.kind);
+    if (t) this.addType(t.name);
+    else {
+      this.schemas[kindSchemaName(this.#model, def)] ??= {
+        type: "object",
+        "x-kubernetes-preserve-unknown-fields": true,
+        "x-kubernetes-group-version-kind": [{ ...def }],
+      };
+    }
+    return kindSchemaName(this.#model, def);
+  }
+
+  /** Whether the model has a kind. */
+  hasKind(def: Gvk): boolean {
+    return this.#model.kind(def.group, def.version, def.kind) !== undefined;
+  }
+
+  /** Adds an operation; the path's parameters are set by its first operation. */
+  addOperation(path: string, method: string, op: Json, params: Json[] = []): void {
+    this.paths[path] ??= { parameters: [...params, P.pretty] };
+    this.paths[path][method] = op;
+  }
 }
 
 /** Builds the OpenAPI v3 document of `group/version` from the kinds served there. */
@@ -234,22 +217,7 @@ export function buildOpenApiV3(
   kinds: readonly KindDef[],
   served: ReadonlySet<string>,
 ): Json {
-  const schemas: Json = {};
-  const addType = (name: string) => {
-    for (const t of model.closure(name)) schemas[t.openApiName] ??= typeToOpenApi(model, t);
-  };
-  const addKind = (def: Pick<KindDef, "group" | "version" | "kind">) => {
-    const t = model.kind(def.group, def.version, def.kind);
-    if (t) addType(t.name);
-    else {
-      schemas[kindSchemaName(model, def)] ??= {
-        type: "object",
-        "x-kubernetes-preserve-unknown-fields": true,
-        "x-kubernetes-group-version-kind": [{ ...def }],
-      };
-    }
-    return kindSchemaName(model, def);
-  };
+  const parts = new DocumentParts(model);
   for (
     const n of [
       "meta.v1.Status",
@@ -258,261 +226,17 @@ export function buildOpenApiV3(
       "meta.v1.APIResourceList",
     ]
   ) {
-    addType(n);
+    parts.addType(n);
   }
-  schemas[`${META}.Patch`] = {
+  parts.schemas[`${META}.Patch`] = {
     type: "object",
     description:
       "The body of a PATCH request: a JSON Patch, a merge patch, a strategic merge patch or an apply configuration.",
   };
-  const status = `${META}.Status`;
   const prefix = group === "" ? `/api/${version}` : `/apis/${group}/${version}`;
   const tag = gvTag(group, version);
-  const paths: Record<string, Json> = {};
-  const addOp = (path: string, method: string, op: Json, params: Json[] = []) => {
-    paths[path] ??= { parameters: [...params, P.pretty] };
-    paths[path][method] = op;
-  };
-  for (const def of kinds) {
-    const verbs = new Set((def.verbs ?? ALL_VERBS).filter((v) => served.has(v)));
-    const gvk = { group: def.group, version: def.version, kind: def.kind };
-    const obj = addKind(def);
-    const list = model.kind(def.group, def.version, `${def.kind}List`)
-      ? addKind({ ...def, kind: `${def.kind}List` })
-      : undefined;
-    const ns = def.namespaced ? "Namespaced" : "";
-    const nsParams = def.namespaced
-      ? [pathParam("namespace", "object name and auth scope, such as for teams and projects")]
-      : [];
-    const nameParam = pathParam("name", `name of the ${def.kind}`);
-    const coll = def.namespaced
-      ? `${prefix}/namespaces/{namespace}/${def.plural}`
-      : `${prefix}/${def.plural}`;
-    const item = `${coll}/{name}`;
-    const op = (
-      action: string,
-      id: string,
-      description: string,
-      params: Json[],
-      resp: Json,
-      extra: Json = {},
-      kind = gvk,
-    ): Json => ({
-      tags: [tag],
-      description,
-      operationId: `${id}${tag}${ns}${kind.kind}`,
-      parameters: params,
-      responses: resp,
-      "x-kubernetes-action": action,
-      "x-kubernetes-group-version-kind": { ...kind },
-      ...extra,
-    });
-    const bodyOf = (schema: string) => ({
-      requestBody: { content: { "*/*": { schema: ref(schema) } }, required: true },
-    });
-    if (verbs.has("list") && list) {
-      addOp(
-        coll,
-        "get",
-        op(
-          "list",
-          "list",
-          `list or watch objects of kind ${def.kind}`,
-          [...LIST_PARAMS, P.watch],
-          responses({ "200": ref(list) }, [...OBJECT_MEDIA, ...WATCH_MEDIA]),
-        ),
-        nsParams,
-      );
-      if (def.namespaced) {
-        const all = `${prefix}/${def.plural}`;
-        paths[all] ??= { parameters: [...LIST_PARAMS, P.pretty, P.watch] };
-        paths[all].get = {
-          ...op(
-            "list",
-            "list",
-            `list or watch objects of kind ${def.kind}`,
-            [],
-            responses({ "200": ref(list) }, [...OBJECT_MEDIA, ...WATCH_MEDIA]),
-          ),
-          operationId: `list${tag}${def.kind}ForAllNamespaces`,
-        };
-      }
-    }
-    if (verbs.has("create")) {
-      const codes = def.virtual
-        ? { "200": ref(obj), "201": ref(obj), "202": ref(obj) }
-        : { "200": ref(obj), "201": ref(obj), "202": ref(obj) };
-      addOp(
-        coll,
-        "post",
-        op(
-          "post",
-          "create",
-          `create a ${def.kind}`,
-          [P.dryRun, P.fieldManager, P.fieldValidation],
-          responses(codes, OBJECT_MEDIA),
-          bodyOf(obj),
-        ),
-        nsParams,
-      );
-    }
-    if (verbs.has("deletecollection")) {
-      addOp(
-        coll,
-        "delete",
-        op(
-          "deletecollection",
-          "deleteCollection",
-          `delete collection of ${def.kind}`,
-          [...DELETE_PARAMS, ...LIST_PARAMS],
-          responses({ "200": ref(status) }, OBJECT_MEDIA),
-          { requestBody: { content: { "*/*": { schema: ref(`${META}.DeleteOptions`) } } } },
-        ),
-        nsParams,
-      );
-    }
-    const itemParams = [nameParam, ...nsParams];
-    if (verbs.has("get")) {
-      addOp(
-        item,
-        "get",
-        op(
-          "get",
-          "read",
-          `read the specified ${def.kind}`,
-          [],
-          responses({ "200": ref(obj) }, OBJECT_MEDIA),
-        ),
-        itemParams,
-      );
-    }
-    if (verbs.has("update")) {
-      addOp(
-        item,
-        "put",
-        op(
-          "put",
-          "replace",
-          `replace the specified ${def.kind}`,
-          [P.dryRun, P.fieldManager, P.fieldValidation],
-          responses({ "200": ref(obj), "201": ref(obj) }, OBJECT_MEDIA),
-          bodyOf(obj),
-        ),
-        itemParams,
-      );
-    }
-    if (verbs.has("patch")) {
-      addOp(
-        item,
-        "patch",
-        op(
-          "patch",
-          "patch",
-          `partially update the specified ${def.kind}`,
-          [P.dryRun, P.fieldManager, P.fieldValidation, P.force],
-          responses({ "200": ref(obj), "201": ref(obj) }, OBJECT_MEDIA),
-          { requestBody: { content: content(ref(`${META}.Patch`), PATCH_MEDIA), required: true } },
-        ),
-        itemParams,
-      );
-    }
-    if (verbs.has("delete")) {
-      addOp(
-        item,
-        "delete",
-        op(
-          "delete",
-          "delete",
-          `delete a ${def.kind}`,
-          DELETE_PARAMS,
-          responses({ "200": ref(obj), "202": ref(obj) }, OBJECT_MEDIA),
-          { requestBody: { content: { "*/*": { schema: ref(`${META}.DeleteOptions`) } } } },
-        ),
-        itemParams,
-      );
-    }
-    for (const sub of def.subresources ?? []) {
-      const path = `${item}/${sub.name}`;
-      const subVerbs = sub.verbs.filter((v: Verb) => served.has(v));
-      const subKind = sub.requestKind ?? gvk;
-      const subObj = sub.requestKind ? addKind(sub.requestKind) : obj;
-      const suffix = camel(sub.name);
-      const subOp = (
-        action: string,
-        id: string,
-        desc: string,
-        params: Json[],
-        resp: Json,
-        extra: Json = {},
-      ) => ({
-        ...op(action, id, desc, params, resp, extra, subKind),
-        operationId: `${id}${tag}${ns}${def.kind}${suffix}`,
-      });
-      const pp = [pathParam("name", `name of the ${subKind.kind}`), ...nsParams];
-      if (subVerbs.includes("get")) {
-        addOp(
-          path,
-          "get",
-          subOp(
-            "get",
-            "read",
-            `read ${sub.name} of the specified ${def.kind}`,
-            [],
-            responses({ "200": ref(subObj) }, OBJECT_MEDIA),
-          ),
-          pp,
-        );
-      }
-      if (subVerbs.includes("create")) {
-        addOp(
-          path,
-          "post",
-          subOp(
-            "post",
-            "create",
-            `create ${sub.name} of a ${def.kind}`,
-            [P.dryRun, P.fieldManager, P.fieldValidation],
-            responses({ "200": ref(subObj), "201": ref(subObj), "202": ref(subObj) }, OBJECT_MEDIA),
-            bodyOf(subObj),
-          ),
-          pp,
-        );
-      }
-      if (subVerbs.includes("update")) {
-        addOp(
-          path,
-          "put",
-          subOp(
-            "put",
-            "replace",
-            `replace ${sub.name} of the specified ${def.kind}`,
-            [P.dryRun, P.fieldManager, P.fieldValidation],
-            responses({ "200": ref(subObj), "201": ref(subObj) }, OBJECT_MEDIA),
-            bodyOf(subObj),
-          ),
-          pp,
-        );
-      }
-      if (subVerbs.includes("patch")) {
-        addOp(
-          path,
-          "patch",
-          subOp(
-            "patch",
-            "patch",
-            `partially update ${sub.name} of the specified ${def.kind}`,
-            [P.dryRun, P.fieldManager, P.fieldValidation, P.force],
-            responses({ "200": ref(subObj), "201": ref(subObj) }, OBJECT_MEDIA),
-            {
-              requestBody: { content: content(ref(`${META}.Patch`), PATCH_MEDIA), required: true },
-            },
-          ),
-          pp,
-        );
-      }
-    }
-  }
-  paths[`${prefix}/`] = {
+  for (const def of kinds) addKindPaths(parts, kindPaths(parts, def, prefix, tag), served);
+  parts.paths[`${prefix}/`] = {
     get: {
       tags: [tag],
       description: "get available resources",
@@ -520,12 +244,19 @@ export function buildOpenApiV3(
       responses: responses({ "200": ref(`${META}.APIResourceList`) }, OBJECT_MEDIA),
     },
   };
+  return document(parts);
+}
+
+/** The document around the paths and schemas. */
+function document(parts: DocumentParts): Json {
   return {
     openapi: "3.0.0",
     info: { title: "Kubernetes", version: OPENAPI_INFO_VERSION },
-    paths,
+    paths: parts.paths,
     components: {
-      schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a < b ? -1 : 1)),
+      schemas: Object.fromEntries(
+        Object.entries(parts.schemas).sort(([a], [b]) => a < b ? -1 : 1),
+      ),
       securitySchemes: {
         BearerToken: {
           type: "apiKey",
@@ -537,6 +268,260 @@ export function buildOpenApiV3(
     },
     security: [{ BearerToken: [] }],
   };
+}
+
+/** What every operation of one kind shares. */
+interface KindPaths {
+  def: KindDef;
+  gvk: Gvk;
+  tag: string;
+  prefix: string;
+  /** The kind's schema name. */
+  obj: string;
+  /** `Namespaced` or empty, as in operation ids. */
+  ns: string;
+  /** The namespace path parameter, when namespaced. */
+  nsParams: Json[];
+  /** The collection path. */
+  coll: string;
+  /** The object path. */
+  item: string;
+}
+
+function kindPaths(parts: DocumentParts, def: KindDef, prefix: string, tag: string): KindPaths {
+  const coll = def.namespaced
+    ? `${prefix}/namespaces/{namespace}/${def.plural}`
+    : `${prefix}/${def.plural}`;
+  return {
+    def,
+    gvk: { group: def.group, version: def.version, kind: def.kind },
+    tag,
+    prefix,
+    obj: parts.addKind(def),
+    ns: def.namespaced ? "Namespaced" : "",
+    nsParams: def.namespaced
+      ? [pathParam("namespace", "object name and auth scope, such as for teams and projects")]
+      : [],
+    coll,
+    item: `${coll}/{name}`,
+  };
+}
+
+/** The fields of one operation object. */
+interface OperationFields {
+  action: string;
+  operationId: string;
+  description: string;
+  params: Json[];
+  responses: Json;
+  gvk: Gvk;
+  extra?: Json;
+}
+
+function operation(tag: string, f: OperationFields): Json {
+  return {
+    tags: [tag],
+    description: f.description,
+    operationId: f.operationId,
+    parameters: f.params,
+    responses: f.responses,
+    "x-kubernetes-action": f.action,
+    "x-kubernetes-group-version-kind": { ...f.gvk },
+    ...f.extra,
+  };
+}
+
+/** One operation of a path, served when its verb is. */
+interface OperationSpec {
+  verb: Verb;
+  method: string;
+  action: string;
+  /** The operation id's first word (`read`, `replace`, ...). */
+  id: string;
+  /** The description, from the kind and (for subresources) the subresource. */
+  describe(kind: string, sub: string): string;
+  params: readonly Json[];
+  /** The response schemas by status code, given the object's schema name. */
+  codes(obj: string): Record<string, Json>;
+  /** The request body, given the object's schema name. */
+  body?(obj: string): Json;
+}
+
+const WRITE_PARAMS = [P.dryRun, P.fieldManager, P.fieldValidation];
+const ok = (obj: string) => ({ "200": ref(obj) });
+const okCreated = (obj: string) => ({ "200": ref(obj), "201": ref(obj) });
+const okAccepted = (obj: string) => ({ "200": ref(obj), "202": ref(obj) });
+const anyOk = (obj: string) => ({ "200": ref(obj), "201": ref(obj), "202": ref(obj) });
+const objectBody = (obj: string): Json => ({
+  requestBody: { content: { "*/*": { schema: ref(obj) } }, required: true },
+});
+const patchBody = (): Json => ({
+  requestBody: { content: content(ref(`${META}.Patch`), PATCH_MEDIA), required: true },
+});
+const deleteBody = (): Json => ({
+  requestBody: { content: { "*/*": { schema: ref(`${META}.DeleteOptions`) } } },
+});
+
+/** The collection's operations besides list. */
+const COLLECTION_OPERATIONS: readonly OperationSpec[] = [
+  {
+    verb: "create",
+    method: "post",
+    action: "post",
+    id: "create",
+    describe: (kind) => `create a ${kind}`,
+    params: WRITE_PARAMS,
+    codes: anyOk,
+    body: objectBody,
+  },
+  {
+    verb: "deletecollection",
+    method: "delete",
+    action: "deletecollection",
+    id: "deleteCollection",
+    describe: (kind) => `delete collection of ${kind}`,
+    params: [...DELETE_PARAMS, ...LIST_PARAMS],
+    codes: () => ok(`${META}.Status`),
+    body: deleteBody,
+  },
+];
+
+/** The operations of one object. */
+const ITEM_OPERATIONS: readonly OperationSpec[] = [
+  {
+    verb: "get",
+    method: "get",
+    action: "get",
+    id: "read",
+    describe: (kind) => `read the specified ${kind}`,
+    params: [],
+    codes: ok,
+  },
+  {
+    verb: "update",
+    method: "put",
+    action: "put",
+    id: "replace",
+    describe: (kind) => `replace the specified ${kind}`,
+    params: WRITE_PARAMS,
+    codes: okCreated,
+    body: objectBody,
+  },
+  {
+    verb: "patch",
+    method: "patch",
+    action: "patch",
+    id: "patch",
+    describe: (kind) => `partially update the specified ${kind}`,
+    params: [...WRITE_PARAMS, P.force],
+    codes: okCreated,
+    body: patchBody,
+  },
+  {
+    verb: "delete",
+    method: "delete",
+    action: "delete",
+    id: "delete",
+    describe: (kind) => `delete a ${kind}`,
+    params: DELETE_PARAMS,
+    codes: okAccepted,
+    body: deleteBody,
+  },
+];
+
+/** The operations of a subresource. */
+const SUBRESOURCE_OPERATIONS: readonly OperationSpec[] = [
+  { ...ITEM_OPERATIONS[0], describe: (kind, sub) => `read ${sub} of the specified ${kind}` },
+  { ...COLLECTION_OPERATIONS[0], describe: (kind, sub) => `create ${sub} of a ${kind}` },
+  { ...ITEM_OPERATIONS[1], describe: (kind, sub) => `replace ${sub} of the specified ${kind}` },
+  {
+    ...ITEM_OPERATIONS[2],
+    describe: (kind, sub) => `partially update ${sub} of the specified ${kind}`,
+  },
+];
+
+/** The operation of `spec` on an object of schema `obj`. */
+function specOperation(
+  k: KindPaths,
+  spec: OperationSpec,
+  obj: string,
+  gvk: Gvk,
+  operationId: string,
+  sub = "",
+): Json {
+  return operation(k.tag, {
+    action: spec.action,
+    operationId,
+    description: spec.describe(k.def.kind, sub),
+    params: [...spec.params],
+    responses: responses(spec.codes(obj), OBJECT_MEDIA),
+    gvk,
+    extra: spec.body?.(obj),
+  });
+}
+
+/** Adds the collection, object and subresource paths of one kind. */
+function addKindPaths(parts: DocumentParts, k: KindPaths, served: ReadonlySet<string>): void {
+  const { def } = k;
+  const verbs = new Set((def.verbs ?? ALL_VERBS).filter((v) => served.has(v)));
+  const listGvk = { ...def, kind: `${def.kind}List` };
+  const list = parts.hasKind(listGvk) ? parts.addKind(listGvk) : undefined;
+  if (verbs.has("list") && list) addListOperations(parts, k, list);
+  const opId = (spec: OperationSpec) => `${spec.id}${k.tag}${k.ns}${def.kind}`;
+  for (const spec of COLLECTION_OPERATIONS) {
+    if (!verbs.has(spec.verb)) continue;
+    const op = specOperation(k, spec, k.obj, k.gvk, opId(spec));
+    parts.addOperation(k.coll, spec.method, op, k.nsParams);
+  }
+  const itemParams = [pathParam("name", `name of the ${def.kind}`), ...k.nsParams];
+  for (const spec of ITEM_OPERATIONS) {
+    if (!verbs.has(spec.verb)) continue;
+    const op = specOperation(k, spec, k.obj, k.gvk, opId(spec));
+    parts.addOperation(k.item, spec.method, op, itemParams);
+  }
+  for (const sub of def.subresources ?? []) addSubresourcePaths(parts, k, sub, served);
+}
+
+/** Lists (and watches) of the collection, and of all namespaces for a namespaced kind. */
+function addListOperations(parts: DocumentParts, k: KindPaths, list: string): void {
+  const { def, tag } = k;
+  const listOp = (params: Json[], operationId: string) =>
+    operation(tag, {
+      action: "list",
+      operationId,
+      description: `list or watch objects of kind ${def.kind}`,
+      params,
+      responses: responses({ "200": ref(list) }, [...OBJECT_MEDIA, ...WATCH_MEDIA]),
+      gvk: k.gvk,
+    });
+  const id = `list${tag}${k.ns}${def.kind}`;
+  parts.addOperation(k.coll, "get", listOp([...LIST_PARAMS, P.watch], id), k.nsParams);
+  if (def.namespaced) {
+    const all = `${k.prefix}/${def.plural}`;
+    parts.paths[all] ??= { parameters: [...LIST_PARAMS, P.pretty, P.watch] };
+    parts.paths[all].get = listOp([], `list${tag}${def.kind}ForAllNamespaces`);
+  }
+}
+
+/** The operations of one subresource (`status`, `scale`, `token`, ...). */
+function addSubresourcePaths(
+  parts: DocumentParts,
+  k: KindPaths,
+  sub: NonNullable<KindDef["subresources"]>[number],
+  served: ReadonlySet<string>,
+): void {
+  const path = `${k.item}/${sub.name}`;
+  const subVerbs = sub.verbs.filter((v: Verb) => served.has(v));
+  const subKind = sub.requestKind ?? k.gvk;
+  const subObj = sub.requestKind ? parts.addKind(sub.requestKind) : k.obj;
+  const suffix = camel(sub.name);
+  const pp = [pathParam("name", `name of the ${subKind.kind}`), ...k.nsParams];
+  for (const spec of SUBRESOURCE_OPERATIONS) {
+    if (!subVerbs.includes(spec.verb)) continue;
+    const operationId = `${spec.id}${k.tag}${k.ns}${k.def.kind}${suffix}`;
+    const op = specOperation(k, spec, subObj, subKind, operationId, sub.name);
+    parts.addOperation(path, spec.method, op, pp);
+  }
 }
 
 /** The apiVersion paths (`api/v1`, `apis/<group>/<version>`) of the kinds, without duplicates. */

@@ -89,99 +89,65 @@ export const FLAG_HELP: Record<string, string> = {
   ...AUTHN_FLAG_HELP,
 };
 
+/** The `node:util` parseArgs option specs of the server's own flags. */
+const SERVER_PARSE_OPTIONS = {
+  "data-dir": { type: "string" },
+  "storage-url": { type: "string" },
+  "secure-port": { type: "string" },
+  "bind-address": { type: "string" },
+  "tls-cert-file": { type: "string" },
+  "tls-private-key-file": { type: "string" },
+  "tls-san": { type: "string", multiple: true },
+  "history-window": { type: "string" },
+  "http2-max-streams-per-connection": { type: "string" },
+  "feature-gates": { type: "string" },
+  "node-monitor-grace-period": { type: "string" },
+  "v": { type: "string", short: "v" },
+  "help": { type: "boolean", short: "h" },
+} as const;
+
+/** The flags' raw values as `node:util` parseArgs returns them. */
+type FlagValues = Record<string, string | string[] | boolean | undefined>;
+
 /** Parses and validates command-line flags. */
 export function parseServerOptions(
   args: string[],
   env: (k: string) => string | undefined = (k) => Deno.env.get(k),
 ): ParsedOptions {
   const errors: string[] = [];
-  let values: Record<string, string | string[] | boolean | undefined>;
+  let values: FlagValues;
   try {
     values = parseArgs({
       args: normalizeBoolFlags(args),
       strict: true,
       allowPositionals: false,
-      options: {
-        "data-dir": { type: "string" },
-        "storage-url": { type: "string" },
-        "secure-port": { type: "string" },
-        "bind-address": { type: "string" },
-        "tls-cert-file": { type: "string" },
-        "tls-private-key-file": { type: "string" },
-        "tls-san": { type: "string", multiple: true },
-        "history-window": { type: "string" },
-        "http2-max-streams-per-connection": { type: "string" },
-        "feature-gates": { type: "string" },
-        "node-monitor-grace-period": { type: "string" },
-        "v": { type: "string", short: "v" },
-        "help": { type: "boolean", short: "h" },
-        ...AUTHZ_PARSE_OPTIONS,
-        ...AUTHN_PARSE_OPTIONS,
-      },
+      options: { ...SERVER_PARSE_OPTIONS, ...AUTHZ_PARSE_OPTIONS, ...AUTHN_PARSE_OPTIONS },
     }).values;
   } catch (err) {
     return { ok: false, errors: [(err as Error).message] };
   }
   const str = (k: string) => values[k] as string | undefined;
-  const port = Number(str("secure-port") ?? "6443");
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    errors.push(
-      `--secure-port: must be an integer from 0 to 65535, got ${
-        JSON.stringify(str("secure-port"))
-      }`,
-    );
-  }
-  const windowText = str("history-window") ?? "5m";
-  const historyWindowMs = tryParseDurationMs(windowText);
-  if (historyWindowMs === undefined || historyWindowMs <= 0) {
-    errors.push(
-      `--history-window: must be a positive duration such as 5m, got ${JSON.stringify(windowText)}`,
-    );
-  }
-  const streamsText = str("http2-max-streams-per-connection") ?? String(HTTP2_MAX_STREAMS);
-  const http2MaxStreamsPerConnection = Number(streamsText);
-  if (
-    !Number.isInteger(http2MaxStreamsPerConnection) || http2MaxStreamsPerConnection < 0 ||
-    http2MaxStreamsPerConnection > 2 ** 31 - 1
-  ) {
-    errors.push(
-      `--http2-max-streams-per-connection: must be a non-negative integer, got ${
-        JSON.stringify(streamsText)
-      }`,
-    );
-  }
-  const graceText = str("node-monitor-grace-period") ?? "40s";
-  const nodeMonitorGracePeriodMs = tryParseDurationMs(graceText);
-  if (nodeMonitorGracePeriodMs === undefined || nodeMonitorGracePeriodMs <= 0) {
-    errors.push(
-      `--node-monitor-grace-period: must be a positive duration such as 40s, got ${
-        JSON.stringify(graceText)
-      }`,
-    );
-  }
-  const url = str("storage-url");
-  if (url !== undefined && !/^(libsql|wss?|https?):\/\//.test(url)) {
-    errors.push(
-      `--storage-url: must start with libsql://, ws://, wss://, http:// or https://, got ${
-        JSON.stringify(url)
-      }`,
-    );
-  }
+  const port = securePort(str("secure-port"), errors);
+  const historyWindowMs = positiveDuration("history-window", str("history-window"), "5m", errors);
+  const http2MaxStreamsPerConnection = http2MaxStreams(
+    str("http2-max-streams-per-connection"),
+    errors,
+  );
+  const nodeMonitorGracePeriodMs = positiveDuration(
+    "node-monitor-grace-period",
+    str("node-monitor-grace-period"),
+    "40s",
+    errors,
+  );
+  const url = storageUrl(str("storage-url"), errors);
   const cert = str("tls-cert-file");
   const key = str("tls-private-key-file");
   if ((cert === undefined) !== (key === undefined)) {
     errors.push("--tls-cert-file and --tls-private-key-file must be given together");
   }
-  let verbosity = 0;
-  try {
-    verbosity = parseVerbosity((str("v") ?? "0").replace(/^=/, ""));
-  } catch (err) {
-    errors.push(`-v: ${(err as Error).message}`);
-  }
+  const verbosity = verbosityFlag(str("v"), errors);
   const gates = featureGatesFromFlag(str("feature-gates") ?? "");
   errors.push(...gates.errors.map((e) => `--feature-gates: ${e}`));
-  const sans = ((values["tls-san"] as string[] | undefined) ?? []).flatMap((s) => s.split(","))
-    .map((s) => s.trim()).filter((s) => s !== "");
   const authentication = authenticationOptionsFromFlags(values, errors);
   const authorization = authorizationOptionsFromFlags(values, errors);
   if (errors.length > 0) return { ok: false, errors };
@@ -195,7 +161,7 @@ export function parseServerOptions(
       bindAddress: str("bind-address") ?? "0.0.0.0",
       tlsCertFile: cert,
       tlsPrivateKeyFile: key,
-      tlsSans: sans,
+      tlsSans: commaList(values["tls-san"] as string[] | undefined),
       http2MaxStreamsPerConnection,
       historyWindowMs: historyWindowMs!,
       nodeMonitorGracePeriodMs: nodeMonitorGracePeriodMs!,
@@ -206,4 +172,73 @@ export function parseServerOptions(
       authentication,
     },
   };
+}
+
+/** `--secure-port`, default 6443. */
+function securePort(text: string | undefined, errors: string[]): number {
+  const port = Number(text ?? "6443");
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    errors.push(
+      `--secure-port: must be an integer from 0 to 65535, got ${JSON.stringify(text)}`,
+    );
+  }
+  return port;
+}
+
+/** A positive duration flag, in ms; `fallback` is the default and the example. */
+function positiveDuration(
+  flag: string,
+  given: string | undefined,
+  fallback: string,
+  errors: string[],
+): number | undefined {
+  const text = given ?? fallback;
+  const ms = tryParseDurationMs(text);
+  if (ms === undefined || ms <= 0) {
+    errors.push(
+      `--${flag}: must be a positive duration such as ${fallback}, got ${JSON.stringify(text)}`,
+    );
+  }
+  return ms;
+}
+
+/** `--http2-max-streams-per-connection`: 0 to 2^31-1. */
+function http2MaxStreams(given: string | undefined, errors: string[]): number {
+  const text = given ?? String(HTTP2_MAX_STREAMS);
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0 || n > 2 ** 31 - 1) {
+    errors.push(
+      `--http2-max-streams-per-connection: must be a non-negative integer, got ${
+        JSON.stringify(text)
+      }`,
+    );
+  }
+  return n;
+}
+
+/** `--storage-url`: a libSQL server URL, or undefined (embedded). */
+function storageUrl(url: string | undefined, errors: string[]): string | undefined {
+  if (url !== undefined && !/^(libsql|wss?|https?):\/\//.test(url)) {
+    errors.push(
+      `--storage-url: must start with libsql://, ws://, wss://, http:// or https://, got ${
+        JSON.stringify(url)
+      }`,
+    );
+  }
+  return url;
+}
+
+/** `-v`, default 0. */
+function verbosityFlag(text: string | undefined, errors: string[]): number {
+  try {
+    return parseVerbosity((text ?? "0").replace(/^=/, ""));
+  } catch (err) {
+    errors.push(`-v: ${(err as Error).message}`);
+    return 0;
+  }
+}
+
+/** The items of a repeatable, comma-separated flag, trimmed, empty ones dropped. */
+function commaList(values: string[] | undefined): string[] {
+  return (values ?? []).flatMap((s) => s.split(",")).map((s) => s.trim()).filter((s) => s !== "");
 }

@@ -201,59 +201,10 @@ export async function bootstrapPki(options: PkiOptions): Promise<Pki> {
   const caCert = firstCertificate(ca.certPem, "ca.crt");
   const clientCaCert = firstCertificate(clientCa.certPem, "client-ca.crt");
 
-  let serving: CertificateAndKey;
-  let caPem: string | undefined = ca.certPem;
-  if (options.certFile || options.keyFile) {
-    if (!options.certFile || !options.keyFile) {
-      throw new Error("--tls-cert-file and --tls-private-key-file must be given together");
-    }
-    const certPem = await Deno.readTextFile(options.certFile);
-    const keyPem = await Deno.readTextFile(options.keyFile);
-    checkKeyMatches(firstCertificate(certPem, options.certFile), keyPem, options.keyFile);
-    serving = { certPem, keyPem };
-    caPem = selfSignedRoot(certPem);
-  } else {
-    const hostname = options.hostname ?? safeHostname();
-    const sans = servingSans(hostname, options.sans ?? []);
-    const existing = await readPair(dir, "apiserver");
-    if (reusable(existing, caCert, now, sans, "apiserver.crt")) {
-      serving = existing;
-    } else {
-      serving = await issueCertificate({
-        ca,
-        commonName: "kube-apiserver",
-        dnsNames: sans.dns,
-        ipAddresses: sans.ips,
-        usages: "server",
-        validDays: 365,
-        now,
-      });
-      await writePair(dir, "apiserver", serving);
-    }
-  }
-
-  let adminClient: CertificateAndKey;
-  const existingAdmin = await readPair(dir, "admin");
-  if (reusable(existingAdmin, clientCaCert, now, null, "admin.crt")) {
-    adminClient = existingAdmin;
-  } else {
-    adminClient = await issueCertificate({
-      ca: clientCa,
-      commonName: "kubernetes-admin",
-      organizations: ["system:masters"],
-      usages: "client",
-      validDays: 365,
-      now,
-    });
-    await writePair(dir, "admin", adminClient);
-  }
-
+  const { serving, caPem } = await servingCertificate(options, dir, ca, caCert, now);
+  const adminClient = await adminClientCertificate(dir, clientCa, clientCaCert, now);
   const adminTokenFile = join(dir, "admin.token");
-  let adminToken = (await readText(adminTokenFile))?.trim() ?? "";
-  if (adminToken.length < 32) {
-    adminToken = randomToken();
-    await writePrivateFile(adminTokenFile, `${adminToken}\n`, 0o600);
-  }
+  const adminToken = await loadOrCreateAdminToken(adminTokenFile);
 
   const pki: Pki = {
     dir,
@@ -275,6 +226,93 @@ export async function bootstrapPki(options: PkiOptions): Promise<Pki> {
     });
   }
   return pki;
+}
+
+/** The serving certificate (given or generated) and the CA a kubeconfig should trust. */
+async function servingCertificate(
+  options: PkiOptions,
+  dir: string,
+  ca: CertificateAndKey,
+  caCert: Certificate,
+  now: Date,
+): Promise<{ serving: CertificateAndKey; caPem: string | undefined }> {
+  if (options.certFile || options.keyFile) return await givenServingCertificate(options);
+  return {
+    serving: await generatedServingCertificate(options, dir, ca, caCert, now),
+    caPem: ca.certPem,
+  };
+}
+
+/**
+ * The serving certificate of `--tls-cert-file` and `--tls-private-key-file`, and its chain's
+ * self-signed root (the kubeconfig's CA), if any.
+ */
+async function givenServingCertificate(
+  options: PkiOptions,
+): Promise<{ serving: CertificateAndKey; caPem: string | undefined }> {
+  if (!options.certFile || !options.keyFile) {
+    throw new Error("--tls-cert-file and --tls-private-key-file must be given together");
+  }
+  const certPem = await Deno.readTextFile(options.certFile);
+  const keyPem = await Deno.readTextFile(options.keyFile);
+  checkKeyMatches(firstCertificate(certPem, options.certFile), keyPem, options.keyFile);
+  return { serving: { certPem, keyPem }, caPem: selfSignedRoot(certPem) };
+}
+
+/** The generated serving certificate: reused while valid for the names, else issued anew. */
+async function generatedServingCertificate(
+  options: PkiOptions,
+  dir: string,
+  ca: CertificateAndKey,
+  caCert: Certificate,
+  now: Date,
+): Promise<CertificateAndKey> {
+  const hostname = options.hostname ?? safeHostname();
+  const sans = servingSans(hostname, options.sans ?? []);
+  const existing = await readPair(dir, "apiserver");
+  if (reusable(existing, caCert, now, sans, "apiserver.crt")) return existing;
+  const serving = await issueCertificate({
+    ca,
+    commonName: "kube-apiserver",
+    dnsNames: sans.dns,
+    ipAddresses: sans.ips,
+    usages: "server",
+    validDays: 365,
+    now,
+  });
+  await writePair(dir, "apiserver", serving);
+  return serving;
+}
+
+/** The admin's client certificate (`system:masters`): reused while valid, else issued anew. */
+async function adminClientCertificate(
+  dir: string,
+  clientCa: CertificateAndKey,
+  clientCaCert: Certificate,
+  now: Date,
+): Promise<CertificateAndKey> {
+  const existing = await readPair(dir, "admin");
+  if (reusable(existing, clientCaCert, now, null, "admin.crt")) return existing;
+  const adminClient = await issueCertificate({
+    ca: clientCa,
+    commonName: "kubernetes-admin",
+    organizations: ["system:masters"],
+    usages: "client",
+    validDays: 365,
+    now,
+  });
+  await writePair(dir, "admin", adminClient);
+  return adminClient;
+}
+
+/** The admin bearer token in `file`, written anew when missing or too short. */
+async function loadOrCreateAdminToken(file: string): Promise<string> {
+  let adminToken = (await readText(file))?.trim() ?? "";
+  if (adminToken.length < 32) {
+    adminToken = randomToken();
+    await writePrivateFile(file, `${adminToken}\n`, 0o600);
+  }
+  return adminToken;
 }
 
 function safeHostname(): string {

@@ -12,7 +12,6 @@ import {
   SYSTEM_PRIVILEGED_GROUP,
   type UserInfo,
 } from "../../../shared/api/authentication/v1/user_info.ts";
-import type { KubeObject } from "../../../shared/api/meta/v1/types.ts";
 import { StatusError } from "../../../shared/errors/status_error.ts";
 import type { Authorizer, RuleResolver } from "../../auth/authz/authorizer.ts";
 import {
@@ -41,48 +40,6 @@ function same(a: unknown, b: unknown): boolean {
 
 /** Builds the admission plugin. */
 export function rbacEscalationCheck(deps: EscalationCheckDeps): AdmissionPlugin {
-  async function allowedVerb(
-    user: UserInfo,
-    verb: string,
-    resource: string,
-    namespace: string,
-    name: string,
-  ): Promise<boolean> {
-    const authz = deps.authorizer();
-    if (!authz) return false;
-    const d = await authz.authorize({
-      user,
-      verb,
-      isResourceRequest: true,
-      path: "",
-      apiGroup: RBAC_GROUP,
-      apiVersion: "v1",
-      resource,
-      subresource: "",
-      namespace,
-      name,
-    });
-    return d.decision === "allow";
-  }
-
-  function confirmNoEscalation(
-    a: AdmissionAttributes,
-    user: UserInfo,
-    rules: readonly PolicyRule[],
-  ): void {
-    const rbac = deps.rbac();
-    const owned = rbac ? rbac.policyRulesFor(user, a.namespace) : { rules: [], errors: [] };
-    const missing = uncoveredRules(owned.rules, rules);
-    if (missing.length === 0) return;
-    let msg = `user "${user.username}" (groups=${
-      goQuoteList(user.groups ?? [])
-    }) is attempting to grant RBAC permissions not currently held:\n${
-      missing.map(compactRuleString).join("\n")
-    }`;
-    if (owned.errors.length > 0) msg += `; resolution errors: [${owned.errors.join(", ")}]`;
-    throw StatusError.forbidden({ group: RBAC_GROUP, resource: a.kind.plural }, a.name, msg);
-  }
-
   return {
     name: "RBACEscalation",
     async validate(a: AdmissionAttributes): Promise<void> {
@@ -90,46 +47,104 @@ export function rbacEscalationCheck(deps: EscalationCheckDeps): AdmissionPlugin 
       if (a.operation !== "CREATE" && a.operation !== "UPDATE") return;
       const user = a.user;
       if (!user || (user.groups ?? []).includes(SYSTEM_PRIVILEGED_GROUP)) return;
-      const obj = a.object as KubeObject;
-      const old = a.oldObject;
       if (a.kind.kind === "Role" || a.kind.kind === "ClusterRole") {
-        const role = obj as RoleObject;
-        if (
-          old && same(role.rules, (old as RoleObject).rules) &&
-          same(role.aggregationRule, (old as RoleObject).aggregationRule)
-        ) return;
-        if (await allowedVerb(user, "escalate", a.kind.plural, a.namespace, a.name)) return;
-        if (a.kind.kind === "ClusterRole" && role.aggregationRule) {
-          const rbac = deps.rbac();
-          const owned = rbac ? rbac.policyRulesFor(user, "").rules : [];
-          if (uncoveredRules(owned, FULL_AUTHORITY).length > 0) {
-            throw StatusError.forbidden(
-              { group: RBAC_GROUP, resource: a.kind.plural },
-              "",
-              "must have cluster-admin privileges to use the aggregationRule",
-            );
-          }
-          return;
-        }
-        confirmNoEscalation(a, user, role.rules ?? []);
-        return;
-      }
-      if (a.kind.kind === "RoleBinding" || a.kind.kind === "ClusterRoleBinding") {
-        const b = obj as BindingObject;
-        if (
-          old && same(b.roleRef, (old as BindingObject).roleRef) &&
-          same(b.subjects, (old as BindingObject).subjects)
-        ) return;
-        const ref = b.roleRef;
-        const refResource = ref.kind === "Role" ? "roles" : "clusterroles";
-        if (await allowedVerb(user, "bind", refResource, a.namespace, ref.name)) return;
-        const rbac = deps.rbac();
-        const rules = rbac ? rbac.roleRefRules(ref, a.namespace) : { error: "no RBAC" };
-        if ("error" in rules) {
-          throw StatusError.notFound({ group: RBAC_GROUP, resource: refResource }, ref.name);
-        }
-        confirmNoEscalation(a, user, rules);
+        await checkRoleWrite(deps, a, user);
+      } else if (a.kind.kind === "RoleBinding" || a.kind.kind === "ClusterRoleBinding") {
+        await checkBindingWrite(deps, a, user);
       }
     },
   };
+}
+
+/** A Role or ClusterRole write: its rules must be held, or `escalate` granted. */
+async function checkRoleWrite(
+  deps: EscalationCheckDeps,
+  a: AdmissionAttributes,
+  user: UserInfo,
+): Promise<void> {
+  const role = a.object as RoleObject;
+  const old = a.oldObject as RoleObject | undefined;
+  if (
+    old && same(role.rules, old.rules) && same(role.aggregationRule, old.aggregationRule)
+  ) return;
+  if (await allowedVerb(deps, user, "escalate", a.kind.plural, a.namespace, a.name)) return;
+  if (a.kind.kind === "ClusterRole" && role.aggregationRule) {
+    const rbac = deps.rbac();
+    const owned = rbac ? rbac.policyRulesFor(user, "").rules : [];
+    if (uncoveredRules(owned, FULL_AUTHORITY).length > 0) {
+      throw StatusError.forbidden(
+        { group: RBAC_GROUP, resource: a.kind.plural },
+        "",
+        "must have cluster-admin privileges to use the aggregationRule",
+      );
+    }
+    return;
+  }
+  confirmNoEscalation(deps, a, user, role.rules ?? []);
+}
+
+/** A binding write: the role's rules must be held, or `bind` granted on the role. */
+async function checkBindingWrite(
+  deps: EscalationCheckDeps,
+  a: AdmissionAttributes,
+  user: UserInfo,
+): Promise<void> {
+  const b = a.object as BindingObject;
+  const old = a.oldObject as BindingObject | undefined;
+  if (old && same(b.roleRef, old.roleRef) && same(b.subjects, old.subjects)) return;
+  const ref = b.roleRef;
+  const refResource = ref.kind === "Role" ? "roles" : "clusterroles";
+  if (await allowedVerb(deps, user, "bind", refResource, a.namespace, ref.name)) return;
+  const rbac = deps.rbac();
+  const rules = rbac ? rbac.roleRefRules(ref, a.namespace) : { error: "no RBAC" };
+  if ("error" in rules) {
+    throw StatusError.notFound({ group: RBAC_GROUP, resource: refResource }, ref.name);
+  }
+  confirmNoEscalation(deps, a, user, rules);
+}
+
+/** Whether the authorizer grants `verb` on an RBAC resource. */
+async function allowedVerb(
+  deps: EscalationCheckDeps,
+  user: UserInfo,
+  verb: string,
+  resource: string,
+  namespace: string,
+  name: string,
+): Promise<boolean> {
+  const authz = deps.authorizer();
+  if (!authz) return false;
+  const d = await authz.authorize({
+    user,
+    verb,
+    isResourceRequest: true,
+    path: "",
+    apiGroup: RBAC_GROUP,
+    apiVersion: "v1",
+    resource,
+    subresource: "",
+    namespace,
+    name,
+  });
+  return d.decision === "allow";
+}
+
+/** Throws a 403 listing the rules the user does not hold in the object's namespace. */
+function confirmNoEscalation(
+  deps: EscalationCheckDeps,
+  a: AdmissionAttributes,
+  user: UserInfo,
+  rules: readonly PolicyRule[],
+): void {
+  const rbac = deps.rbac();
+  const owned = rbac ? rbac.policyRulesFor(user, a.namespace) : { rules: [], errors: [] };
+  const missing = uncoveredRules(owned.rules, rules);
+  if (missing.length === 0) return;
+  let msg = `user "${user.username}" (groups=${
+    goQuoteList(user.groups ?? [])
+  }) is attempting to grant RBAC permissions not currently held:\n${
+    missing.map(compactRuleString).join("\n")
+  }`;
+  if (owned.errors.length > 0) msg += `; resolution errors: [${owned.errors.join(", ")}]`;
+  throw StatusError.forbidden({ group: RBAC_GROUP, resource: a.kind.plural }, a.name, msg);
 }

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
+import { newRequirement } from "../../../shared/selectors/label_requirement.ts";
 import {
   LabelSelector,
   labelSelectorFromObject,
   labelSelectorFromSet,
-  newRequirement,
   parseLabelSelector,
 } from "../../../shared/selectors/label_selector.ts";
 import { SelectorError } from "../../../shared/selectors/selector_error.ts";

@@ -362,82 +362,78 @@ const deleteBody = (): Json => ({
   requestBody: { content: { "*/*": { schema: ref(`${META}.DeleteOptions`) } } },
 });
 
-/** The collection's operations besides list. */
-const COLLECTION_OPERATIONS: readonly OperationSpec[] = [
-  {
-    verb: "create",
-    method: "post",
-    action: "post",
-    id: "create",
-    describe: (kind) => `create a ${kind}`,
-    params: WRITE_PARAMS,
-    codes: anyOk,
-    body: objectBody,
-  },
-  {
-    verb: "deletecollection",
-    method: "delete",
-    action: "deletecollection",
-    id: "deleteCollection",
-    describe: (kind) => `delete collection of ${kind}`,
-    params: [...DELETE_PARAMS, ...LIST_PARAMS],
-    codes: () => ok(`${META}.Status`),
-    body: deleteBody,
-  },
-];
+const CREATE: OperationSpec = {
+  verb: "create",
+  method: "post",
+  action: "post",
+  id: "create",
+  describe: (kind) => `create a ${kind}`,
+  params: WRITE_PARAMS,
+  codes: anyOk,
+  body: objectBody,
+};
+const DELETE_COLLECTION: OperationSpec = {
+  verb: "deletecollection",
+  method: "delete",
+  action: "deletecollection",
+  id: "deleteCollection",
+  describe: (kind) => `delete collection of ${kind}`,
+  params: [...DELETE_PARAMS, ...LIST_PARAMS],
+  codes: () => ok(`${META}.Status`),
+  body: deleteBody,
+};
+const READ: OperationSpec = {
+  verb: "get",
+  method: "get",
+  action: "get",
+  id: "read",
+  describe: (kind) => `read the specified ${kind}`,
+  params: [],
+  codes: ok,
+};
+const REPLACE: OperationSpec = {
+  verb: "update",
+  method: "put",
+  action: "put",
+  id: "replace",
+  describe: (kind) => `replace the specified ${kind}`,
+  params: WRITE_PARAMS,
+  codes: okCreated,
+  body: objectBody,
+};
+const PATCH: OperationSpec = {
+  verb: "patch",
+  method: "patch",
+  action: "patch",
+  id: "patch",
+  describe: (kind) => `partially update the specified ${kind}`,
+  params: [...WRITE_PARAMS, P.force],
+  codes: okCreated,
+  body: patchBody,
+};
+const DELETE: OperationSpec = {
+  verb: "delete",
+  method: "delete",
+  action: "delete",
+  id: "delete",
+  describe: (kind) => `delete a ${kind}`,
+  params: DELETE_PARAMS,
+  codes: okAccepted,
+  body: deleteBody,
+};
 
-/** The operations of one object. */
-const ITEM_OPERATIONS: readonly OperationSpec[] = [
-  {
-    verb: "get",
-    method: "get",
-    action: "get",
-    id: "read",
-    describe: (kind) => `read the specified ${kind}`,
-    params: [],
-    codes: ok,
-  },
-  {
-    verb: "update",
-    method: "put",
-    action: "put",
-    id: "replace",
-    describe: (kind) => `replace the specified ${kind}`,
-    params: WRITE_PARAMS,
-    codes: okCreated,
-    body: objectBody,
-  },
-  {
-    verb: "patch",
-    method: "patch",
-    action: "patch",
-    id: "patch",
-    describe: (kind) => `partially update the specified ${kind}`,
-    params: [...WRITE_PARAMS, P.force],
-    codes: okCreated,
-    body: patchBody,
-  },
-  {
-    verb: "delete",
-    method: "delete",
-    action: "delete",
-    id: "delete",
-    describe: (kind) => `delete a ${kind}`,
-    params: DELETE_PARAMS,
-    codes: okAccepted,
-    body: deleteBody,
-  },
-];
+/** The collection's operations besides list, in the document's order. */
+const COLLECTION_OPERATIONS: readonly OperationSpec[] = [CREATE, DELETE_COLLECTION];
 
-/** The operations of a subresource. */
+/** The operations of one object, in the document's order. */
+const ITEM_OPERATIONS: readonly OperationSpec[] = [READ, REPLACE, PATCH, DELETE];
+
+/** The operations of a subresource, in the document's order. */
 const SUBRESOURCE_OPERATIONS: readonly OperationSpec[] = [
-  { ...ITEM_OPERATIONS[0], describe: (kind, sub) => `read ${sub} of the specified ${kind}` },
-  { ...COLLECTION_OPERATIONS[0], describe: (kind, sub) => `create ${sub} of a ${kind}` },
-  { ...ITEM_OPERATIONS[1], describe: (kind, sub) => `replace ${sub} of the specified ${kind}` },
-  {
-    ...ITEM_OPERATIONS[2],
-    describe: (kind, sub) => `partially update ${sub} of the specified ${kind}`,
-  },
+  { ...READ, describe: (kind, sub) => `read ${sub} of the specified ${kind}` },
+  { ...CREATE, describe: (kind, sub) => `create ${sub} of a ${kind}` },
+  { ...REPLACE, describe: (kind, sub) => `replace ${sub} of the specified ${kind}` },
+  { ...PATCH, describe: (kind, sub) => `partially update ${sub} of the specified ${kind}` },
 ];
 
 /** The operation of `spec` on an object of schema `obj`. */

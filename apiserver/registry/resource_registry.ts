@@ -10,7 +10,8 @@ import { AdmissionChain, type AdmissionPlugin } from "./generic/admission.ts";
 import type { Clock } from "./generic/clock.ts";
 import type { KindDef } from "./generic/kind.ts";
 import { withOutagesAs503 } from "./generic/outage_storage.ts";
-import { type ListCache, Store, type StoreOptions } from "./generic/store.ts";
+import type { ListCache } from "./generic/list_query.ts";
+import { Store, type StoreOptions } from "./generic/store.ts";
 
 /** Options of the registry, passed on to every store. */
 export interface ResourceRegistryOptions {

@@ -8,7 +8,8 @@
 import type { KubeList } from "../../shared/api/meta/v1/types.ts";
 import { StatusError } from "../../shared/errors/status_error.ts";
 import { apiVersionOf } from "../registry/generic/kind.ts";
-import type { ListCache, ListQuery, Store } from "../registry/generic/store.ts";
+import type { ListCache, ListQuery } from "../registry/generic/list_query.ts";
+import type { Store } from "../registry/generic/store.ts";
 import type { CachedObject } from "./cached_object.ts";
 import type { ChangeFeed } from "./change_feed.ts";
 import type { WatchCache } from "./watch_cache.ts";

@@ -5,7 +5,7 @@ import {
   supportedFieldLabels,
 } from "../../../shared/selectors/field_selector.ts";
 import type { KindDef } from "../../registry/generic/kind.ts";
-import type { ListQuery } from "../../registry/generic/store.ts";
+import type { ListQuery } from "../../registry/generic/list_query.ts";
 import type { ResourceContext } from "../context.ts";
 import { type ListOptions, pageLimit, parseListOptions, planList } from "../query.ts";
 import { respondWithRepresentation } from "../respond.ts";

@@ -21,6 +21,7 @@ import { type Clock, rfc3339, systemClock } from "./clock.ts";
 import { cloneValue } from "./clone_value.ts";
 import { encodeContinue } from "./continue_token.ts";
 import { listError } from "./list_error.ts";
+import type { ListCache, ListQuery } from "./list_query.ts";
 import {
   checkDeletePreconditions,
   checkPreconditions,
@@ -37,32 +38,6 @@ import {
   validateObjectMeta,
   validateObjectMetaUpdate,
 } from "../../../shared/api/validation/object_meta.ts";
-
-/** How a list chooses the state it reads (the spec's resourceVersion table, resolved). */
-export type ListPlan =
-  | { mode: "latest" }
-  | { mode: "any" }
-  | { mode: "notOlderThan"; revision: number }
-  | { mode: "exact"; revision: number }
-  | { mode: "continue"; revision: number; startKeySuffix: string };
-
-/** A list request as the store takes it. */
-export interface ListQuery {
-  plan: ListPlan;
-  limit?: number;
-  /** Label filter; absent means everything. */
-  labels?: (labels: Record<string, string>) => boolean;
-  /** Field filter over the kind's selectable fields; absent means everything. */
-  fields?: (fields: Record<string, string>) => boolean;
-}
-
-/**
- * A faster source of lists (the watch cache). It answers undefined for a query it cannot
- * serve, and the store then reads storage.
- */
-export interface ListCache {
-  list(namespace: string, query: ListQuery): Promise<KubeList | undefined>;
-}
 
 /** Options common to writes. */
 export interface WriteOptions {

@@ -1,10 +1,7 @@
 import assert from "node:assert/strict";
 import type { KubeObject } from "../../../../shared/api/meta/v1/types.ts";
-import {
-  type ListPlan,
-  MAX_UPDATE_ATTEMPTS,
-  Store,
-} from "../../../../apiserver/registry/generic/store.ts";
+import { MAX_UPDATE_ATTEMPTS, Store } from "../../../../apiserver/registry/generic/store.ts";
+import type { ListPlan } from "../../../../apiserver/registry/generic/list_query.ts";
 import { applyMergePatch } from "../../../../shared/patch/merge_patch.ts";
 import { decodeContinue } from "../../../../apiserver/registry/generic/continue_token.ts";
 import { configMapKind } from "../../../../apiserver/registry/core/configmaps/strategy.ts";

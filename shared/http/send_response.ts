@@ -9,7 +9,7 @@ import { Buffer } from "node:buffer";
 import { toStatusError } from "../errors/status_error.ts";
 import type { Exchange } from "./exchange.ts";
 import { FixedResponse } from "./fixed_response.ts";
-import { Http2Stream } from "./http2_connection.ts";
+import { Http2Stream } from "./http2_stream.ts";
 import { type PushSource, pushSourceOf } from "./push_body.ts";
 
 /**

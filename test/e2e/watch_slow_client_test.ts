@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { encodeHeaders, HpackDecoder } from "../../shared/http/hpack.ts";
-import { encodeFrame } from "../../shared/http/http2_connection.ts";
+import { encodeFrame } from "../../shared/http/http2_frame.ts";
 import { startTestServer, type TestServer } from "../support/test_server.ts";
 import { eventually } from "../support/eventually.ts";
 import { CM, cm, write } from "./_watch_helpers.ts";

@@ -24,7 +24,7 @@
  * @module
  */
 import { encodeHeaders, HpackDecoder } from "../../../shared/http/hpack.ts";
-import { encodeFrame } from "../../../shared/http/http2_connection.ts";
+import { encodeFrame } from "../../../shared/http/http2_frame.ts";
 import { jsonLine, readJsonLines } from "./json_lines.ts";
 
 /** Where and how to connect (sent on stdin, never on the command line: it holds secrets). */

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { encodeHeaders, HpackDecoder } from "../../../shared/http/hpack.ts";
-import { encodeFrame, requestHeadOf } from "../../../shared/http/http2_connection.ts";
+import { encodeFrame } from "../../../shared/http/http2_frame.ts";
+import { requestHeadOf } from "../../../shared/http/http2_request_head.ts";
 import { type HttpsHandler, type HttpsServer } from "../../../shared/http/https_server.ts";
 import { servingPki, withHttpsServer } from "../../support/test_pki.ts";
 

@@ -18,7 +18,7 @@
  */
 import { Buffer } from "node:buffer";
 import type { Socket } from "node:net";
-import { encodeHeaders, HeaderListTooLargeError, HpackDecoder } from "./hpack.ts";
+import { encodeHeaders } from "./hpack.ts";
 import {
   ACK,
   ConnectionError,
@@ -36,7 +36,6 @@ import {
   PING,
   PREFACE,
   PRIORITY,
-  PRIORITY_FLAG,
   PUSH_PROMISE,
   RST_STREAM,
   SETTINGS,
@@ -49,7 +48,9 @@ import {
   StreamError,
   WINDOW_UPDATE,
 } from "./http2_frame.ts";
+import { type HeaderBlock, HeaderBlockReader } from "./http2_header_block.ts";
 import { requestHeadOf, TOO_LARGE_BODY, TOO_LARGE_HEAD } from "./http2_request_head.ts";
+import { MAX_RESET_BURST, ResetAllowance, RESETS_PER_SECOND } from "./http2_reset_allowance.ts";
 import { Http2Stream } from "./http2_stream.ts";
 import type { RequestHead } from "./request_head.ts";
 
@@ -85,20 +86,6 @@ export interface Http2ConnectionOptions {
   resetsPerSecond?: number;
 }
 
-/**
- * Defaults of the allowance for cancelled and refused streams, as nghttp2's since the rapid
- * reset attack (CVE-2023-44487): a burst of 1000, refilled by 33 a second.
- */
-export const MAX_RESET_BURST = 1000;
-/** See {@link MAX_RESET_BURST}. */
-export const RESETS_PER_SECOND = 33;
-
-interface PendingHeaderBlock {
-  id: number;
-  parts: Uint8Array[];
-  size: number;
-  endStream: boolean;
-}
 /** See the module documentation. */
 export class Http2Connection {
   readonly socket: Socket;
@@ -108,10 +95,9 @@ export class Http2Connection {
   #buf: Buffer | undefined;
   #prefaceDone = false;
   #settingsReceived = false;
-  #decoder = new HpackDecoder(4096);
   #streams = new Map<number, Http2Stream>();
   #lastStreamId = 0;
-  #header: PendingHeaderBlock | undefined;
+  #blocks: HeaderBlockReader;
   #goawaySent = false;
   #peerGoaway = false;
   #closed = false;
@@ -124,9 +110,8 @@ export class Http2Connection {
    * handler has not finished (a stream the client reset still costs until then).
    */
   #occupied = 0;
-  /** What is left of the allowance for cancelled and refused streams, and when it was. */
-  #resetAllowance: number;
-  #resetAllowanceAt: number;
+  /** What is left of the allowance for cancelled and refused streams. */
+  #resets: ResetAllowance;
 
   // Peer settings.
   /** @internal */
@@ -157,12 +142,17 @@ export class Http2Connection {
   constructor(socket: Socket, opts: Http2ConnectionOptions) {
     this.socket = socket;
     this.#opts = opts;
+    this.#blocks = new HeaderBlockReader(opts.maxHeadBytes);
     this.#streamWindow = opts.streamWindow ?? 256 * 1024;
     this.#connectionWindow = opts.connectionWindow ?? 4 * 1024 * 1024;
     this.#recvWindow = this.#connectionWindow;
     this.#since = opts.now();
-    this.#resetAllowance = opts.maxResetBurst ?? MAX_RESET_BURST;
-    this.#resetAllowanceAt = this.#since;
+    this.#resets = new ResetAllowance(
+      opts.maxResetBurst ?? MAX_RESET_BURST,
+      opts.resetsPerSecond ?? RESETS_PER_SECOND,
+      opts.now,
+      this.#since,
+    );
     socket.on("data", (chunk: Buffer) => this.#onData(chunk));
     socket.on("close", () => this.#onClose());
     socket.on("error", () => socket.destroy());
@@ -261,14 +251,18 @@ export class Http2Connection {
     if (!this.#settingsReceived && (type !== SETTINGS || (flags & ACK))) {
       throw new ConnectionError(Http2Error.PROTOCOL_ERROR, "expected SETTINGS first");
     }
-    if (this.#header && (type !== CONTINUATION || id !== this.#header.id)) {
+    const pending = this.#blocks.pending;
+    if (pending && (type !== CONTINUATION || id !== pending.id)) {
       throw new ConnectionError(Http2Error.PROTOCOL_ERROR, "expected CONTINUATION");
     }
     switch (type) {
       case DATA:
         return this.#onDataFrame(flags, id, payload);
-      case HEADERS:
-        return this.#onHeaders(flags, id, payload);
+      case HEADERS: {
+        const block = this.#blocks.headers(flags, id, payload);
+        if (block) this.#endHeaders(block);
+        return;
+      }
       case PRIORITY:
         if (id === 0) throw new ConnectionError(Http2Error.PROTOCOL_ERROR, "PRIORITY on stream 0");
         if (payload.length !== 5) this.#resetStream(id, Http2Error.FRAME_SIZE_ERROR);
@@ -293,8 +287,11 @@ export class Http2Connection {
         return;
       case WINDOW_UPDATE:
         return this.#onWindowUpdate(id, payload);
-      case CONTINUATION:
-        return this.#onContinuation(flags, id, payload);
+      case CONTINUATION: {
+        const block = this.#blocks.continuation(flags, id, payload);
+        if (block) this.#endHeaders(block);
+        return;
+      }
       default:
         // Unknown frame types are ignored (RFC 9113 section 4.1).
         return;
@@ -396,91 +393,13 @@ export class Http2Connection {
     }
     const stream = this.#streams.get(id);
     if (!stream) return;
-    this.#chargeReset();
+    this.#resets.charge();
     stream._reset(new Error("the client reset the stream"));
   }
 
-  /**
-   * Counts a stream the client cancelled, or opened beyond the limit, against its allowance;
-   * a client that keeps doing so costs the server work without asking anything of it (the
-   * rapid reset attack), and its connection is closed.
-   */
-  #chargeReset(): void {
-    const burst = this.#opts.maxResetBurst ?? MAX_RESET_BURST;
-    const now = this.#opts.now();
-    const refill = (now - this.#resetAllowanceAt) *
-      (this.#opts.resetsPerSecond ?? RESETS_PER_SECOND) /
-      1000;
-    this.#resetAllowance = Math.min(burst, this.#resetAllowance + Math.max(0, refill)) - 1;
-    this.#resetAllowanceAt = now;
-    if (this.#resetAllowance < 0) {
-      throw new ConnectionError(Http2Error.ENHANCE_YOUR_CALM, "too many streams reset or refused");
-    }
-  }
-
-  #onHeaders(flags: number, id: number, payload: Buffer): void {
-    if (id === 0 || id % 2 === 0) {
-      throw new ConnectionError(Http2Error.PROTOCOL_ERROR, "HEADERS on an invalid stream id");
-    }
-    let p: Uint8Array = payload;
-    let pad = 0;
-    if (flags & PADDED) {
-      if (p.length < 1) throw new ConnectionError(Http2Error.FRAME_SIZE_ERROR, "short HEADERS");
-      pad = p[0];
-      p = p.subarray(1);
-    }
-    if (flags & PRIORITY_FLAG) {
-      if (p.length < 5) throw new ConnectionError(Http2Error.FRAME_SIZE_ERROR, "short HEADERS");
-      p = p.subarray(5);
-    }
-    if (pad > p.length) throw new ConnectionError(Http2Error.PROTOCOL_ERROR, "padding too long");
-    p = p.subarray(0, p.length - pad);
-    const block: PendingHeaderBlock = {
-      id,
-      parts: [Uint8Array.from(p)],
-      size: p.length,
-      endStream: (flags & END_STREAM) !== 0,
-    };
-    this.#checkBlockSize(block);
-    if (flags & END_HEADERS) this.#endHeaders(block);
-    else this.#header = block;
-  }
-
-  #onContinuation(flags: number, id: number, payload: Buffer): void {
-    const block = this.#header;
-    if (!block || block.id !== id) {
-      throw new ConnectionError(Http2Error.PROTOCOL_ERROR, "CONTINUATION without HEADERS");
-    }
-    block.parts.push(Uint8Array.from(payload));
-    block.size += payload.length;
-    this.#checkBlockSize(block);
-    if (flags & END_HEADERS) {
-      this.#header = undefined;
-      this.#endHeaders(block);
-    }
-  }
-
-  /** A header block's compressed size is bounded (CONTINUATION floods). */
-  #checkBlockSize(block: PendingHeaderBlock): void {
-    if (block.size > this.#opts.maxHeadBytes) {
-      throw new ConnectionError(Http2Error.ENHANCE_YOUR_CALM, "header block too large");
-    }
-  }
-
-  #endHeaders(block: PendingHeaderBlock): void {
-    const bytes = block.parts.length === 1 ? block.parts[0] : Buffer.concat(block.parts);
-    let fields: string[];
-    let tooLarge = false;
-    try {
-      // Every block is decoded, even one that is then refused: HPACK state is per connection.
-      fields = this.#decoder.decode(bytes, this.#opts.maxHeadBytes);
-    } catch (err) {
-      if (!(err instanceof HeaderListTooLargeError)) {
-        throw new ConnectionError(Http2Error.COMPRESSION_ERROR, "header block cannot be decoded");
-      }
-      fields = [];
-      tooLarge = true;
-    }
+  #endHeaders(block: HeaderBlock): void {
+    // Every block is decoded, even one that is then refused: HPACK state is per connection.
+    const fields = this.#blocks.decode(block);
     const id = block.id;
     if (id <= this.#lastStreamId) {
       const stream = this.#streams.get(id);
@@ -496,12 +415,12 @@ export class Http2Connection {
     this.#lastStreamId = id;
     if (this.#goawaySent || this.#peerGoaway) return;
     if (this.#occupied >= this.#opts.maxConcurrentStreams) {
-      this.#chargeReset();
+      this.#resets.charge();
       return this.#resetStream(id, Http2Error.REFUSED_STREAM);
     }
     let head: RequestHead;
     try {
-      head = tooLarge ? TOO_LARGE_HEAD : requestHeadOf(fields, block.endStream);
+      head = fields === undefined ? TOO_LARGE_HEAD : requestHeadOf(fields, block.endStream);
     } catch (err) {
       if (err instanceof StreamError) return this.#resetStream(id, err.code);
       throw err;
@@ -510,7 +429,7 @@ export class Http2Connection {
     this.#streams.set(id, stream);
     this.#occupied++;
     if (block.endStream) stream._remoteClosed = true;
-    if (tooLarge) {
+    if (fields === undefined) {
       stream.release();
       stream.respond(431, "", "content-type: application/json\r\n", TOO_LARGE_BODY);
       return;

@@ -40,7 +40,6 @@ import {
   RST_STREAM,
   SETTINGS,
   SETTINGS_ENABLE_PUSH,
-  SETTINGS_HEADER_TABLE_SIZE,
   SETTINGS_INITIAL_WINDOW_SIZE,
   SETTINGS_MAX_CONCURRENT_STREAMS,
   SETTINGS_MAX_FRAME_SIZE,
@@ -48,19 +47,13 @@ import {
   StreamError,
   WINDOW_UPDATE,
 } from "./http2_frame.ts";
+import { FrameWriter } from "./http2_frame_writer.ts";
 import { type HeaderBlock, HeaderBlockReader } from "./http2_header_block.ts";
 import { requestHeadOf, TOO_LARGE_BODY, TOO_LARGE_HEAD } from "./http2_request_head.ts";
 import { MAX_RESET_BURST, ResetAllowance, RESETS_PER_SECOND } from "./http2_reset_allowance.ts";
+import { checkSetting, checkSettingsFrame } from "./http2_settings.ts";
 import { Http2Stream } from "./http2_stream.ts";
 import type { RequestHead } from "./request_head.ts";
-
-/**
- * Output queued in the socket beyond this makes write() wait for it to drain. Room for a few
- * dozen watch events fanned out to a few hundred streams (around 100 KiB each), since the socket
- * counts a write as queued until its asynchronous completion; no more, because whatever is
- * queued here delays every stream of the connection when the client reads slowly.
- */
-const OUTPUT_HIGH_WATER = 2 * 1024 * 1024;
 
 /** Options of {@link Http2Connection}. */
 export interface Http2ConnectionOptions {
@@ -131,18 +124,14 @@ export class Http2Connection {
   #waiting = new Set<Http2Stream>();
 
   // Output.
-  /** Frames not yet written, in one buffer (absent while nothing is queued). */
-  #out: Buffer | undefined;
-  #outBytes = 0;
-  /** Size of the last write: the next buffer starts at it, so a busy connection rarely regrows. */
-  #lastWrite = 0;
+  #output: FrameWriter;
   #flushScheduled = false;
-  readonly #written = () => this.#wake();
 
   constructor(socket: Socket, opts: Http2ConnectionOptions) {
     this.socket = socket;
     this.#opts = opts;
     this.#blocks = new HeaderBlockReader(opts.maxHeadBytes);
+    this.#output = new FrameWriter(socket, () => this.#wake());
     this.#streamWindow = opts.streamWindow ?? 256 * 1024;
     this.#connectionWindow = opts.connectionWindow ?? 4 * 1024 * 1024;
     this.#recvWindow = this.#connectionWindow;
@@ -160,18 +149,13 @@ export class Http2Connection {
 
     // Streams start with the protocol's default window; a stream whose body the handler reads
     // is granted the rest of its window then (see Http2Stream.readBody).
-    const settings = Buffer.alloc(18);
-    [
+    this.#output.settings([
       [SETTINGS_MAX_CONCURRENT_STREAMS, opts.maxConcurrentStreams],
       [SETTINGS_MAX_HEADER_LIST_SIZE, opts.maxHeadBytes],
       [SETTINGS_ENABLE_PUSH, 0],
-    ].forEach(([id, value], i) => {
-      settings.writeUInt16BE(id, i * 6);
-      settings.writeUInt32BE(value, i * 6 + 2);
-    });
-    this.#frame(SETTINGS, 0, 0, settings);
+    ]);
     if (this.#connectionWindow > DEFAULT_WINDOW) {
-      this.#windowUpdate(0, this.#connectionWindow - DEFAULT_WINDOW);
+      this.#output.windowUpdate(0, this.#connectionWindow - DEFAULT_WINDOW);
     }
     this.#flush();
   }
@@ -278,7 +262,7 @@ export class Http2Connection {
         if (payload.length !== 8) {
           throw new ConnectionError(Http2Error.FRAME_SIZE_ERROR, "PING must be 8 bytes");
         }
-        if (!(flags & ACK)) this.#frame(PING, ACK, 0, Buffer.from(payload));
+        if (!(flags & ACK)) this.#output.frame(PING, ACK, 0, Buffer.from(payload));
         return;
       case GOAWAY:
         if (id !== 0) throw new ConnectionError(Http2Error.PROTOCOL_ERROR, "GOAWAY on a stream");
@@ -299,57 +283,28 @@ export class Http2Connection {
   }
 
   #onSettings(flags: number, id: number, payload: Buffer): void {
-    if (id !== 0) throw new ConnectionError(Http2Error.PROTOCOL_ERROR, "SETTINGS on a stream");
-    if (flags & ACK) {
-      if (payload.length !== 0) {
-        throw new ConnectionError(Http2Error.FRAME_SIZE_ERROR, "SETTINGS ACK with a payload");
-      }
-      return;
-    }
-    if (payload.length % 6 !== 0) {
-      throw new ConnectionError(Http2Error.FRAME_SIZE_ERROR, "SETTINGS length not a multiple of 6");
-    }
+    if (!checkSettingsFrame(flags, id, payload)) return;
     this.#settingsReceived = true;
     for (let i = 0; i < payload.length; i += 6) {
       const key = payload.readUInt16BE(i);
       const value = payload.readUInt32BE(i + 2);
-      switch (key) {
-        case SETTINGS_ENABLE_PUSH:
-          if (value > 1) {
-            throw new ConnectionError(Http2Error.PROTOCOL_ERROR, "ENABLE_PUSH must be 0 or 1");
-          }
-          break;
-        case SETTINGS_INITIAL_WINDOW_SIZE: {
-          if (value > MAX_WINDOW) {
-            throw new ConnectionError(
-              Http2Error.FLOW_CONTROL_ERROR,
-              "INITIAL_WINDOW_SIZE too large",
-            );
-          }
-          const delta = value - this.#peerInitialWindow;
-          this.#peerInitialWindow = value;
-          for (const stream of this.#streams.values()) {
-            if (!stream._adjustSendWindow(delta)) {
-              throw new ConnectionError(Http2Error.FLOW_CONTROL_ERROR, "window overflow");
-            }
-          }
-          break;
-        }
-        case SETTINGS_MAX_FRAME_SIZE:
-          if (value < MAX_FRAME_SIZE || value > 16_777_215) {
-            throw new ConnectionError(Http2Error.PROTOCOL_ERROR, "MAX_FRAME_SIZE out of range");
-          }
-          this._peerMaxFrame = value;
-          break;
-        case SETTINGS_HEADER_TABLE_SIZE:
-        case SETTINGS_MAX_CONCURRENT_STREAMS:
-        case SETTINGS_MAX_HEADER_LIST_SIZE:
-          // Our encoder never uses the dynamic table, and we open no streams.
-          break;
+      checkSetting(key, value);
+      if (key === SETTINGS_INITIAL_WINDOW_SIZE) this.#setPeerInitialWindow(value);
+      else if (key === SETTINGS_MAX_FRAME_SIZE) this._peerMaxFrame = value;
+    }
+    this.#output.frame(SETTINGS, ACK, 0);
+    this.#pumpBlocked();
+  }
+
+  /** Applies the peer's SETTINGS_INITIAL_WINDOW_SIZE to the open streams (RFC 9113 section 6.9.2). */
+  #setPeerInitialWindow(value: number): void {
+    const delta = value - this.#peerInitialWindow;
+    this.#peerInitialWindow = value;
+    for (const stream of this.#streams.values()) {
+      if (!stream._adjustSendWindow(delta)) {
+        throw new ConnectionError(Http2Error.FLOW_CONTROL_ERROR, "window overflow");
       }
     }
-    this.#frame(SETTINGS, ACK, 0);
-    this.#pumpBlocked();
   }
 
   #onWindowUpdate(id: number, payload: Buffer): void {
@@ -470,7 +425,7 @@ export class Http2Connection {
   _consumed(bytes: number): void {
     this.#recvUnacked += bytes;
     if (this.#recvUnacked >= this.#connectionWindow / 2) {
-      this.#windowUpdate(0, this.#recvUnacked);
+      this.#output.windowUpdate(0, this.#recvUnacked);
       this.#recvWindow += this.#recvUnacked;
       this.#recvUnacked = 0;
     }
@@ -483,7 +438,7 @@ export class Http2Connection {
 
   /** @internal Grants the peer `increment` more bytes on stream `id`. */
   _windowUpdate(id: number, increment: number): void {
-    this.#windowUpdate(id, increment);
+    this.#output.windowUpdate(id, increment);
     this.#scheduleFlush();
   }
 
@@ -493,12 +448,12 @@ export class Http2Connection {
     const max = this._peerMaxFrame;
     const flags = endStream ? END_STREAM : 0;
     if (block.length <= max) {
-      this.#frame(HEADERS, flags | END_HEADERS, id, block);
+      this.#output.frame(HEADERS, flags | END_HEADERS, id, block);
     } else {
-      this.#frame(HEADERS, flags, id, block.subarray(0, max));
+      this.#output.frame(HEADERS, flags, id, block.subarray(0, max));
       for (let at = max; at < block.length; at += max) {
         const end = Math.min(block.length, at + max);
-        this.#frame(
+        this.#output.frame(
           CONTINUATION,
           end === block.length ? END_HEADERS : 0,
           id,
@@ -511,7 +466,7 @@ export class Http2Connection {
 
   /** @internal Queues one DATA frame (the caller has taken the windows into account). */
   _data(id: number, data: Uint8Array, endStream: boolean): void {
-    this.#frame(DATA, endStream ? END_STREAM : 0, id, data);
+    this.#output.frame(DATA, endStream ? END_STREAM : 0, id, data);
     this.#scheduleFlush();
   }
 
@@ -528,7 +483,7 @@ export class Http2Connection {
 
   /** @internal Whether queued output leaves room for more. */
   _writable(): boolean {
-    return this.#outBytes + this.socket.writableLength < OUTPUT_HIGH_WATER;
+    return this.#output.writable();
   }
 
   /** @internal Sends RST_STREAM and forgets the stream. */
@@ -558,9 +513,7 @@ export class Http2Connection {
   #resetStream(id: number, code: number): void {
     const stream = this.#streams.get(id);
     if (stream) stream._reset(new Error(`stream reset (error ${code})`));
-    const payload = Buffer.alloc(4);
-    payload.writeUInt32BE(code, 0);
-    this.#frame(RST_STREAM, 0, id, payload);
+    this.#output.rstStream(id, code);
   }
 
   #pumpBlocked(): void {
@@ -588,38 +541,6 @@ export class Http2Connection {
     }
   }
 
-  #windowUpdate(id: number, increment: number): void {
-    const payload = Buffer.alloc(4);
-    payload.writeUInt32BE(increment, 0);
-    this.#frame(WINDOW_UPDATE, 0, id, payload);
-  }
-
-  #frame(type: number, flags: number, id: number, payload?: Uint8Array): void {
-    if (this.#closed) return;
-    const length = payload?.length ?? 0;
-    const at = this.#outBytes;
-    const end = at + 9 + length;
-    let buf = this.#out;
-    if (!buf || end > buf.length) {
-      const grown = Buffer.allocUnsafe(
-        Math.max(end, (buf?.length ?? 0) * 2, this.#lastWrite, 16_384),
-      );
-      if (buf) buf.copy(grown, 0, 0, at);
-      buf = this.#out = grown;
-    }
-    buf[at] = length >>> 16;
-    buf[at + 1] = (length >>> 8) & 0xff;
-    buf[at + 2] = length & 0xff;
-    buf[at + 3] = type;
-    buf[at + 4] = flags;
-    buf[at + 5] = (id >>> 24) & 0x7f;
-    buf[at + 6] = (id >>> 16) & 0xff;
-    buf[at + 7] = (id >>> 8) & 0xff;
-    buf[at + 8] = id & 0xff;
-    if (length > 0) buf.set(payload!, at + 9);
-    this.#outBytes = end;
-  }
-
   /**
    * Frames queued during one turn of the event loop are written together: a watch event fanned
    * out to many streams of this connection leaves in one write.
@@ -632,14 +553,7 @@ export class Http2Connection {
 
   #flush(): void {
     this.#flushScheduled = false;
-    const buf = this.#out;
-    if (!buf || this.#outBytes === 0 || this.#closed) return;
-    const data = buf.subarray(0, this.#outBytes);
-    this.#out = undefined;
-    this.#lastWrite = Math.min(this.#outBytes, 1024 * 1024);
-    this.#outBytes = 0;
-    // Each completed write may leave room (the socket's "drain" waits for it to empty).
-    this.socket.write(data, this.#written);
+    if (this.#closed || !this.#output.write()) return;
     this.#wake();
   }
 
@@ -657,26 +571,21 @@ export class Http2Connection {
   #goaway(code: number, message: string): void {
     if (this.#goawaySent || this.#closed) return;
     this.#goawaySent = true;
-    const debug = Buffer.from(message);
-    const payload = Buffer.alloc(8 + debug.length);
-    payload.writeUInt32BE(this.#lastStreamId, 0);
-    payload.writeUInt32BE(code, 4);
-    debug.copy(payload, 8);
-    this.#frame(GOAWAY, 0, 0, payload);
+    this.#output.goaway(this.#lastStreamId, code, message);
   }
 
   #endSocket(): void {
     if (this.#closed) return;
     this.#flush();
     this.#closed = true;
+    this.#output.close();
     this.socket.end();
   }
 
   #onClose(): void {
     this.#closed = true;
+    this.#output.close();
     this.#buf = undefined;
-    this.#out = undefined;
-    this.#outBytes = 0;
     for (const stream of [...this.#streams.values()]) {
       stream._reset(new Error("client disconnected"));
     }

@@ -1,12 +1,7 @@
 import assert from "node:assert/strict";
-import {
-  formatReport,
-  groupCommitDelta,
-  groupCommitTotals,
-  parseBenchFlags,
-  runCreateListBench,
-  summarize,
-} from "../../../scripts/bench/create_list.ts";
+import { parseBenchFlags, runCreateListBench } from "../../../scripts/bench/create_list.ts";
+import { formatReport, summarize } from "../../../scripts/bench/lib/create_list_report.ts";
+import { groupCommitDelta, groupCommitTotals } from "../../../scripts/bench/lib/group_commits.ts";
 
 Deno.test("parseBenchFlags() takes defaults and reports every bad flag", async (t) => {
   await t.step("defaults", () => {

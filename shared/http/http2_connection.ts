@@ -52,7 +52,7 @@ import { type HeaderBlock, HeaderBlockReader } from "./http2_header_block.ts";
 import { requestHeadOf, TOO_LARGE_BODY, TOO_LARGE_HEAD } from "./http2_request_head.ts";
 import { MAX_RESET_BURST, ResetAllowance, RESETS_PER_SECOND } from "./http2_reset_allowance.ts";
 import { checkSetting, checkSettingsFrame } from "./http2_settings.ts";
-import { Http2Stream } from "./http2_stream.ts";
+import { Http2Stream, type Http2StreamConnection } from "./http2_stream.ts";
 import type { RequestHead } from "./request_head.ts";
 
 /** Options of {@link Http2Connection}. */
@@ -80,7 +80,7 @@ export interface Http2ConnectionOptions {
 }
 
 /** See the module documentation. */
-export class Http2Connection {
+export class Http2Connection implements Http2StreamConnection {
   readonly socket: Socket;
   #opts: Http2ConnectionOptions;
   #streamWindow: number;

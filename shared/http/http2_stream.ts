@@ -6,7 +6,6 @@
  */
 import type { Socket } from "node:net";
 import type { BodySink, Exchange } from "./exchange.ts";
-import type { Http2Connection } from "./http2_connection.ts";
 import { DEFAULT_WINDOW, Http2Error, MAX_WINDOW } from "./http2_frame.ts";
 import { appendFields } from "./http2_request_head.ts";
 import { currentHttpDate } from "./http_date.ts";
@@ -15,11 +14,46 @@ import type { RequestHead } from "./request_head.ts";
 /** A stream's body data waiting for flow-control window beyond this makes its write() wait. */
 const STREAM_HIGH_WATER = 64 * 1024;
 
-/** One request stream of an {@link Http2Connection} and its response. */
+/**
+ * What a stream uses of its connection: the `@internal` members of `Http2Connection`
+ * ({@link ./http2_connection.ts}), which implements this.
+ */
+export interface Http2StreamConnection {
+  /** The connection's socket. */
+  readonly socket: Socket;
+  /** The largest frame the peer accepts. */
+  _peerMaxFrame: number;
+  /** What the peer lets us send on the connection. */
+  _sendWindow: number;
+  /** Request body bytes have been used (or dropped): give the connection window back. */
+  _consumed(bytes: number): void;
+  /** The stream wants its full window once the frames at hand are processed. */
+  _wantWindow(stream: Http2Stream): void;
+  /** Grants the peer `increment` more bytes on stream `id`. */
+  _windowUpdate(id: number, increment: number): void;
+  /** Queues a header block (HEADERS, then CONTINUATION frames when it is large). */
+  _headers(id: number, fields: string[], endStream: boolean): void;
+  /** Queues one DATA frame (the caller has taken the windows into account). */
+  _data(id: number, data: Uint8Array, endStream: boolean): void;
+  /** The stream has data waiting for window. */
+  _block(stream: Http2Stream, blocked: boolean): void;
+  /** The stream's write() waits until {@link _writable} and its own buffer allow. */
+  _wait(stream: Http2Stream): void;
+  /** Whether queued output leaves room for more. */
+  _writable(): boolean;
+  /** Sends RST_STREAM and forgets the stream. */
+  _reset(id: number, code: number): void;
+  /** The stream is done (both sides ended, or reset). */
+  _streamClosed(stream: Http2Stream): void;
+  /** A closed stream's handler has finished: its slot is free. */
+  _slotFreed(): void;
+}
+
+/** One request stream of an HTTP/2 connection and its response. */
 export class Http2Stream implements Exchange {
   readonly id: number;
   readonly head: RequestHead;
-  #conn: Http2Connection;
+  #conn: Http2StreamConnection;
   #abort = new AbortController();
   #headersSent = false;
   #localClosed = false;
@@ -51,7 +85,7 @@ export class Http2Stream implements Exchange {
   #writer: (() => void) | undefined;
 
   constructor(
-    conn: Http2Connection,
+    conn: Http2StreamConnection,
     id: number,
     head: RequestHead,
     sendWindow: number,

@@ -31,7 +31,8 @@ import {
 } from "./lib/apiserver_process.ts";
 import { readProcStats } from "./lib/proc_stats.ts";
 import { percentile } from "./lib/stats.ts";
-import { type AckedWrite, type FinishReply, wallNow } from "./lib/watch_client.ts";
+import { wallNow } from "./lib/wall_now.ts";
+import type { AckedWrite, FinishReply } from "./lib/watch_client.ts";
 import { ClientProcess } from "./lib/watch_client_process.ts";
 
 const { values } = parseArgs({

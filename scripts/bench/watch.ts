@@ -49,12 +49,8 @@ import {
   startApiServerProcess,
 } from "./lib/apiserver_process.ts";
 import { readProcStats } from "./lib/proc_stats.ts";
-import {
-  type AckedWrite,
-  type FinishReply,
-  wallNow,
-  type WatchClientConfig,
-} from "./lib/watch_client.ts";
+import { wallNow } from "./lib/wall_now.ts";
+import type { AckedWrite, FinishReply, WatchClientConfig } from "./lib/watch_client.ts";
 import { ClientProcess } from "./lib/watch_client_process.ts";
 
 const { values } = parseArgs({

@@ -7,9 +7,9 @@
  *
  * Two protocols (`WatchClientConfig.protocol`):
  * - `h2`, as client-go does: all of the process's watches are streams of one HTTP/2
- *   connection, framed here (with the server's own HPACK module);
+ *   connection, framed by {@link ./h2_watch_connection.ts} (with the server's own HPACK module);
  * - `http/1.1`: each watch is a request on its own TLS connection, its chunked body decoded
- *   here.
+ *   by {@link ./watch_stream.ts}.
  *
  * Both are read with `Deno.connectTls` rather than `fetch`: on a 2-core machine the clients
  * share the CPU with the server, and `fetch` cost about 6 µs per event against 3.7 µs for the
@@ -23,9 +23,10 @@
  *
  * @module
  */
-import { encodeHeaders, HpackDecoder } from "../../../shared/http/hpack.ts";
-import { encodeFrame } from "../../../shared/http/http2_frame.ts";
+import { H2WatchConnection } from "./h2_watch_connection.ts";
 import { jsonLine, readJsonLines } from "./json_lines.ts";
+import { wallNow } from "./wall_now.ts";
+import { WatchStream } from "./watch_stream.ts";
 
 /** Where and how to connect (sent on stdin, never on the command line: it holds secrets). */
 export interface WatchClientConfig {
@@ -83,390 +84,6 @@ export interface FinishReply {
   latencies: number;
   survivorLatencies: number;
 }
-
-/** The clock shared by the benchmark's processes (ms since the epoch). */
-export function wallNow(): number {
-  return performance.timeOrigin + performance.now();
-}
-
-const RV_MARK = '"resourceVersion":"';
-
-/** A growable pair of float64 columns. */
-class Columns {
-  rv = new Float64Array(1024);
-  at = new Float64Array(1024);
-  n = 0;
-
-  push(rv: number, at: number): void {
-    if (this.n === this.rv.length) {
-      const rv2 = new Float64Array(this.n * 2);
-      rv2.set(this.rv);
-      this.rv = rv2;
-      const at2 = new Float64Array(this.n * 2);
-      at2.set(this.at);
-      this.at = at2;
-    }
-    this.rv[this.n] = rv;
-    this.at[this.n] = at;
-    this.n++;
-  }
-}
-
-/** One open watch stream: HTTP/1.1 over its own TLS connection, read without fetch. */
-class Watch {
-  readonly events = new Columns();
-  reordered = false;
-  ended = false;
-  /** When the server ended the stream (ms since the epoch). */
-  endedAt = NaN;
-  /** Why the stream failed, when it did not end normally or by our abort. */
-  error: string | undefined;
-  lastRv = 0;
-  done: Promise<void> = Promise.resolve();
-
-  /** The server ended the stream. */
-  markEnded(): void {
-    if (this.ended) return;
-    this.ended = true;
-    this.endedAt = wallNow();
-  }
-
-  #conn: Deno.TlsConn | undefined;
-  #stopped = false;
-
-  /**
-   * Sends the watch request on `conn` and reads the response: the status line and headers,
-   * then the chunked body, recording each non-BOOKMARK event's resourceVersion and the time
-   * of the read that completed it. Resolves once the status is known; throws unless it is 200.
-   */
-  async open(conn: Deno.TlsConn, request: Uint8Array): Promise<void> {
-    this.#conn = conn;
-    await writeAll(conn, request);
-    const buf = new Uint8Array(256 * 1024);
-    let have = 0;
-    let headerEnd = -1;
-    while (headerEnd < 0) {
-      const n = await conn.read(buf.subarray(have));
-      if (n === null) throw new Error("connection closed before the response headers");
-      have += n;
-      headerEnd = indexOfCrlfCrlf(buf, have);
-      if (headerEnd < 0 && have === buf.length) throw new Error("response headers too large");
-    }
-    const head = new TextDecoder().decode(buf.subarray(0, headerEnd));
-    const status = Number(head.slice(9, 12));
-    if (status !== 200) {
-      conn.close();
-      throw new Error(`watch answered ${status}: ${head.split("\r\n")[0]}`);
-    }
-    if (!/\r\ntransfer-encoding:\s*chunked/i.test(head)) {
-      conn.close();
-      throw new Error("watch response is not chunked");
-    }
-    const body = new ChunkedBody((text, at) => this.text(text, at));
-    body.feed(buf.subarray(headerEnd + 4, have), wallNow());
-    this.done = (async () => {
-      try {
-        for (;;) {
-          const n = await conn.read(buf);
-          if (n === null) break;
-          body.feed(buf.subarray(0, n), wallNow());
-          if (body.finished) break;
-        }
-        if (!this.#stopped) this.markEnded();
-      } catch (err) {
-        // The connection failed: the events it did not deliver count as missing.
-        if (!this.#stopped) this.error = String(err);
-      }
-    })();
-  }
-
-  /** Stops reading and closes the connection (an HTTP/2 watch's connection is closed by its owner). */
-  async stop(): Promise<void> {
-    this.#stopped = true;
-    try {
-      this.#conn?.close();
-    } catch {
-      // already closed
-    }
-    await this.done;
-  }
-
-  /** Whether {@link stop} was called. */
-  get stopped(): boolean {
-    return this.#stopped;
-  }
-
-  #buffered = "";
-
-  /** Body text of the stream, read at `at`. */
-  text(text: string, at: number): void {
-    let buffered = this.#buffered + text;
-    let start = 0;
-    let nl;
-    while ((nl = buffered.indexOf("\n", start)) >= 0) {
-      this.#line(buffered, start, nl, at);
-      start = nl + 1;
-    }
-    buffered = start === 0 ? buffered : buffered.slice(start);
-    this.#buffered = buffered;
-  }
-
-  #line(text: string, start: number, end: number, at: number): void {
-    if (end - start < 2) return;
-    // `{"type":"BOOKMARK",...`: bookmarks carry no write.
-    if (text.startsWith('{"type":"BOOKMARK"', start)) return;
-    const i = text.indexOf(RV_MARK, start);
-    if (i < 0 || i > end) {
-      this.reordered = true; // an event without a resourceVersion: count it as broken order
-      return;
-    }
-    const from = i + RV_MARK.length;
-    const rv = Number(text.slice(from, text.indexOf('"', from)));
-    if (!(rv > this.lastRv)) this.reordered = true;
-    this.lastRv = rv;
-    this.events.push(rv, at);
-  }
-}
-
-/** Decodes an HTTP/1.1 chunked body fed in pieces, passing each piece of data on as text. */
-class ChunkedBody {
-  /** The last (empty) chunk was read. */
-  finished = false;
-  #decoder = new TextDecoder();
-  /** Bytes of the current chunk still to come; -1 while reading a size line. */
-  #remaining = -1;
-  /** The size line read so far. */
-  #sizeLine = "";
-  /** CRLF bytes after a chunk's data still to skip. */
-  #skip = 0;
-
-  constructor(readonly onText: (text: string, at: number) => void) {}
-
-  feed(bytes: Uint8Array, at: number): void {
-    let i = 0;
-    let text = "";
-    while (i < bytes.length && !this.finished) {
-      if (this.#skip > 0) {
-        const n = Math.min(this.#skip, bytes.length - i);
-        this.#skip -= n;
-        i += n;
-      } else if (this.#remaining < 0) {
-        const lf = bytes.indexOf(10, i);
-        const end = lf < 0 ? bytes.length : lf;
-        this.#sizeLine += String.fromCharCode(...bytes.subarray(i, end));
-        i = lf < 0 ? bytes.length : lf + 1;
-        if (lf >= 0) {
-          const size = parseInt(this.#sizeLine.trim().split(";")[0], 16);
-          this.#sizeLine = "";
-          if (!Number.isFinite(size) || size < 0) throw new Error("malformed chunk size");
-          if (size === 0) this.finished = true;
-          else this.#remaining = size;
-        }
-      } else {
-        const n = Math.min(this.#remaining, bytes.length - i);
-        text += this.#decoder.decode(bytes.subarray(i, i + n), { stream: true });
-        this.#remaining -= n;
-        i += n;
-        if (this.#remaining === 0) {
-          this.#remaining = -1;
-          this.#skip = 2;
-        }
-      }
-    }
-    if (text) this.onText(text, at);
-  }
-}
-
-const H2_PREFACE = new TextEncoder().encode("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
-/** Our receive windows: as large as HTTP/2 allows, so that the server never waits for us. */
-const H2_WINDOW = 2 ** 31 - 1;
-
-function u32(n: number): Uint8Array {
-  const b = new Uint8Array(4);
-  new DataView(b.buffer).setUint32(0, n);
-  return b;
-}
-
-/**
- * One HTTP/2 connection carrying watch streams, as client-go's transport multiplexes them:
- * frames are read here and each DATA frame's text goes to its stream's {@link Watch}.
- */
-class H2Connection {
-  #conn: Deno.TlsConn;
-  #decoder = new HpackDecoder();
-  #nextId = 1;
-  #streams = new Map<number, { watch: Watch; status: (status: number) => void }>();
-  #decoders = new Map<number, TextDecoder>();
-  #consumed = 0;
-  #closed = false;
-  #header: { id: number; parts: Uint8Array[] } | undefined;
-  done: Promise<void>;
-
-  constructor(conn: Deno.TlsConn) {
-    this.#conn = conn;
-    const settings = new Uint8Array(12);
-    const v = new DataView(settings.buffer);
-    v.setUint16(0, 0x4); // INITIAL_WINDOW_SIZE
-    v.setUint32(2, H2_WINDOW);
-    v.setUint16(6, 0x2); // ENABLE_PUSH
-    v.setUint32(8, 0);
-    const start = new Uint8Array([
-      ...H2_PREFACE,
-      ...encodeFrame(0x4, 0, 0, settings),
-      ...encodeFrame(0x8, 0, 0, u32(H2_WINDOW - 65_535)),
-    ]);
-    this.done = writeAll(conn, start).then(() => this.#read());
-  }
-
-  /** Opens a watch stream; resolves once its response status is known (throws unless 200). */
-  async open(watch: Watch, fields: string[]): Promise<void> {
-    const id = this.#nextId;
-    this.#nextId += 2;
-    const status = new Promise<number>((resolve) => {
-      this.#streams.set(id, { watch, status: resolve });
-    });
-    this.#decoders.set(id, new TextDecoder());
-    await writeAll(this.#conn, encodeFrame(0x1, 0x5, id, encodeHeaders(fields)));
-    const code = await status;
-    if (code !== 200) throw new Error(`watch answered ${code}`);
-  }
-
-  close(): void {
-    this.#closed = true;
-    try {
-      this.#conn.close();
-    } catch {
-      // already closed
-    }
-  }
-
-  async #read(): Promise<void> {
-    const buf = new Uint8Array(1024 * 1024);
-    let have = 0;
-    try {
-      for (;;) {
-        if (have === buf.length) throw new Error("frame larger than the read buffer");
-        const n = await this.#conn.read(buf.subarray(have));
-        if (n === null) break;
-        have += n;
-        const at = wallNow();
-        let pos = 0;
-        while (have - pos >= 9) {
-          const len = (buf[pos] << 16) | (buf[pos + 1] << 8) | buf[pos + 2];
-          if (have - pos < 9 + len) break;
-          const type = buf[pos + 3];
-          const flags = buf[pos + 4];
-          const id = ((buf[pos + 5] & 0x7f) << 24) | (buf[pos + 6] << 16) | (buf[pos + 7] << 8) |
-            buf[pos + 8];
-          this.#frame(type, flags, id, buf.subarray(pos + 9, pos + 9 + len), at);
-          pos += 9 + len;
-        }
-        buf.copyWithin(0, pos, have);
-        have -= pos;
-        if (this.#consumed > H2_WINDOW / 2) {
-          await writeAll(this.#conn, encodeFrame(0x8, 0, 0, u32(this.#consumed)));
-          this.#consumed = 0;
-        }
-      }
-      this.#fail("the server closed the connection");
-    } catch (err) {
-      this.#fail(this.#closed ? "" : String(err));
-    }
-  }
-
-  #frame(type: number, flags: number, id: number, payload: Uint8Array, at: number): void {
-    switch (type) {
-      case 0x0: { // DATA
-        this.#consumed += payload.length;
-        const s = this.#streams.get(id);
-        if (!s) return;
-        let data = payload;
-        if (flags & 0x8) data = data.subarray(1, data.length - data[0]);
-        const text = this.#decoders.get(id)!.decode(data, { stream: true });
-        if (text) s.watch.text(text, at);
-        if (flags & 0x1) this.#end(id, "");
-        return;
-      }
-      case 0x1: // HEADERS
-      case 0x9: { // CONTINUATION
-        let p = payload;
-        if (type === 0x1) {
-          if (flags & 0x8) p = p.subarray(1, p.length - p[0]);
-          if (flags & 0x20) p = p.subarray(5);
-          this.#header = { id, parts: [] };
-        }
-        this.#header!.parts.push(p.slice());
-        if (!(flags & 0x4)) return;
-        const parts = this.#header!.parts;
-        this.#header = undefined;
-        const block = new Uint8Array(parts.reduce((n, x) => n + x.length, 0));
-        let off = 0;
-        for (const x of parts) {
-          block.set(x, off);
-          off += x.length;
-        }
-        const fields = this.#decoder.decode(block);
-        const status = fields.indexOf(":status");
-        if (status >= 0) this.#streams.get(id)?.status(Number(fields[status + 1]));
-        if (flags & 0x1) this.#end(id, "");
-        return;
-      }
-      case 0x3: // RST_STREAM
-        this.#streams.get(id)?.status(0);
-        this.#end(
-          id,
-          `stream reset with error ${
-            new DataView(payload.buffer, payload.byteOffset).getUint32(0)
-          }`,
-        );
-        return;
-      case 0x4: // SETTINGS
-        if (!(flags & 0x1)) {
-          writeAll(this.#conn, encodeFrame(0x4, 0x1, 0, new Uint8Array())).catch(() => {});
-        }
-        return;
-      case 0x6: // PING
-        if (!(flags & 0x1)) {
-          writeAll(this.#conn, encodeFrame(0x6, 0x1, 0, payload.slice())).catch(() => {});
-        }
-        return;
-      case 0x7: // GOAWAY
-        this.#fail(
-          `GOAWAY with error ${new DataView(payload.buffer, payload.byteOffset).getUint32(4)}`,
-        );
-        return;
-    }
-  }
-
-  /** The stream ended: normally (`error` empty) or not. */
-  #end(id: number, error: string): void {
-    const s = this.#streams.get(id);
-    if (!s) return;
-    this.#streams.delete(id);
-    if (s.watch.stopped) return;
-    if (error) s.watch.error ??= error;
-    else s.watch.markEnded();
-  }
-
-  #fail(error: string): void {
-    for (const id of [...this.#streams.keys()]) {
-      this.#streams.get(id)?.status(0);
-      this.#end(id, error || "connection closed");
-    }
-  }
-}
-
-async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void> {
-  for (let off = 0; off < bytes.length;) off += await conn.write(bytes.subarray(off));
-}
-
-function indexOfCrlfCrlf(buf: Uint8Array, end: number): number {
-  for (let i = 0; i + 3 < end; i++) {
-    if (buf[i] === 13 && buf[i + 1] === 10 && buf[i + 2] === 13 && buf[i + 3] === 10) return i;
-  }
-  return -1;
-}
-
 async function main(): Promise<void> {
   const input = readJsonLines(Deno.stdin.readable);
   const out = Deno.stdout.writable.getWriter();
@@ -478,11 +95,11 @@ async function main(): Promise<void> {
   const port = Number(url.port || 443);
   const hostname = url.hostname.replace(/^\[|\]$/g, "");
   const auth = cfg.token ? `Authorization: Bearer ${cfg.token}\r\n` : "";
-  let watches: Watch[] = [];
-  let h2: H2Connection | undefined;
+  let watches: WatchStream[] = [];
+  let h2: H2WatchConnection | undefined;
 
-  let connecting: Promise<H2Connection> | undefined;
-  const connectH2 = async (): Promise<H2Connection> => {
+  let connecting: Promise<H2WatchConnection> | undefined;
+  const connectH2 = async (): Promise<H2WatchConnection> => {
     const conn = await Deno.connectTls({
       hostname,
       port,
@@ -495,13 +112,13 @@ async function main(): Promise<void> {
     if ((await conn.handshake()).alpnProtocol !== "h2") {
       throw new Error("the server does not speak h2");
     }
-    return h2 = new H2Connection(conn);
+    return h2 = new H2WatchConnection(conn);
   };
 
-  const openH2 = async (rv: string): Promise<Watch> => {
+  const openH2 = async (rv: string): Promise<WatchStream> => {
     // One connection for all of this process's watches, as client-go shares its transport.
     const h2 = await (connecting ??= connectH2());
-    const w = new Watch();
+    const w = new WatchStream();
     await h2.open(w, [
       ":method",
       "GET",
@@ -520,9 +137,9 @@ async function main(): Promise<void> {
     return w;
   };
 
-  const open = async (rv: string): Promise<Watch> => {
+  const open = async (rv: string): Promise<WatchStream> => {
     if (cfg.protocol === "h2") return await openH2(rv);
-    const w = new Watch();
+    const w = new WatchStream();
     const conn = await Deno.connectTls({
       hostname,
       port,
@@ -574,7 +191,7 @@ async function main(): Promise<void> {
 
 /** Waits for the last write to reach every watcher, then checks and measures. */
 async function finish(
-  watches: Watch[],
+  watches: WatchStream[],
   writes: AckedWrite[],
   timeoutMs: number,
   outFile: string,

@@ -6,7 +6,8 @@
  * @module
  */
 import { jsonLine, readJsonLines } from "./json_lines.ts";
-import { wallNow, type WatchClientCommand, type WatchClientConfig } from "./watch_client.ts";
+import { wallNow } from "./wall_now.ts";
+import type { WatchClientCommand, WatchClientConfig } from "./watch_client.ts";
 
 const ROOT = new URL("../../../", import.meta.url).pathname;
 

@@ -12,7 +12,7 @@ import { writeAll } from "./write_all.ts";
 const RV_MARK = '"resourceVersion":"';
 
 /** A growable pair of float64 columns. */
-export class Columns {
+class Columns {
   rv = new Float64Array(1024);
   at = new Float64Array(1024);
   n = 0;

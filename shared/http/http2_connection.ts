@@ -14,6 +14,9 @@
  * What it does not do: server push (disabled in our SETTINGS), priorities (PRIORITY frames and
  * fields are read and ignored, as RFC 9113 allows), CONNECT, and HTTP/2 over cleartext.
  *
+ * Its parts live beside it in `http2_*.ts`: frame layer, header blocks, SETTINGS checks, reset
+ * allowance, output queue, request heads and streams.
+ *
  * @module
  */
 import { Buffer } from "node:buffer";

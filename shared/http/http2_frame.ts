@@ -33,7 +33,7 @@ export const CONTINUATION = 0x9;
 
 /** Flags (RFC 9113 section 6): END_STREAM. */
 export const END_STREAM = 0x1;
-/** Flag ACK. */
+/** Flag ACK (of SETTINGS and PING). */
 export const ACK = 0x1;
 /** Flag END_HEADERS. */
 export const END_HEADERS = 0x4;

@@ -68,6 +68,17 @@ export interface ListResult {
   remaining?: number;
 }
 
+/**
+ * Other keys written in the same transaction as a create, update or delete, all or nothing
+ * (exclusive claims such as a Service's ClusterIP and NodePorts).
+ */
+export interface SideWrites {
+  /** Keys created with the write; one that exists fails the write with its KeyExistsError. */
+  create?: readonly { key: string; value: string }[];
+  /** Keys deleted with the write, at whatever revision; a missing one is skipped. */
+  delete?: readonly string[];
+}
+
 /** The storage interface every backend implements. */
 export interface Storage {
   /** The newest committed revision. */
@@ -80,25 +91,28 @@ export interface Storage {
   list(prefix: string, opts?: ListOptions): Promise<ListResult>;
   /**
    * Creates a key; throws KeyExistsError if it exists. `decoded` (optional, never stored) is
-   * handed to commit listeners as {@link ChangeEvent.decoded}.
+   * handed to commit listeners as {@link ChangeEvent.decoded}. `side` keys are written in the
+   * same transaction (see {@link SideWrites}).
    */
-  create(key: string, value: string, decoded?: unknown): Promise<KeyValue>;
+  create(key: string, value: string, decoded?: unknown, side?: SideWrites): Promise<KeyValue>;
   /**
    * Replaces a key's value if its current revision equals `expectedRevision`; throws
-   * RevisionConflictError if not, KeyNotFoundError if the key is absent. `decoded` as for
-   * {@link create}.
+   * RevisionConflictError if not, KeyNotFoundError if the key is absent. `decoded` and `side`
+   * as for {@link create}.
    */
   update(
     key: string,
     value: string,
     expectedRevision: number,
     decoded?: unknown,
+    side?: SideWrites,
   ): Promise<KeyValue>;
   /**
    * Deletes a key if its current revision equals `expectedRevision` (0 = any); throws as
-   * update does. Returns the change with the deletion's revision and the last value.
+   * update does. Returns the change with the deletion's revision and the last value. `side`
+   * as for {@link create}.
    */
-  delete(key: string, expectedRevision: number): Promise<ChangeEvent>;
+  delete(key: string, expectedRevision: number, side?: SideWrites): Promise<ChangeEvent>;
   /**
    * Changes with revision > `afterRevision`, in revision order, at most `limit`. Throws
    * CompactedError if `afterRevision` is older than the compacted revision.

@@ -139,6 +139,7 @@ export class Committer {
   #turnWaiters: Array<() => void> = [];
   /** Commits go to the write worker until this time (ms, storage clock). */
   #workerUntil = -Infinity;
+  #nextGroup = 1;
 
   constructor(opts: CommitterOptions) {
     this.#opts = opts;
@@ -157,6 +158,29 @@ export class Committer {
       });
       this.#kick();
     });
+  }
+
+  /**
+   * Queues `ops` as one all-or-nothing group in the next group commit; settles with the first
+   * op's result, or rejects with the refusal that failed the group. A skipped `ifExists`
+   * delete does not fail it.
+   */
+  async enqueueGroup<T extends KeyValue | ChangeEvent>(
+    ops: WriteOp[],
+    decoded?: unknown,
+  ): Promise<T> {
+    if (ops.length === 1) return await this.enqueue<T>(ops[0], decoded);
+    const group = this.#nextGroup++;
+    const results = await Promise.allSettled(
+      ops.map((op, i) => this.enqueue({ ...op, group }, i === 0 ? decoded : undefined)),
+    );
+    const failed = results.find((r, i) =>
+      r.status === "rejected" &&
+      !(ops[i].kind === "delete" && (ops[i] as { ifExists?: boolean }).ifExists &&
+        r.reason instanceof KeyNotFoundError)
+    );
+    if (failed?.status === "rejected") throw failed.reason;
+    return (results[0] as PromiseFulfilledResult<T>).value;
   }
 
   /** Queues a maintenance step to run between group commits; resolves with its result. */
@@ -210,6 +234,11 @@ export class Committer {
           jobTurn = false;
         } else {
           const batch = this.#writes.splice(0, this.#opts.maxBatch);
+          // An all-or-nothing group never straddles two transactions.
+          const group = batch[batch.length - 1].op.group;
+          while (group !== undefined && this.#writes[0]?.op.group === group) {
+            batch.push(this.#writes.shift()!);
+          }
           await (lock ? lock.run(() => this.#commitBatch(batch)) : this.#commitBatch(batch));
           jobTurn = true;
         }
@@ -332,17 +361,18 @@ export class Committer {
 
 /** The error of a write the transaction refused. */
 function refusal(op: WriteOp, outcome: Extract<WriteOutcome, { refused: string }>): Error {
+  const key = outcome.key ?? op.key;
   if (outcome.refused === "exists") {
-    return new KeyExistsError(`key ${op.key} already exists`, op.key);
+    return new KeyExistsError(`key ${key} already exists`, key);
   }
   if (outcome.refused === "notFound") {
-    return new KeyNotFoundError(`key ${op.key} not found`, op.key);
+    return new KeyNotFoundError(`key ${key} not found`, key);
   }
   return new RevisionConflictError(
-    `key ${op.key} is at revision ${outcome.currentRevision}, not ${
+    `key ${key} is at revision ${outcome.currentRevision}, not ${
       (op as { expected: number }).expected
     }`,
-    op.key,
+    key,
     outcome.currentRevision ?? 0,
   );
 }

@@ -19,6 +19,7 @@ import {
   type KeyValue,
   type ListOptions,
   type ListResult,
+  type SideWrites,
   type Storage,
   StorageError,
   StorageUnavailableError,
@@ -49,6 +50,7 @@ import {
 } from "./statements.ts";
 import { type ReadStatement, SyncBatchWriter } from "./sync_batch_writer.ts";
 import { WorkerWriter } from "./worker_writer.ts";
+import { sideOps } from "./write_batch.ts";
 
 export type { GroupCommitInfo, LibsqlStorageStats, MaintenanceResult };
 
@@ -313,10 +315,18 @@ export class LibsqlStorage implements Storage {
   }
 
   /** {@inheritDoc Storage.create} */
-  async create(key: string, value: string, decoded?: unknown): Promise<KeyValue> {
+  async create(
+    key: string,
+    value: string,
+    decoded?: unknown,
+    side?: SideWrites,
+  ): Promise<KeyValue> {
     checkKey(key);
     checkValue(value);
-    return await this.#committer.enqueue<KeyValue>({ kind: "create", key, value }, decoded);
+    return await this.#committer.enqueueGroup<KeyValue>(
+      [{ kind: "create", key, value }, ...sideOps(side)],
+      decoded,
+    );
   }
 
   /** {@inheritDoc Storage.update} */
@@ -325,25 +335,25 @@ export class LibsqlStorage implements Storage {
     value: string,
     expectedRevision: number,
     decoded?: unknown,
+    side?: SideWrites,
   ): Promise<KeyValue> {
     checkKey(key);
     checkValue(value);
     checkRevision(expectedRevision);
-    return await this.#committer.enqueue<KeyValue>(
-      { kind: "update", key, value, expected: expectedRevision },
+    return await this.#committer.enqueueGroup<KeyValue>(
+      [{ kind: "update", key, value, expected: expectedRevision }, ...sideOps(side)],
       decoded,
     );
   }
 
   /** {@inheritDoc Storage.delete} */
-  async delete(key: string, expectedRevision: number): Promise<ChangeEvent> {
+  async delete(key: string, expectedRevision: number, side?: SideWrites): Promise<ChangeEvent> {
     checkKey(key);
     checkRevision(expectedRevision);
-    return await this.#committer.enqueue<ChangeEvent>({
-      kind: "delete",
-      key,
-      expected: expectedRevision,
-    });
+    return await this.#committer.enqueueGroup<ChangeEvent>([
+      { kind: "delete", key, expected: expectedRevision },
+      ...sideOps(side),
+    ]);
   }
 
   /** {@inheritDoc Storage.changesSince} */

@@ -12,14 +12,36 @@
  * @module
  */
 import type { Client, InStatement, Value } from "@libsql/client";
+import type { SideWrites } from "../interface.ts";
 import { LOG_ADDED, LOG_DELETED, LOG_MODIFIED } from "./schema.ts";
 import { num, str } from "./statements.ts";
 
-/** A write requested by a caller. */
+/**
+ * A write requested by a caller. Ops carrying the same `group` are contiguous in a batch and
+ * all-or-nothing: if one is refused, every op of the group is refused with its reason. A
+ * delete marked `ifExists` of a missing key is skipped (refused "notFound") without failing
+ * its group.
+ */
 export type WriteOp =
-  | { kind: "create"; key: string; value: string }
-  | { kind: "update"; key: string; value: string; expected: number }
-  | { kind: "delete"; key: string; expected: number };
+  & (
+    | { kind: "create"; key: string; value: string }
+    | { kind: "update"; key: string; value: string; expected: number }
+    | { kind: "delete"; key: string; expected: number; ifExists?: boolean }
+  )
+  & { group?: number };
+
+/** The ops of a write's side keys (see {@link SideWrites}): creates, then tolerant deletes. */
+export function sideOps(side: SideWrites | undefined): WriteOp[] {
+  return [
+    ...(side?.create ?? []).map(({ key, value }): WriteOp => ({ kind: "create", key, value })),
+    ...(side?.delete ?? []).map((key): WriteOp => ({
+      kind: "delete",
+      key,
+      expected: 0,
+      ifExists: true,
+    })),
+  ];
+}
 
 /** What happened to one write of a batch. */
 export type WriteOutcome =
@@ -36,6 +58,8 @@ export type WriteOutcome =
     refused: "exists" | "notFound" | "conflict";
     /** The key's current revision (for "conflict"). */
     currentRevision?: number;
+    /** In a refused group: the key whose refusal failed it. */
+    key?: string;
   };
 
 /** Result of {@link writeBatch}. */
@@ -112,15 +136,16 @@ export function planWrites(
   timeMs: number,
 ): WritePlan {
   const logArgs: Value[] = [];
-  const outcomes = ops.map((op): WriteOutcome => {
-    const prev = state.get(op.key);
-    if (op.kind === "create" && prev) return { refused: "exists" };
-    if (op.kind !== "create") {
-      if (!prev) return { refused: "notFound" };
-      if ((op.kind === "update" || op.expected !== 0) && op.expected !== prev.revision) {
-        return { refused: "conflict", currentRevision: prev.revision };
-      }
+  let failedGroup: WriteOutcome | undefined;
+  const outcomes = ops.map((op, i): WriteOutcome => {
+    if (op.group !== undefined && ops[i - 1]?.group !== op.group) {
+      failedGroup = groupRefusal(ops, i, state);
     }
+    if (op.group !== undefined && failedGroup) return failedGroup;
+    const prev = state.get(op.key);
+    const refused = refusalOf(op, prev);
+    if (refused) return refused;
+    if (op.kind === "delete" && !prev) return { refused: "notFound" };
     revision++;
     const type = op.kind === "create"
       ? LOG_ADDED
@@ -143,6 +168,35 @@ export function planWrites(
     return outcome;
   });
   return { outcomes, logArgs, committed: logArgs.length / LOG_COLUMNS };
+}
+
+/** Why `op` cannot apply to a key whose current row is `prev`, or undefined if it can. */
+function refusalOf(
+  op: WriteOp,
+  prev: { value: string; revision: number } | undefined,
+): WriteOutcome | undefined {
+  if (op.kind === "create") return prev ? { refused: "exists" } : undefined;
+  if (!prev) return op.kind === "delete" && op.ifExists ? undefined : { refused: "notFound" };
+  if ((op.kind === "update" || op.expected !== 0) && op.expected !== prev.revision) {
+    return { refused: "conflict", currentRevision: prev.revision };
+  }
+  return undefined;
+}
+
+/**
+ * The refusal of the first op of the group starting at `start` that cannot apply, or
+ * undefined if all can (a group's keys are distinct, so each is checked against `state`).
+ */
+function groupRefusal(
+  ops: readonly WriteOp[],
+  start: number,
+  state: ReadonlyMap<string, { value: string; revision: number } | undefined>,
+): WriteOutcome | undefined {
+  for (let i = start; i < ops.length && ops[i].group === ops[start].group; i++) {
+    const refused = refusalOf(ops[i], state.get(ops[i].key));
+    if (refused) return { ...refused, key: ops[i].key };
+  }
+  return undefined;
 }
 
 /**

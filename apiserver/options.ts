@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { parseCIDR, parsePortRange } from "./registry/core/services/ip_range.ts";
 import { parseArgs } from "node:util";
 import { featureGatesFromFlag } from "../shared/feature_gates.ts";
 import type { FeatureGates } from "../shared/feature_gates.ts";
@@ -45,6 +46,10 @@ export interface ServerOptions {
   /** How long a node may go without a heartbeat before it is marked Unknown, ms (default 40 s). */
   nodeMonitorGracePeriodMs: number;
   featureGates: FeatureGates;
+  /** `--service-cluster-ip-range` (IPv4 CIDR; default 10.96.0.0/12). */
+  serviceClusterIPRange?: string;
+  /** `--service-node-port-range` (default 30000-32767). */
+  serviceNodePortRange?: string;
   /** Watch cache timing and sizes (not a flag; tests shorten bookmark intervals with it). */
   watchTuning?: WatchTuning;
   /**
@@ -78,6 +83,8 @@ export const FLAG_HELP: Record<string, string> = {
   "tls-cert-file": "serving certificate (PEM); default: generated under --data-dir",
   "tls-private-key-file": "key of --tls-cert-file (PEM)",
   "tls-san": "extra subject alternative name for the generated serving certificate (repeatable)",
+  "service-cluster-ip-range": "IPv4 CIDR ClusterIPs are allocated from (default 10.96.0.0/12)",
+  "service-node-port-range": "port range NodePorts are allocated from (default 30000-32767)",
   "history-window": "how long the change history stays readable (default 5m)",
   "http2-max-streams-per-connection":
     "streams an HTTP/2 client may open at once on one connection (default 1000; 0 serves HTTP/1.1 only)",
@@ -98,6 +105,8 @@ const SERVER_PARSE_OPTIONS = {
   "tls-cert-file": { type: "string" },
   "tls-private-key-file": { type: "string" },
   "tls-san": { type: "string", multiple: true },
+  "service-cluster-ip-range": { type: "string" },
+  "service-node-port-range": { type: "string" },
   "history-window": { type: "string" },
   "http2-max-streams-per-connection": { type: "string" },
   "feature-gates": { type: "string" },
@@ -148,6 +157,9 @@ export function parseServerOptions(
   const verbosity = verbosityFlag(str("v"), errors);
   const gates = featureGatesFromFlag(str("feature-gates") ?? "");
   errors.push(...gates.errors.map((e) => `--feature-gates: ${e}`));
+  const serviceClusterIPRange = str("service-cluster-ip-range") ?? "10.96.0.0/12";
+  const serviceNodePortRange = str("service-node-port-range") ?? "30000-32767";
+  serviceRanges(serviceClusterIPRange, serviceNodePortRange, errors);
   const authentication = authenticationOptionsFromFlags(values, errors);
   const authorization = authorizationOptionsFromFlags(values, errors);
   if (errors.length > 0) return { ok: false, errors };
@@ -166,12 +178,30 @@ export function parseServerOptions(
       historyWindowMs: historyWindowMs!,
       nodeMonitorGracePeriodMs: nodeMonitorGracePeriodMs!,
       featureGates: gates.gates,
+      serviceClusterIPRange,
+      serviceNodePortRange,
       verbosity,
       warnings: gates.warnings,
       authorization,
       authentication,
     },
   };
+}
+
+/** Checks `--service-cluster-ip-range` and `--service-node-port-range`. */
+function serviceRanges(cidr: string, ports: string, errors: string[]): void {
+  for (
+    const [flag, check] of [
+      ["service-cluster-ip-range", () => parseCIDR(cidr)],
+      ["service-node-port-range", () => parsePortRange(ports)],
+    ] as const
+  ) {
+    try {
+      check();
+    } catch (err) {
+      errors.push(`--${flag}: ${(err as Error).message}`);
+    }
+  }
 }
 
 /** `--secure-port`, default 6443. */

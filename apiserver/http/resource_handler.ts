@@ -135,6 +135,9 @@ export class ResourceHandler {
 function servedVerbsOf(def: KindDef, info: RequestInfo): readonly Verb[] {
   if (!info.subresource) return def.verbs ?? ALL_VERBS;
   const sub = def.subresources?.find((s) => s.name === info.subresource);
+  if (sub?.unavailable) {
+    throw new StatusError({ code: 503, reason: "ServiceUnavailable", message: sub.unavailable });
+  }
   if (!sub || info.parts.length > 0) throw StatusError.pathNotFound();
   return sub.verbs;
 }

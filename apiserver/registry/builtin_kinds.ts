@@ -10,6 +10,9 @@ import {
   serviceAccountKindWithToken,
 } from "./core/serviceaccounts/strategy.ts";
 import { eventKind } from "./core/events/strategy.ts";
+import { endpointsKind } from "./core/endpoints/strategy.ts";
+import { serviceKind } from "./core/services/strategy.ts";
+import type { ServiceAllocator } from "./core/services/allocator.ts";
 import { leaseKind } from "./coordination/leases/strategy.ts";
 import { deploymentKind } from "./apps/deployments/strategy.ts";
 import { replicaSetKind } from "./apps/replicasets/strategy.ts";
@@ -30,6 +33,7 @@ import type { Authenticator } from "../auth/authn/authenticator.ts";
 /** Every built-in kind. */
 export const BUILTIN_KINDS: readonly KindDef[] = [
   configMapKind,
+  endpointsKind,
   eventKind,
   namespaceKind,
   nodeKind,
@@ -57,6 +61,8 @@ export interface BuiltinKindServices {
   tokenRequests?: TokenRequestDeps;
   /** Answers TokenReview. */
   tokenReviewer?: Authenticator;
+  /** Allocates ClusterIPs and NodePorts: serves Services. */
+  serviceAllocator?: ServiceAllocator;
 }
 
 /** BUILTIN_KINDS plus the kinds (and subresources) built from per-server services. */
@@ -67,5 +73,6 @@ export function builtinKinds(services: BuiltinKindServices = {}): KindDef[] {
       : k
   );
   if (services.tokenReviewer) kinds.push(tokenReviewKind(services.tokenReviewer));
+  if (services.serviceAllocator) kinds.push(serviceKind(services.serviceAllocator));
   return kinds;
 }

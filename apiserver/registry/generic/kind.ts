@@ -7,6 +7,7 @@
 import type { FieldError } from "../../../shared/errors/status_error.ts";
 import type { DeleteOptions, KubeObject } from "../../../shared/api/meta/v1/types.ts";
 import type { UserInfo } from "../../../shared/api/authentication/v1/user_info.ts";
+import type { Claims } from "./claims.ts";
 import type { NameValidator } from "../../../shared/api/validation/name_validators.ts";
 
 /** The API verbs of the spec's Verbs table. */
@@ -144,6 +145,11 @@ export interface SubresourceDef {
    * answers it, update and patch take and answer it, and `update` applies it to the object.
    */
   view?(obj: KubeObject): KubeObject;
+  /**
+   * Served but not available yet (e.g. `services/proxy` before workloads are reachable):
+   * every request to it, at any path below it, is 503 with this message.
+   */
+  unavailable?: string;
 }
 
 /** The declaration of one kind. */
@@ -177,6 +183,8 @@ export interface KindDef {
    * TokenReview and SubjectAccessReview). Its verbs should be `["create"]`.
    */
   virtual?: { create(args: CustomCreateArgs): Promise<KubeObject> };
+  /** Exclusive values its objects hold, written with them (a Service's ClusterIPs, NodePorts). */
+  claims?: Claims;
   strategy: Strategy;
 }
 

@@ -20,6 +20,8 @@ export const coreV1Schema: GroupSchema = {
   kinds: [
     "ConfigMap",
     "ConfigMapList",
+    "Endpoints",
+    "EndpointsList",
     "Event",
     "EventList",
     "Namespace",
@@ -30,6 +32,8 @@ export const coreV1Schema: GroupSchema = {
     "PodList",
     "Secret",
     "SecretList",
+    "Service",
+    "ServiceList",
     "ServiceAccount",
     "ServiceAccountList",
     "Binding",
@@ -299,5 +303,51 @@ export const coreV1Schema: GroupSchema = {
       fields: { matchExpressions: ATOMIC_LIST, matchFields: ATOMIC_LIST },
     },
     NodeSelectorRequirement: { required: ["key", "operator"] },
+    Service: {
+      description: "Service is a named abstraction of a set of pods, with a stable address.",
+    },
+    ServiceList: { required: ["items"] },
+    ServiceSpec: {
+      fields: {
+        ports: { ...mergeList("port", "protocol"), patchMergeKey: "port" },
+        selector: { mapType: "atomic" },
+        clusterIPs: ATOMIC_LIST,
+        type: {
+          enum: ["ClusterIP", "ExternalName", "LoadBalancer", "NodePort"],
+          default: "ClusterIP",
+        },
+        externalIPs: ATOMIC_LIST,
+        sessionAffinity: { enum: ["ClientIP", "None"], default: "None" },
+        loadBalancerSourceRanges: ATOMIC_LIST,
+        externalTrafficPolicy: { enum: ["Cluster", "Local"] },
+        ipFamilies: ATOMIC_LIST,
+        ipFamilyPolicy: { enum: ["PreferDualStack", "RequireDualStack", "SingleStack"] },
+        internalTrafficPolicy: { enum: ["Cluster", "Local"] },
+      },
+    },
+    ServicePort: {
+      required: ["port"],
+      fields: { protocol: { enum: PROTOCOLS, default: "TCP" } },
+    },
+    ServiceStatus: { fields: { conditions: mergeList("type") } },
+    LoadBalancerStatus: { fields: { ingress: ATOMIC_LIST } },
+    LoadBalancerIngress: {
+      fields: { ipMode: { enum: ["Proxy", "VIP"] }, ports: ATOMIC_LIST },
+    },
+    PortStatus: { required: ["port", "protocol"], fields: { protocol: { enum: PROTOCOLS } } },
+    Endpoints: {
+      description: "Endpoints is the set of addresses and ports that implement a Service.",
+      fields: { subsets: ATOMIC_LIST },
+    },
+    EndpointsList: { required: ["items"] },
+    EndpointSubset: {
+      fields: { addresses: ATOMIC_LIST, notReadyAddresses: ATOMIC_LIST, ports: ATOMIC_LIST },
+    },
+    EndpointAddress: { required: ["ip"], structType: "atomic" },
+    EndpointPort: {
+      required: ["port"],
+      structType: "atomic",
+      fields: { protocol: { enum: PROTOCOLS } },
+    },
   },
 };

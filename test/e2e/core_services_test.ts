@@ -36,8 +36,10 @@ function specOf(o: KubeObject): Spec {
   return o.spec as Spec;
 }
 
+/** The values claimed under `prefix`, but the `kubernetes` Service's address. */
 async function claimed(t: TestServer, prefix: string): Promise<string[]> {
-  return (await t.server.storage.list(prefix)).items.map((kv) => kv.key.slice(prefix.length));
+  return (await t.server.storage.list(prefix)).items.map((kv) => kv.key.slice(prefix.length))
+    .filter((v) => v !== "10.96.0.1");
 }
 
 Deno.test("Service create sets kube-apiserver's defaults and allocates a ClusterIP", async () => {
@@ -128,7 +130,7 @@ Deno.test("Service Table has kubectl's columns, Selector at priority 1", async (
       ["Age", 0],
       ["Selector", 1],
     ]);
-    const [a, b, c] = table.rows.map((row) => row.cells);
+    const [a, b, c] = table.rows.map((row) => row.cells).filter((c) => c[0] !== "kubernetes");
     assert.equal(a[1], "NodePort");
     assert.match(String(a[4]), /^80:30080\/TCP,53:3\d{4}\/UDP$/);
     assert.equal(a[3], "<none>");
@@ -377,7 +379,9 @@ Deno.test("Service validation answers kube-apiserver's messages", async () => {
 Deno.test("Service watch, Protobuf round trip, status and proxy", async () => {
   await withServer(async (t) => {
     const ac = new AbortController();
-    const watch = await t.fetch(`${SVC}?watch=1`, { signal: ac.signal });
+    const watch = await t.fetch(`${SVC}?watch=1&fieldSelector=metadata.name%3Dw`, {
+      signal: ac.signal,
+    });
     const created = assertOk(await call(t, "POST", SVC, svc("w", { ports: [{ port: 80 }] })), 201);
     const reader = watch.body!.pipeThrough(new TextDecoderStream()).getReader();
     let text = "";
@@ -449,7 +453,8 @@ Deno.test("Endpoints: defaults, kubectl's Endpoints column and validation", asyn
       200,
     );
     assert.deepEqual(table.columnDefinitions.map((c) => c.name), ["Name", "Endpoints", "Age"]);
-    assert.equal(table.rows[0].cells[1], "10.0.0.1:80,10.0.0.2:80,10.0.0.1:443 + 1 more...");
+    const row = table.rows.find((r) => r.cells[0] === "web");
+    assert.equal(row?.cells[1], "10.0.0.1:80,10.0.0.2:80,10.0.0.1:443 + 1 more...");
     const bad = await call<Status>(t, "POST", EP, {
       metadata: { name: "bad" },
       subsets: [{ addresses: [{ ip: "x" }], ports: [{ port: 70000 }] }],
@@ -462,5 +467,35 @@ Deno.test("Endpoints: defaults, kubectl's Endpoints column and validation", asyn
       (decodeObject(new Uint8Array(await pb.arrayBuffer())) as KubeObject).subsets,
       ep.subsets,
     );
+  });
+});
+
+Deno.test("the server keeps the kubernetes Service at the range's first address, with its Endpoints", async () => {
+  await withServer(async (t) => {
+    const s = assertOk(await call(t, "GET", `${SVC}/kubernetes`), 200);
+    assert.equal(specOf(s).clusterIP, "10.96.0.1");
+    assert.deepEqual(specOf(s).ports, [{
+      name: "https",
+      port: 443,
+      protocol: "TCP",
+      targetPort: t.server.port,
+    }]);
+    assert.deepEqual(s.metadata.labels, { component: "apiserver", provider: "kubernetes" });
+    const ep = assertOk(
+      await call(t, "GET", "/api/v1/namespaces/default/endpoints/kubernetes"),
+      200,
+    );
+    assert.deepEqual(ep.subsets, [{
+      addresses: [{ ip: "127.0.0.1" }],
+      ports: [{ name: "https", port: t.server.port, protocol: "TCP" }],
+    }]);
+    // Nobody else gets that address.
+    const taken = await call<Status>(
+      t,
+      "POST",
+      SVC,
+      svc("x", { clusterIP: "10.96.0.1", ports: [{ port: 80 }] }),
+    );
+    assertStatus(taken, 422);
   });
 });

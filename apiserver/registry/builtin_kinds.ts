@@ -12,6 +12,12 @@ import {
 import { eventKind } from "./core/events/strategy.ts";
 import { endpointsKind } from "./core/endpoints/strategy.ts";
 import { serviceKind } from "./core/services/strategy.ts";
+import { podTemplateKind } from "./core/podtemplates/strategy.ts";
+import { limitRangeKind } from "./core/limitranges/strategy.ts";
+import { resourceQuotaKind } from "./core/resourcequotas/strategy.ts";
+import { persistentVolumeClaimKind } from "./core/persistentvolumeclaims/strategy.ts";
+import { persistentVolumeKind } from "./core/persistentvolumes/strategy.ts";
+import { replicationControllerKind } from "./core/replicationcontrollers/strategy.ts";
 import type { ServiceAllocator } from "./core/services/allocator.ts";
 import { leaseKind } from "./coordination/leases/strategy.ts";
 import { deploymentKind } from "./apps/deployments/strategy.ts";
@@ -35,9 +41,15 @@ export const BUILTIN_KINDS: readonly KindDef[] = [
   configMapKind,
   endpointsKind,
   eventKind,
+  limitRangeKind,
   namespaceKind,
   nodeKind,
+  persistentVolumeClaimKind,
+  persistentVolumeKind,
   podKind,
+  podTemplateKind,
+  replicationControllerKind,
+  resourceQuotaKind,
   secretKind,
   serviceAccountKind,
   leaseKind,

@@ -3,6 +3,8 @@ import type { KindDef } from "./generic/kind.ts";
 import { namespaceKind } from "./core/namespaces/strategy.ts";
 import { nodeKind } from "./core/nodes/strategy.ts";
 import { podKind } from "./core/pods/strategy.ts";
+import { bindingKind, podBindingSubresource } from "./core/pods/binding.ts";
+import type { Store } from "./generic/store.ts";
 import { configMapKind } from "./core/configmaps/strategy.ts";
 import { secretKind } from "./core/secrets/strategy.ts";
 import {
@@ -75,15 +77,21 @@ export interface BuiltinKindServices {
   tokenReviewer?: Authenticator;
   /** Allocates ClusterIPs and NodePorts: serves Services. */
   serviceAllocator?: ServiceAllocator;
+  /** The pod store (registered later): serves `bindings` and `pods/binding`. */
+  pods?: () => Store;
 }
 
 /** BUILTIN_KINDS plus the kinds (and subresources) built from per-server services. */
 export function builtinKinds(services: BuiltinKindServices = {}): KindDef[] {
+  const pods = services.pods;
   const kinds = BUILTIN_KINDS.map((k) =>
     k === serviceAccountKind && services.tokenRequests
       ? serviceAccountKindWithToken(services.tokenRequests)
+      : k === podKind && pods
+      ? { ...k, subresources: [...k.subresources ?? [], podBindingSubresource(pods)] }
       : k
   );
+  if (pods) kinds.push(bindingKind(pods));
   if (services.tokenReviewer) kinds.push(tokenReviewKind(services.tokenReviewer));
   if (services.serviceAllocator) kinds.push(serviceKind(services.serviceAllocator));
   return kinds;

@@ -233,3 +233,53 @@ for (const [kind, c] of Object.entries(CASES)) {
     });
   });
 }
+
+Deno.test("pods/binding and bindings assign a pod to a node once", async () => {
+  await withServer(async (t) => {
+    const pod = (name: string) => ({
+      metadata: { name },
+      spec: { containers: [{ name: "c", image: "nginx" }] },
+    });
+    assertOk(await call(t, "POST", `${NS}/pods`, pod("a")), 201);
+    assertOk(await call(t, "POST", `${NS}/pods`, pod("b")), 201);
+    const binding = {
+      apiVersion: "v1",
+      kind: "Binding",
+      metadata: { name: "a" },
+      target: { kind: "Node", name: "n1" },
+    };
+    const ok = await call<Status>(t, "POST", `${NS}/pods/a/binding`, binding);
+    assert.equal(ok.status, 201, ok.text);
+    assert.equal(ok.body.status, "Success");
+    const a = assertOk(await call(t, "GET", `${NS}/pods/a`), 200);
+    assert.equal((a.spec as Obj).nodeName, "n1");
+    const conds = (a.status as { conditions: Obj[] }).conditions;
+    assert.equal(conds.find((c) => c.type === "PodScheduled")?.status, "True");
+    const again = await call<Status>(t, "POST", `${NS}/pods/a/binding`, {
+      ...binding,
+      target: { name: "n2" },
+    });
+    assertStatus(again, 409, "Conflict");
+    assert.match(again.body.message ?? "", /pod a is already assigned to node "n1"/);
+    const viaBindings = await call<Status>(t, "POST", `${NS}/bindings`, {
+      ...binding,
+      metadata: { name: "b" },
+    });
+    assert.equal(viaBindings.status, 201, viaBindings.text);
+    assert.equal((assertOk(await call(t, "GET", `${NS}/pods/b`), 200).spec as Obj).nodeName, "n1");
+    const bad = await call<Status>(t, "POST", `${NS}/bindings`, {
+      ...binding,
+      metadata: { name: "b" },
+      target: {},
+    });
+    assertStatus(bad, 422);
+    assert.match(bad.body.message ?? "", /target\.name: Required value/);
+    assertStatus(
+      await call(t, "POST", `${NS}/pods/missing/binding`, {
+        ...binding,
+        metadata: { name: "missing" },
+      }),
+      404,
+    );
+  });
+});

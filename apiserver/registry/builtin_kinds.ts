@@ -5,6 +5,7 @@ import { nodeKind } from "./core/nodes/strategy.ts";
 import { podKind } from "./core/pods/strategy.ts";
 import { bindingKind, podBindingSubresource } from "./core/pods/binding.ts";
 import type { Store } from "./generic/store.ts";
+import { componentStatusKind, type HealthCheck } from "./core/componentstatuses/strategy.ts";
 import { configMapKind } from "./core/configmaps/strategy.ts";
 import { secretKind } from "./core/secrets/strategy.ts";
 import {
@@ -79,6 +80,8 @@ export interface BuiltinKindServices {
   serviceAllocator?: ServiceAllocator;
   /** The pod store (registered later): serves `bindings` and `pods/binding`. */
   pods?: () => Store;
+  /** Health checks reported as ComponentStatuses, by component name. */
+  components?: Record<string, HealthCheck>;
 }
 
 /** BUILTIN_KINDS plus the kinds (and subresources) built from per-server services. */
@@ -92,6 +95,7 @@ export function builtinKinds(services: BuiltinKindServices = {}): KindDef[] {
       : k
   );
   if (pods) kinds.push(bindingKind(pods));
+  if (services.components) kinds.push(componentStatusKind(services.components));
   if (services.tokenReviewer) kinds.push(tokenReviewKind(services.tokenReviewer));
   if (services.serviceAllocator) kinds.push(serviceKind(services.serviceAllocator));
   return kinds;

@@ -35,7 +35,7 @@ export class WatchCaches {
 
   /** Creates the cache of a stored kind and returns its list cache; undefined if virtual. */
   listCacheFor(store: Store): ListCache | undefined {
-    if (store.def.virtual) return undefined;
+    if (store.def.virtual || store.def.computed) return undefined;
     const cache = this.feed.cacheFor(store.prefix, {
       apiVersion: apiVersionOf(store.def),
       kind: store.def.kind,

@@ -283,3 +283,46 @@ Deno.test("pods/binding and bindings assign a pod to a node once", async () => {
     );
   });
 });
+
+Deno.test("componentstatuses report the storage's health, read-only", async () => {
+  await withServer(async (t) => {
+    const list = assertOk(
+      await call<{ kind: string; items: KubeObject[] }>(t, "GET", "/api/v1/componentstatuses"),
+      200,
+    );
+    assert.equal(list.kind, "ComponentStatusList");
+    assert.deepEqual(list.items.map((i) => [i.metadata.name, i.conditions]), [
+      ["storage-0", [{ type: "Healthy", status: "True", message: "ok" }]],
+    ]);
+    const one = assertOk(await call(t, "GET", "/api/v1/componentstatuses/storage-0"), 200);
+    assert.equal(one.kind, "ComponentStatus");
+    assertStatus(await call(t, "GET", "/api/v1/componentstatuses/nope"), 404);
+    const table = assertOk(
+      await call<{ columnDefinitions: { name: string }[]; rows: { cells: unknown[] }[] }>(
+        t,
+        "GET",
+        "/api/v1/componentstatuses",
+        undefined,
+        { accept: TABLE },
+      ),
+      200,
+    );
+    assert.deepEqual(table.columnDefinitions.map((d) => d.name), [
+      "Name",
+      "Status",
+      "Message",
+      "Error",
+    ]);
+    assert.deepEqual(table.rows[0].cells, ["storage-0", "Healthy", "ok", ""]);
+    const pb = await t.fetch("/api/v1/componentstatuses", { headers: { accept: PB } });
+    assert.equal(
+      (decodeObject(new Uint8Array(await pb.arrayBuffer())) as KubeObject).kind,
+      "ComponentStatusList",
+    );
+    assertStatus(
+      await call(t, "POST", "/api/v1/componentstatuses", { metadata: { name: "x" } }),
+      405,
+    );
+    assertStatus(await call(t, "DELETE", "/api/v1/componentstatuses/storage-0"), 405);
+  });
+});

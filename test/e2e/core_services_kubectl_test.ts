@@ -111,6 +111,30 @@ spec:
         ),
         /service\/a serverside-applied/,
       );
+      assert.match(ok(await kubectl(k, ["get", "cs"])), /storage-0\s+Healthy\s+ok/);
+      ok(await kubectl(k, ["create", "quota", "q", "--hard=pods=3"]));
+      assert.match(ok(await kubectl(k, ["get", "quota"])), /q\s+\S+\s+pods: 0\/0/);
+      const rc = `apiVersion: v1
+kind: ReplicationController
+metadata:
+  name: rc
+spec:
+  replicas: 2
+  template:
+    metadata:
+      labels:
+        app: rc
+    spec:
+      containers:
+      - name: c
+        image: nginx
+`;
+      ok(await kubectl(k, ["apply", "-f", "-"], rc));
+      assert.match(
+        ok(await kubectl(k, ["get", "rc", "-o", "wide"])),
+        /rc\s+2\s+0\s+0\s+\S+\s+c\s+nginx\s+app=rc/,
+      );
+      assert.match(ok(await kubectl(k, ["get", "all"])), /replicationcontroller\/rc/);
     } finally {
       await s.close();
     }

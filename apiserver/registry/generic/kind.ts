@@ -8,6 +8,7 @@ import type { FieldError } from "../../../shared/errors/status_error.ts";
 import type { DeleteOptions, KubeObject } from "../../../shared/api/meta/v1/types.ts";
 import type { UserInfo } from "../../../shared/api/authentication/v1/user_info.ts";
 import type { Claims } from "./claims.ts";
+import type { Computed } from "./computed.ts";
 import type { NameValidator } from "../../../shared/api/validation/name_validators.ts";
 
 /** The API verbs of the spec's Verbs table. */
@@ -183,6 +184,8 @@ export interface KindDef {
    * TokenReview and SubjectAccessReview). Its verbs should be `["create"]`.
    */
   virtual?: { create(args: CustomCreateArgs): Promise<KubeObject> };
+  /** A read-only kind computed on every read (verbs get and list), never stored. */
+  computed?: Computed;
   /** Exclusive values its objects hold, written with them (a Service's ClusterIPs, NodePorts). */
   claims?: Claims;
   strategy: Strategy;

@@ -6,6 +6,8 @@
  * @module
  */
 import type { DeleteOptions, KubeList, KubeObject } from "../../../shared/api/meta/v1/types.ts";
+import { claimWrites, writeWithClaims } from "./claims.ts";
+import { computedGet, computedList } from "./computed.ts";
 import { type FieldError, StatusError } from "../../../shared/errors/status_error.ts";
 import {
   type ChangeEvent,
@@ -147,6 +149,7 @@ export class Store {
 
   /** Reads one object. `resourceVersion`: unset or "0" = latest; N = not older than N. */
   async get(namespace: string, name: string, resourceVersion?: string): Promise<KubeObject> {
+    if (this.def.computed) return await computedGet(this.def, name);
     if (resourceVersion && resourceVersion !== "0") {
       await this.#waitForRevision(parseResourceVersion(resourceVersion));
     }
@@ -157,6 +160,14 @@ export class Store {
 
   /** Lists objects in `namespace` ("" = all namespaces). */
   async list(namespace: string, query: ListQuery): Promise<KubeList> {
+    if (this.def.computed) {
+      return await computedList(
+        this.def,
+        (o) =>
+          (!query.labels || query.labels(o.metadata.labels ?? {})) &&
+          (!query.fields || query.fields(this.fieldsOf(o))),
+      );
+    }
     if (this.#listCache) {
       const cached = await this.#listCache.list(namespace, query);
       if (cached) return cached;
@@ -234,11 +245,20 @@ export class Store {
     obj.metadata.uid ??= crypto.randomUUID();
     obj.metadata.creationTimestamp = rfc3339(this.#clock.now());
     obj.metadata.generation = 1;
-    if (opts.dryRun) return obj;
+    const claims = this.def.claims;
+    if (opts.dryRun) {
+      await claims?.assign(obj, undefined);
+      return obj;
+    }
     for (let attempt = 0;; attempt++) {
       try {
         const key = this.key(namespace, obj.metadata.name!);
-        const kv = await this.#storage.create(key, this.#encode(obj), obj);
+        const kv = await writeWithClaims(
+          claims,
+          obj,
+          undefined,
+          (side) => this.#storage.create(key, this.#encode(obj), obj, side),
+        );
         obj.metadata.resourceVersion = String(kv.revision);
         return obj;
       } catch (err) {
@@ -303,8 +323,11 @@ export class Store {
       if (!body) return { object: old, created: false };
       const obj = await this.#prepareUpdate(namespace, name, body, old, current.revision, opts);
       if (deepEqual(obj, old)) return { object: old, created: false };
-      if (opts.dryRun) return { object: obj, created: false };
-      if (await this.#writeUpdate(key, obj, current.revision)) {
+      if (opts.dryRun) {
+        await this.def.claims?.assign(obj, old);
+        return { object: obj, created: false };
+      }
+      if (await this.#writeUpdate(key, obj, old, current.revision)) {
         return { object: obj, created: false };
       }
       if (attempt >= MAX_UPDATE_ATTEMPTS) throw StatusError.conflict(this.groupResource, name);
@@ -363,13 +386,25 @@ export class Store {
   }
 
   /** Compare-and-swaps an updated object; false when a concurrent write got there first. */
-  async #writeUpdate(key: string, obj: KubeObject, revision: number): Promise<boolean> {
+  async #writeUpdate(
+    key: string,
+    obj: KubeObject,
+    old: KubeObject,
+    revision: number,
+  ): Promise<boolean> {
+    const claims = this.def.claims;
     try {
       if (obj.metadata.deletionTimestamp && !this.#hasFinalizers(obj)) {
-        const ev = await this.#storage.delete(key, revision);
+        const side = claims && claimWrites(claims, undefined, old);
+        const ev = await this.#storage.delete(key, revision, side);
         obj.metadata.resourceVersion = String(ev.revision);
       } else {
-        const kv = await this.#storage.update(key, this.#encode(obj), revision, obj);
+        const kv = await writeWithClaims(
+          claims,
+          obj,
+          old,
+          (side) => this.#storage.update(key, this.#encode(obj), revision, obj, side),
+        );
         obj.metadata.resourceVersion = String(kv.revision);
       }
       return true;
@@ -431,7 +466,12 @@ export class Store {
       }
       if (opts.dryRun) return { object: obj, deleted: true };
       try {
-        await this.#storage.delete(key, current.revision);
+        const claims = this.def.claims;
+        await this.#storage.delete(
+          key,
+          current.revision,
+          claims && claimWrites(claims, undefined, obj),
+        );
         return { object: obj, deleted: true };
       } catch (err) {
         if (err instanceof RevisionConflictError) continue;

@@ -19,6 +19,8 @@ export const coreV1Schema: GroupSchema = {
   openApiPrefix: "io.k8s.api.core.v1",
   kinds: [
     "ConfigMap",
+    "ComponentStatus",
+    "ComponentStatusList",
     "ConfigMapList",
     "Endpoints",
     "EndpointsList",
@@ -352,6 +354,9 @@ export const coreV1Schema: GroupSchema = {
       fields: { subsets: ATOMIC_LIST },
     },
     EndpointsList: { required: ["items"] },
+    ComponentStatus: { fields: { conditions: mergeList("type") } },
+    ComponentStatusList: { required: ["items"] },
+    ComponentCondition: { required: ["type", "status"] },
     PodTemplateList: { required: ["items"] },
     LimitRangeList: { required: ["items"] },
     LimitRangeItem: {

@@ -1,0 +1,46 @@
+/**
+ * Computed kinds: read-only kinds whose objects are computed on every read rather than
+ * stored (ComponentStatus). Get and list serve them with label and field selectors; there is
+ * no watch cache, paging or resourceVersion history.
+ *
+ * @module
+ */
+import type { KubeList, KubeObject } from "../../../shared/api/meta/v1/types.ts";
+import { StatusError } from "../../../shared/errors/status_error.ts";
+import { apiVersionOf, type KindDef } from "./kind.ts";
+
+/** What a computed kind declares. */
+export interface Computed {
+  /** Every object of the kind, now. */
+  list(): Promise<KubeObject[]>;
+}
+
+/** The objects of `def`, with apiVersion and kind set. */
+async function objects(def: KindDef): Promise<KubeObject[]> {
+  const items = await def.computed!.list();
+  for (const o of items) {
+    o.apiVersion = apiVersionOf(def);
+    o.kind = def.kind;
+  }
+  return items;
+}
+
+/** Get of a computed kind. */
+export async function computedGet(def: KindDef, name: string): Promise<KubeObject> {
+  const found = (await objects(def)).find((o) => o.metadata.name === name);
+  if (!found) throw StatusError.notFound({ group: def.group, resource: def.plural }, name);
+  return found;
+}
+
+/** List of a computed kind, filtered by `keep` (the query's selectors). */
+export async function computedList(
+  def: KindDef,
+  keep: (o: KubeObject) => boolean,
+): Promise<KubeList> {
+  return {
+    kind: `${def.kind}List`,
+    apiVersion: apiVersionOf(def),
+    metadata: {},
+    items: (await objects(def)).filter(keep),
+  };
+}

@@ -31,6 +31,17 @@ import { bootstrapPki, type Pki } from "./pki/bootstrap_pki.ts";
 import { serverUrlFor, writeAdminKubeconfig } from "./pki/write_admin_kubeconfig.ts";
 import { accessReviewKinds } from "./registry/authorization/access_review_kinds.ts";
 import { builtinKinds } from "./registry/builtin_kinds.ts";
+import {
+  CLUSTER_IP_PREFIX,
+  NODE_PORT_PREFIX,
+  ServiceAllocator,
+} from "./registry/core/services/allocator.ts";
+import { parseCIDR, parsePortRange } from "./registry/core/services/ip_range.ts";
+import {
+  advertiseAddressFor,
+  KubernetesServiceController,
+} from "./controllers/kubernetes_service_controller.ts";
+import { ServiceAllocationRepair } from "./controllers/service_allocation_repair.ts";
 import { rbacEscalationCheck } from "./registry/rbac/escalation_admission.ts";
 import { ResourceRegistry } from "./registry/resource_registry.ts";
 import type { Storage } from "./storage/interface.ts";
@@ -62,6 +73,9 @@ export interface RunningServer {
   /** Stops serving and closes storage. */
   close(): Promise<void>;
 }
+
+/** `--service-cluster-ip-range` when not given. */
+const DEFAULT_CLUSTER_IP_RANGE = "10.96.0.0/12";
 
 /** Namespaces that exist from the first start. */
 export const SYSTEM_NAMESPACES = ["default", "kube-system", "kube-public", "kube-node-lease"];
@@ -118,7 +132,13 @@ export async function startServer(
     clientCertPem: pki.adminClient.certPem,
     clientKeyPem: pki.adminClient.keyPem,
   });
-  const controllers = startControllers(opts, { ...parts, storage, logger, bootstrapHook });
+  const controllers = startControllers(opts, {
+    ...parts,
+    storage,
+    logger,
+    bootstrapHook,
+    port: server.port,
+  });
   logger.info("serving", { url, dataDir: opts.dataDir });
 
   return {
@@ -190,7 +210,18 @@ async function startRegistry(
   });
   const authn = await buildAuthenticator(opts.authentication, { pki, registry, logger });
   const { tokenRequests, tokenReviewer } = authn;
-  for (const kind of builtinKinds({ tokenRequests, tokenReviewer })) registry.add(kind);
+  const kinds = builtinKinds({
+    tokenRequests,
+    tokenReviewer,
+    serviceAllocator: new ServiceAllocator({
+      storage,
+      clusterIPRange: parseCIDR(opts.serviceClusterIPRange ?? DEFAULT_CLUSTER_IP_RANGE),
+      nodePortRange: parsePortRange(opts.serviceNodePortRange ?? "30000-32767"),
+    }),
+    pods: () => registry.lookup("", "v1", "pods")!,
+    components: { "storage-0": () => storage.ping() },
+  });
+  for (const kind of kinds) registry.add(kind);
   for (const kind of accessReviewKinds(authorizer)) registry.add(kind);
   const stopFeeds = async () => {
     authorization.stop();
@@ -238,9 +269,16 @@ interface Controllers {
  */
 function startControllers(
   opts: ServerOptions,
-  deps: RegistryParts & { storage: Storage; logger: Logger; bootstrapHook: PostStartHook },
+  deps: RegistryParts & {
+    storage: Storage;
+    logger: Logger;
+    bootstrapHook: PostStartHook;
+    /** The secure port (the kubernetes Service's target). */
+    port: number;
+  },
 ): Controllers {
   const { registry, logger } = deps;
+  const services = serviceControllers(opts, deps);
   const feed = deps.watchCaches.feed;
   const controller = new NamespaceController({ registry, feed, logger });
   const nodeLifecycle = new NodeLifecycleController({
@@ -261,6 +299,7 @@ function startControllers(
       registry.lookup("rbac.authorization.k8s.io", "v1", "clusterrolebindings")!,
     );
     aggregation.start();
+    await services.start();
     deps.bootstrapHook.done();
     if (opts.runControllers === false) return;
     await controller.start();
@@ -273,9 +312,44 @@ function startControllers(
     async stop() {
       await ready.catch(() => {});
       await controller.stop();
+      await services.stop();
       await aggregation.stop();
       await gc.stop();
       await nodeLifecycle.stop();
+    },
+  };
+}
+
+/**
+ * What every API server runs for Services: the `kubernetes` Service and its Endpoints, and
+ * the repair loop of the ClusterIP and NodePort allocations.
+ */
+function serviceControllers(
+  opts: ServerOptions,
+  deps: { registry: ResourceRegistry; storage: Storage; logger: Logger; port: number },
+): { start(): Promise<void>; stop(): Promise<void> } {
+  const { registry, storage, logger } = deps;
+  const kubernetesService = new KubernetesServiceController({
+    registry,
+    clusterIP: parseCIDR(opts.serviceClusterIPRange ?? DEFAULT_CLUSTER_IP_RANGE).at(0),
+    advertiseAddress: advertiseAddressFor(opts.bindAddress),
+    securePort: deps.port,
+    logger,
+  });
+  const repair = new ServiceAllocationRepair({
+    storage,
+    services: registry.lookup("", "v1", "services")!,
+    prefixes: [CLUSTER_IP_PREFIX, NODE_PORT_PREFIX],
+    logger,
+  });
+  return {
+    async start() {
+      await kubernetesService.start();
+      await repair.start();
+    },
+    async stop() {
+      await kubernetesService.stop();
+      await repair.stop();
     },
   };
 }

@@ -9,12 +9,6 @@ import type { KubeList, KubeObject } from "../../../shared/api/meta/v1/types.ts"
 import { StatusError } from "../../../shared/errors/status_error.ts";
 import { apiVersionOf, type KindDef } from "./kind.ts";
 
-/** What a computed kind declares. */
-export interface Computed {
-  /** Every object of the kind, now. */
-  list(): Promise<KubeObject[]>;
-}
-
 /** The objects of `def`, with apiVersion and kind set. */
 async function objects(def: KindDef): Promise<KubeObject[]> {
   const items = await def.computed!.list();

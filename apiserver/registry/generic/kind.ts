@@ -8,7 +8,6 @@ import type { FieldError } from "../../../shared/errors/status_error.ts";
 import type { DeleteOptions, KubeObject } from "../../../shared/api/meta/v1/types.ts";
 import type { UserInfo } from "../../../shared/api/authentication/v1/user_info.ts";
 import type { Claims } from "./claims.ts";
-import type { Computed } from "./computed.ts";
 import type { NameValidator } from "../../../shared/api/validation/name_validators.ts";
 
 /** The API verbs of the spec's Verbs table. */
@@ -185,7 +184,10 @@ export interface KindDef {
    */
   virtual?: { create(args: CustomCreateArgs): Promise<KubeObject> };
   /** A read-only kind computed on every read (verbs get and list), never stored. */
-  computed?: Computed;
+  computed?: {
+    /** Every object of the kind, now. */
+    list(): Promise<KubeObject[]>;
+  };
   /** Exclusive values its objects hold, written with them (a Service's ClusterIPs, NodePorts). */
   claims?: Claims;
   strategy: Strategy;

@@ -33,9 +33,11 @@ export function withOutagesAs503(storage: Storage): Storage {
     compactedRevision: guard(() => storage.compactedRevision()),
     get: guard((key, opts) => storage.get(key, opts)),
     list: guard((prefix, opts) => storage.list(prefix, opts)),
-    create: guard((key, value, decoded) => storage.create(key, value, decoded)),
-    update: guard((key, value, rev, decoded) => storage.update(key, value, rev, decoded)),
-    delete: guard((key, rev) => storage.delete(key, rev)),
+    create: guard((key, value, decoded, side) => storage.create(key, value, decoded, side)),
+    update: guard((key, value, rev, decoded, side) =>
+      storage.update(key, value, rev, decoded, side)
+    ),
+    delete: guard((key, rev, side) => storage.delete(key, rev, side)),
     changesSince: guard((after, limit) => storage.changesSince(after, limit)),
     onCommit: (listener) => storage.onCommit(listener),
     compact: guard((revision) => storage.compact(revision)),

@@ -195,29 +195,51 @@ Deno.test("Service update, the four patches and delete keep and release allocati
       201,
     );
     assert.ok(specOf(applied).clusterIP);
-    // Changing the type to ClusterIP releases the NodePorts; the ClusterIP stays.
+    // Changing the type to ClusterIP drops the NodePorts and the external traffic policy (as
+    // kube's dropTypeDependentFields) and releases the ports; the ClusterIP stays.
     const back = assertOk(
       await call(
         t,
         "PATCH",
         `${SVC}/web`,
-        JSON.stringify([
-          { op: "replace", path: "/spec/type", value: "ClusterIP" },
-          { op: "remove", path: "/spec/ports/0/nodePort" },
-          { op: "remove", path: "/spec/ports/1/nodePort" },
-          { op: "remove", path: "/spec/externalTrafficPolicy" },
-        ]),
-        { "content-type": "application/json-patch+json" },
+        JSON.stringify({ spec: { type: "ClusterIP" } }),
+        { "content-type": "application/merge-patch+json" },
       ),
       200,
     );
     assert.equal(specOf(back).clusterIP, ip);
+    assert.equal(specOf(back).externalTrafficPolicy, undefined);
+    assert.ok(specOf(back).ports.every((p) => p.nodePort === undefined));
     assert.deepEqual(await claimed(t, NODE_PORT_PREFIX), []);
+    // A type the new value still fits keeps what it holds; ExternalName drops the ClusterIP.
+    const ext = assertOk(
+      await call(
+        t,
+        "PATCH",
+        `${SVC}/web`,
+        JSON.stringify({ spec: { type: "ExternalName", externalName: "db.example.com" } }),
+        { "content-type": "application/merge-patch+json" },
+      ),
+      200,
+    );
+    assert.equal(specOf(ext).clusterIP, undefined);
+    assert.ok(!(await claimed(t, CLUSTER_IP_PREFIX)).includes(String(ip)));
+    const toIP = assertOk(
+      await call(
+        t,
+        "PATCH",
+        `${SVC}/web`,
+        JSON.stringify({ spec: { type: "ClusterIP", externalName: null } }),
+        { "content-type": "application/merge-patch+json" },
+      ),
+      200,
+    );
+    assert.ok(specOf(toIP).clusterIP);
     // DELETE answers the Service, as kube-apiserver does, and releases its ClusterIP.
     const del = assertOk(await call(t, "DELETE", `${SVC}/web`), 200);
     assert.equal(del.kind, "Service");
-    assert.equal(specOf(del).clusterIP, ip);
-    assert.ok(!(await claimed(t, CLUSTER_IP_PREFIX)).includes(String(ip)));
+    assert.equal(specOf(del).clusterIP, specOf(toIP).clusterIP);
+    assert.deepEqual(await claimed(t, CLUSTER_IP_PREFIX), [specOf(applied).clusterIP]);
     // The released address can be asked for again.
     const again = assertOk(
       await call(t, "POST", SVC, svc("again", { clusterIP: ip, ports: [{ port: 1 }] })),

@@ -88,6 +88,45 @@ function keepAllocated(obj: KubeObject, old: KubeObject): void {
   }
 }
 
+/**
+ * A type change drops the fields the new type does not use where the client left them as
+ * they were (kube's dropTypeDependentFields), so `type: ClusterIP` alone turns a NodePort
+ * Service into a ClusterIP one.
+ */
+function dropTypeDependentFields(obj: KubeObject, old: KubeObject): void {
+  const spec = specOf(obj), prev = specOf(old);
+  if (spec.type === prev.type) return;
+  const same = (k: string) => JSON.stringify(spec[k]) === JSON.stringify(prev[k]);
+  const nodePorts = spec.type === "NodePort" ||
+    (spec.type === "LoadBalancer" && spec.allocateLoadBalancerNodePorts !== false);
+  if (!nodePorts) {
+    const before = portsOf(prev);
+    for (const p of portsOf(spec)) {
+      const q = before.find((q) => q.port === p.port && q.protocol === p.protocol);
+      if (p.nodePort && q?.nodePort === p.nodePort) delete p.nodePort;
+    }
+  }
+  const external = spec.type === "NodePort" || spec.type === "LoadBalancer";
+  if (!external && same("externalTrafficPolicy")) delete spec.externalTrafficPolicy;
+  if (spec.type !== "LoadBalancer") {
+    for (const k of ["healthCheckNodePort", "allocateLoadBalancerNodePorts", "loadBalancerClass"]) {
+      if (same(k)) delete spec[k];
+    }
+  }
+  if (spec.type === "ExternalName") {
+    const ipFields = [
+      "clusterIP",
+      "clusterIPs",
+      "ipFamilies",
+      "ipFamilyPolicy",
+      "internalTrafficPolicy",
+    ];
+    for (const k of ipFields) {
+      if (same(k)) delete spec[k];
+    }
+  }
+}
+
 /** `services/proxy`: 503 until the server can reach workloads. */
 const PROXY_SUBRESOURCE: SubresourceDef = {
   name: "proxy",
@@ -117,6 +156,7 @@ export function serviceKind(allocator: ServiceAllocator): KindDef {
         obj.status = { loadBalancer: {} };
       },
       prepareForUpdate(obj, old) {
+        dropTypeDependentFields(obj, old);
         defaultService(obj);
         keepAllocated(obj, old);
       },

@@ -379,6 +379,20 @@ Deno.test("Service validation answers kube-apiserver's messages", async () => {
         /spec\.externalTrafficPolicy: Invalid value: "Local": may only be set when `type` is 'NodePort' or 'LoadBalancer'/,
       ],
     ];
+    cases.push(
+      [
+        { sessionAffinityConfig: { clientIP: { timeoutSeconds: 5 } }, ports: [{ port: 80 }] },
+        /spec\.sessionAffinityConfig: Forbidden: must not be set when `sessionAffinity` is None/,
+      ],
+      [
+        { externalIPs: ["nope"], ports: [{ port: 80 }] },
+        /spec\.externalIPs\[0\]: Invalid value: "nope": must be a valid IP address/,
+      ],
+      [
+        { loadBalancerSourceRanges: ["10.0.0.0/8"], ports: [{ port: 80 }] },
+        /spec\.loadBalancerSourceRanges: Forbidden: may only be used when `type` is 'LoadBalancer'/,
+      ],
+    );
     for (const [spec, message] of cases) {
       const r = await call<Status>(t, "POST", SVC, svc("bad", spec));
       assertStatus(r, 422, "Invalid");

@@ -152,6 +152,47 @@ function validateIPs(spec: Record<string, unknown>, type: string): FieldError[] 
   return errs;
 }
 
+/** Session affinity config, external IPs and load balancer source ranges. */
+function validateExtras(spec: Record<string, unknown>, type: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const cfg = spec.sessionAffinityConfig;
+  if (spec.sessionAffinity === "None" && cfg !== undefined && cfg !== null) {
+    errs.push(
+      forbidden("spec.sessionAffinityConfig", "must not be set when `sessionAffinity` is None"),
+    );
+  } else if (spec.sessionAffinity === "ClientIP" && isObject(cfg) && isObject(cfg.clientIP)) {
+    const t = cfg.clientIP.timeoutSeconds;
+    if (typeof t !== "number" || t <= 0 || t > 86400) {
+      errs.push(
+        invalid(
+          "spec.sessionAffinityConfig.clientIP.timeoutSeconds",
+          t,
+          "must be greater than 0 and less than 86400",
+        ),
+      );
+    }
+  }
+  const external = Array.isArray(spec.externalIPs) ? spec.externalIPs : [];
+  for (const [i, ip] of external.entries()) {
+    if (typeof ip !== "string" || !isIPv4(ip)) {
+      errs.push(
+        invalid(
+          `spec.externalIPs[${i}]`,
+          ip,
+          "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)",
+        ),
+      );
+    }
+  }
+  const ranges = Array.isArray(spec.loadBalancerSourceRanges) ? spec.loadBalancerSourceRanges : [];
+  if (ranges.length > 0 && type !== "LoadBalancer") {
+    errs.push(
+      forbidden("spec.loadBalancerSourceRanges", "may only be used when `type` is 'LoadBalancer'"),
+    );
+  }
+  return errs;
+}
+
 /** Validates a Service (after defaulting). */
 export function validateService(obj: KubeObject): FieldError[] {
   const spec = specOf(obj);
@@ -164,6 +205,7 @@ export function validateService(obj: KubeObject): FieldError[] {
     errs.push(notSupported("spec.sessionAffinity", aff, ["ClientIP", "None"]));
   }
   if (spec.selector !== undefined) errs.push(...validateLabels(spec.selector, "spec.selector"));
+  errs.push(...validateExtras(spec, type));
   const etp = spec.externalTrafficPolicy;
   if (type === "NodePort" || type === "LoadBalancer") {
     if (!TRAFFIC_POLICIES.includes(String(etp))) {

@@ -50,7 +50,7 @@ import {
 } from "./statements.ts";
 import { type ReadStatement, SyncBatchWriter } from "./sync_batch_writer.ts";
 import { WorkerWriter } from "./worker_writer.ts";
-import { sideOps } from "./write_batch.ts";
+import { sideOps, type WriteOp } from "./write_batch.ts";
 
 export type { GroupCommitInfo, LibsqlStorageStats, MaintenanceResult };
 
@@ -315,14 +315,8 @@ export class LibsqlStorage implements Storage {
   }
 
   /** {@inheritDoc Storage.create} */
-  async create(
-    key: string,
-    value: string,
-    decoded?: unknown,
-    side?: SideWrites,
-  ): Promise<KeyValue> {
-    checkKey(key);
-    checkValue(value);
+  async create(key: string, value: string, decoded?: unknown, side?: SideWrites) {
+    checkEntry(key, value);
     return await this.#committer.enqueueGroup<KeyValue>(
       [{ kind: "create", key, value }, ...sideOps(side)],
       decoded,
@@ -337,8 +331,7 @@ export class LibsqlStorage implements Storage {
     decoded?: unknown,
     side?: SideWrites,
   ): Promise<KeyValue> {
-    checkKey(key);
-    checkValue(value);
+    checkEntry(key, value);
     checkRevision(expectedRevision);
     return await this.#committer.enqueueGroup<KeyValue>(
       [{ kind: "update", key, value, expected: expectedRevision }, ...sideOps(side)],
@@ -350,10 +343,8 @@ export class LibsqlStorage implements Storage {
   async delete(key: string, expectedRevision: number, side?: SideWrites): Promise<ChangeEvent> {
     checkKey(key);
     checkRevision(expectedRevision);
-    return await this.#committer.enqueueGroup<ChangeEvent>([
-      { kind: "delete", key, expected: expectedRevision },
-      ...sideOps(side),
-    ]);
+    const op: WriteOp = { kind: "delete", key, expected: expectedRevision };
+    return await this.#committer.enqueueGroup<ChangeEvent>([op, ...sideOps(side)]);
   }
 
   /** {@inheritDoc Storage.changesSince} */
@@ -586,7 +577,8 @@ function checkKey(key: string): void {
   }
 }
 
-function checkValue(value: string): void {
+function checkEntry(key: string, value: string): void {
+  checkKey(key);
   if (typeof value !== "string") throw new TypeError("storage value must be a string");
 }
 

@@ -12,6 +12,7 @@ import {
 } from "../../apiserver/registry/core/services/allocator.ts";
 import { startTestServer, type TestServer } from "../support/test_server.ts";
 import { assertOk, assertStatus, call } from "./foundation_helpers.ts";
+import { eventually } from "../support/eventually.ts";
 
 const SVC = "/api/v1/namespaces/default/services";
 const TABLE = "application/json;as=Table;v=v1;g=meta.k8s.io";
@@ -533,5 +534,24 @@ Deno.test("the server keeps the kubernetes Service at the range's first address,
       svc("x", { clusterIP: "10.96.0.1", ports: [{ port: 80 }] }),
     );
     assertStatus(taken, 422);
+  });
+});
+
+Deno.test("deleting a namespace deletes its Services and releases their allocations", async () => {
+  await withServer(async (t) => {
+    assertOk(await call(t, "POST", "/api/v1/namespaces", { metadata: { name: "doomed" } }), 201);
+    const path = "/api/v1/namespaces/doomed/services";
+    assertOk(
+      await call(t, "POST", path, svc("a", { type: "NodePort", ports: [{ port: 80 }] })),
+      201,
+    );
+    assert.equal((await claimed(t, NODE_PORT_PREFIX)).length, 1);
+    assertOk(await call(t, "DELETE", "/api/v1/namespaces/doomed"), 200);
+    await eventually(
+      "the allocations are released",
+      async () =>
+        (await claimed(t, NODE_PORT_PREFIX)).length === 0 &&
+        (await claimed(t, CLUSTER_IP_PREFIX)).length === 0,
+    );
   });
 });

@@ -323,13 +323,28 @@ export const coreV1Schema: GroupSchema = {
     ServiceList: { required: ["items"] },
     ServiceSpec: {
       fields: {
-        ports: { ...mergeList("port", "protocol"), patchMergeKey: "port" },
-        selector: { mapType: "atomic" },
+        ports: {
+          ...mergeList("port", "protocol"),
+          patchMergeKey: "port",
+          description: "The ports the Service exposes; names are required when there are several.",
+        },
+        selector: {
+          mapType: "atomic",
+          description: "Labels of the pods traffic is routed to.",
+        },
+        clusterIP: {
+          description:
+            "The Service's virtual IP, allocated from --service-cluster-ip-range when empty, " +
+            "or None for a headless Service; cannot change once set.",
+        },
         clusterIPs: ATOMIC_LIST,
         type: {
           enum: ["ClusterIP", "ExternalName", "LoadBalancer", "NodePort"],
           default: "ClusterIP",
+          description:
+            "How the Service is exposed: ClusterIP, NodePort, LoadBalancer or ExternalName.",
         },
+        externalName: { description: "The DNS name an ExternalName Service aliases." },
         externalIPs: ATOMIC_LIST,
         sessionAffinity: { enum: ["ClientIP", "None"], default: "None" },
         loadBalancerSourceRanges: ATOMIC_LIST,
@@ -341,7 +356,15 @@ export const coreV1Schema: GroupSchema = {
     },
     ServicePort: {
       required: ["port"],
-      fields: { protocol: { enum: PROTOCOLS, default: "TCP" } },
+      fields: {
+        protocol: { enum: PROTOCOLS, default: "TCP" },
+        port: { description: "The port the Service answers on." },
+        targetPort: { description: "The pods' port (number or name); defaults to port." },
+        nodePort: {
+          description:
+            "The port on every node, allocated from --service-node-port-range when empty.",
+        },
+      },
     },
     ServiceStatus: { fields: { conditions: mergeList("type") } },
     LoadBalancerStatus: { fields: { ingress: ATOMIC_LIST } },

@@ -1,7 +1,8 @@
 /** ResourceList fields (`map<resource name, quantity>`): validation as kube's. */
 import type { FieldError } from "../../../shared/errors/status_error.ts";
 import { tryParseQuantity } from "../../../shared/api/quantity.ts";
-import { invalid, isObject } from "../generic/field_errors.ts";
+import { isObject } from "../../../shared/json/is_object.ts";
+import { invalid } from "../../../shared/api/validation/field_errors.ts";
 
 /** Validates a resource list: quantities that parse and are not negative. */
 export function validateResourceList(field: string, v: unknown): FieldError[] {

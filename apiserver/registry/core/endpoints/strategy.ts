@@ -7,13 +7,13 @@
 import type { FieldError } from "../../../../shared/errors/status_error.ts";
 import type { KubeObject } from "../../../../shared/api/meta/v1/types.ts";
 import { isDNS1123Label } from "../../../../shared/api/validation/identifiers.ts";
+import { isObject } from "../../../../shared/json/is_object.ts";
 import {
   duplicate,
   invalid,
-  isObject,
   notSupported,
   required,
-} from "../../generic/field_errors.ts";
+} from "../../../../shared/api/validation/field_errors.ts";
 import type { KindDef, TableColumns } from "../../generic/kind.ts";
 import {
   AGE_COLUMN,

@@ -7,7 +7,8 @@
  */
 import type { KubeObject } from "../../../../shared/api/meta/v1/types.ts";
 import type { FieldError } from "../../../../shared/errors/status_error.ts";
-import { isObject, notSupported, required } from "../../generic/field_errors.ts";
+import { isObject } from "../../../../shared/json/is_object.ts";
+import { notSupported, required } from "../../../../shared/api/validation/field_errors.ts";
 import type { KindDef } from "../../generic/kind.ts";
 import { listOf as list, objectOf as obj } from "../../generic/table_columns.ts";
 import { validateResourceList } from "../resource_list.ts";

@@ -1,6 +1,6 @@
 /** Access modes of volumes and claims: validation and kubectl's short form. */
 import type { FieldError } from "../../../../shared/errors/status_error.ts";
-import { invalid, notSupported, required } from "../../generic/field_errors.ts";
+import { invalid, notSupported, required } from "../../../../shared/api/validation/field_errors.ts";
 
 const MODES: Record<string, string> = {
   ReadWriteOnce: "RWO",

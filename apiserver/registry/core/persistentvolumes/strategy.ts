@@ -7,7 +7,12 @@
  */
 import type { KubeObject } from "../../../../shared/api/meta/v1/types.ts";
 import type { FieldError } from "../../../../shared/errors/status_error.ts";
-import { forbidden, isObject, notSupported, required } from "../../generic/field_errors.ts";
+import { isObject } from "../../../../shared/json/is_object.ts";
+import {
+  forbidden,
+  notSupported,
+  required,
+} from "../../../../shared/api/validation/field_errors.ts";
 import { type KindDef, STATUS_SUBRESOURCE, type TableColumns } from "../../generic/kind.ts";
 import {
   AGE_COLUMN,

@@ -8,7 +8,8 @@
  */
 import type { KubeObject } from "../../../../shared/api/meta/v1/types.ts";
 import { StatusError } from "../../../../shared/errors/status_error.ts";
-import { invalid, isObject, notSupported, required } from "../../generic/field_errors.ts";
+import { isObject } from "../../../../shared/json/is_object.ts";
+import { invalid, notSupported, required } from "../../../../shared/api/validation/field_errors.ts";
 import type { CustomCreateArgs, KindDef, SubresourceDef } from "../../generic/kind.ts";
 import type { Store } from "../../generic/store.ts";
 import { rfc3339, systemClock } from "../../generic/clock.ts";

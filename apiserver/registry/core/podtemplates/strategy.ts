@@ -6,7 +6,8 @@
  */
 import type { KubeObject } from "../../../../shared/api/meta/v1/types.ts";
 import type { FieldError } from "../../../../shared/errors/status_error.ts";
-import { isObject, required } from "../../generic/field_errors.ts";
+import { isObject } from "../../../../shared/json/is_object.ts";
+import { required } from "../../../../shared/api/validation/field_errors.ts";
 import type { KindDef, TableColumns } from "../../generic/kind.ts";
 import {
   column as col,

@@ -8,7 +8,8 @@
 import type { KubeObject } from "../../../../shared/api/meta/v1/types.ts";
 import type { FieldError } from "../../../../shared/errors/status_error.ts";
 import { validateLabels } from "../../../../shared/api/validation/object_meta.ts";
-import { invalid, isObject, notSupported, required } from "../../generic/field_errors.ts";
+import { isObject } from "../../../../shared/json/is_object.ts";
+import { invalid, notSupported, required } from "../../../../shared/api/validation/field_errors.ts";
 import { type KindDef, STATUS_SUBRESOURCE, type TableColumns } from "../../generic/kind.ts";
 import {
   AGE_COLUMN,

@@ -13,7 +13,7 @@ import type { FieldError } from "../../../../shared/errors/status_error.ts";
 import { StatusError } from "../../../../shared/errors/status_error.ts";
 import type { Storage } from "../../../storage/interface.ts";
 import type { Claims } from "../../generic/claims.ts";
-import { invalid } from "../../generic/field_errors.ts";
+import { invalid } from "../../../../shared/api/validation/field_errors.ts";
 import type { AllocationRange } from "./ip_range.ts";
 import { portsOf, specOf } from "./validation.ts";
 

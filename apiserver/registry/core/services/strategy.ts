@@ -7,7 +7,7 @@
  */
 import type { KubeObject } from "../../../../shared/api/meta/v1/types.ts";
 import { nameIsDNS1035Label } from "../../../../shared/api/validation/name_validators.ts";
-import { isObject } from "../../generic/field_errors.ts";
+import { isObject } from "../../../../shared/json/is_object.ts";
 import { type KindDef, STATUS_SUBRESOURCE, type SubresourceDef } from "../../generic/kind.ts";
 import type { ServiceAllocator } from "./allocator.ts";
 import { SERVICE_COLUMNS } from "./table.ts";

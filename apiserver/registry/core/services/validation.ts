@@ -12,14 +12,14 @@ import {
   isDNS1123Subdomain,
 } from "../../../../shared/api/validation/identifiers.ts";
 import { validateLabels } from "../../../../shared/api/validation/object_meta.ts";
+import { isObject } from "../../../../shared/json/is_object.ts";
 import {
   duplicate,
   forbidden,
   invalid,
-  isObject,
   notSupported,
   required,
-} from "../../generic/field_errors.ts";
+} from "../../../../shared/api/validation/field_errors.ts";
 import { isIPv4 } from "./ip_range.ts";
 
 const TYPES = ["ClusterIP", "ExternalName", "LoadBalancer", "NodePort"];

@@ -135,6 +135,25 @@ spec:
         /rc\s+2\s+0\s+0\s+\S+\s+c\s+nginx\s+app=rc/,
       );
       assert.match(ok(await kubectl(k, ["get", "all"])), /replicationcontroller\/rc/);
+      assert.match(ok(await kubectl(k, ["scale", "rc", "rc", "--replicas=5"])), /scaled/);
+      assert.equal(
+        ok(await kubectl(k, ["get", "rc", "rc", "-o", "jsonpath={.spec.replicas}"])),
+        "5",
+      );
+      const scale = JSON.parse(
+        ok(
+          await kubectl(k, [
+            "get",
+            "--raw",
+            "/api/v1/namespaces/default/replicationcontrollers/rc/scale",
+          ]),
+        ),
+      );
+      assert.deepEqual([scale.kind, scale.spec, scale.status], [
+        "Scale",
+        { replicas: 5 },
+        { replicas: 0, selector: "app=rc" },
+      ]);
     } finally {
       await s.close();
     }

@@ -10,7 +10,13 @@ import type { FieldError } from "../../../../shared/errors/status_error.ts";
 import { validateLabels } from "../../../../shared/api/validation/object_meta.ts";
 import { isObject } from "../../../../shared/json/is_object.ts";
 import { invalid, notSupported, required } from "../../../../shared/api/validation/field_errors.ts";
-import { type KindDef, STATUS_SUBRESOURCE, type TableColumns } from "../../generic/kind.ts";
+import {
+  type KindDef,
+  STATUS_SUBRESOURCE,
+  type SubresourceDef,
+  type TableColumns,
+} from "../../generic/kind.ts";
+import { SCALE_SUBRESOURCE, scaleOf } from "../../apps/scale.ts";
 import {
   AGE_COLUMN,
   ageOf as age,
@@ -102,6 +108,16 @@ const RC_COLUMNS: TableColumns = {
   },
 };
 
+/**
+ * `scale`, as autoscaling/v1 Scale like the apps workloads' (an RC's selector is a plain map,
+ * shown as `k=v` in `status.selector`).
+ */
+const RC_SCALE_SUBRESOURCE: SubresourceDef = {
+  ...SCALE_SUBRESOURCE,
+  view: (o) =>
+    scaleOf({ ...o, spec: { ...obj(o.spec), selector: { matchLabels: obj(o.spec).selector } } }),
+};
+
 /** The ReplicationController kind. */
 export const replicationControllerKind: KindDef = {
   group: "",
@@ -112,7 +128,7 @@ export const replicationControllerKind: KindDef = {
   shortNames: ["rc"],
   categories: ["all"],
   namespaced: true,
-  subresources: [STATUS_SUBRESOURCE],
+  subresources: [STATUS_SUBRESOURCE, RC_SCALE_SUBRESOURCE],
   strategy: {
     tableColumns: RC_COLUMNS,
     prepareForCreate(o) {

@@ -184,7 +184,10 @@ for (const [kind, c] of Object.entries(CASES)) {
       );
       assert.deepEqual(table.columnDefinitions.map((d) => d.name), c.columns);
       const row = table.rows.find((r) => r.cells[0] === name)!;
-      assert.deepEqual(row.cells.slice(0, c.cells.length), c.cells);
+      // Ages ("0s" in the expectation) depend on the clock: any seconds value will do.
+      const cells = row.cells.slice(0, c.cells.length)
+        .map((v, i) => c.cells[i] === "0s" && /^\d+s$/.test(String(v)) ? "0s" : v);
+      assert.deepEqual(cells, c.cells);
 
       const patched = assertOk(
         await call(

@@ -40,6 +40,14 @@ export function claimWrites(
   };
 }
 
+/** The side writes that release every claim of `obj` (its deletion), if its kind has claims. */
+export function releaseAll(
+  claims: Claims | undefined,
+  obj: KubeObject,
+): SideWrites | undefined {
+  return claims && claimWrites(claims, undefined, obj);
+}
+
 /**
  * Assigns `obj`'s claims and runs `write` with the side writes that take them; when a value
  * the server chose was taken meanwhile, starts again from `obj` as it came in.

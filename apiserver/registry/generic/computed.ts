@@ -8,6 +8,7 @@
 import type { KubeList, KubeObject } from "../../../shared/api/meta/v1/types.ts";
 import { StatusError } from "../../../shared/errors/status_error.ts";
 import { apiVersionOf, type KindDef } from "./kind.ts";
+import type { ListQuery } from "./list_query.ts";
 
 /** The objects of `def`, with apiVersion and kind set. */
 async function objects(def: KindDef): Promise<KubeObject[]> {
@@ -26,11 +27,15 @@ export async function computedGet(def: KindDef, name: string): Promise<KubeObjec
   return found;
 }
 
-/** List of a computed kind, filtered by `keep` (the query's selectors). */
+/** List of a computed kind, filtered by the query's selectors (`fieldsOf` for fields). */
 export async function computedList(
   def: KindDef,
-  keep: (o: KubeObject) => boolean,
+  query: Pick<ListQuery, "labels" | "fields">,
+  fieldsOf: (o: KubeObject) => Record<string, string>,
 ): Promise<KubeList> {
+  const keep = (o: KubeObject) =>
+    (!query.labels || query.labels(o.metadata.labels ?? {})) &&
+    (!query.fields || query.fields(fieldsOf(o)));
   return {
     kind: `${def.kind}List`,
     apiVersion: apiVersionOf(def),

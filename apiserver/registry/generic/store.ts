@@ -6,7 +6,7 @@
  * @module
  */
 import type { DeleteOptions, KubeList, KubeObject } from "../../../shared/api/meta/v1/types.ts";
-import { claimWrites, writeWithClaims } from "./claims.ts";
+import { releaseAll, writeWithClaims } from "./claims.ts";
 import { computedGet, computedList } from "./computed.ts";
 import { type FieldError, StatusError } from "../../../shared/errors/status_error.ts";
 import {
@@ -160,14 +160,7 @@ export class Store {
 
   /** Lists objects in `namespace` ("" = all namespaces). */
   async list(namespace: string, query: ListQuery): Promise<KubeList> {
-    if (this.def.computed) {
-      return await computedList(
-        this.def,
-        (o) =>
-          (!query.labels || query.labels(o.metadata.labels ?? {})) &&
-          (!query.fields || query.fields(this.fieldsOf(o))),
-      );
-    }
+    if (this.def.computed) return await computedList(this.def, query, (o) => this.fieldsOf(o));
     if (this.#listCache) {
       const cached = await this.#listCache.list(namespace, query);
       if (cached) return cached;
@@ -245,16 +238,15 @@ export class Store {
     obj.metadata.uid ??= crypto.randomUUID();
     obj.metadata.creationTimestamp = rfc3339(this.#clock.now());
     obj.metadata.generation = 1;
-    const claims = this.def.claims;
     if (opts.dryRun) {
-      await claims?.assign(obj, undefined);
+      await this.def.claims?.assign(obj, undefined);
       return obj;
     }
     for (let attempt = 0;; attempt++) {
       try {
         const key = this.key(namespace, obj.metadata.name!);
         const kv = await writeWithClaims(
-          claims,
+          this.def.claims,
           obj,
           undefined,
           (side) => this.#storage.create(key, this.#encode(obj), obj, side),
@@ -395,8 +387,7 @@ export class Store {
     const claims = this.def.claims;
     try {
       if (obj.metadata.deletionTimestamp && !this.#hasFinalizers(obj)) {
-        const side = claims && claimWrites(claims, undefined, old);
-        const ev = await this.#storage.delete(key, revision, side);
+        const ev = await this.#storage.delete(key, revision, releaseAll(claims, old));
         obj.metadata.resourceVersion = String(ev.revision);
       } else {
         const kv = await writeWithClaims(
@@ -466,12 +457,7 @@ export class Store {
       }
       if (opts.dryRun) return { object: obj, deleted: true };
       try {
-        const claims = this.def.claims;
-        await this.#storage.delete(
-          key,
-          current.revision,
-          claims && claimWrites(claims, undefined, obj),
-        );
+        await this.#storage.delete(key, current.revision, releaseAll(this.def.claims, obj));
         return { object: obj, deleted: true };
       } catch (err) {
         if (err instanceof RevisionConflictError) continue;

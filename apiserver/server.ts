@@ -25,7 +25,7 @@ import { GarbageCollector } from "./controllers/garbage_collector.ts";
 import { NamespaceController } from "./controllers/namespace_controller.ts";
 import { NodeLifecycleController } from "./controllers/node_lifecycle_controller.ts";
 import { HealthChecks, type PostStartHook, storageCheck } from "./health/mod.ts";
-import { createApiServerMetrics, MetricsRegistry } from "./metrics/mod.ts";
+import { type ApiServerMetrics, createApiServerMetrics, MetricsRegistry } from "./metrics/mod.ts";
 import type { ServerOptions } from "./options.ts";
 import { bootstrapPki, type Pki } from "./pki/bootstrap_pki.ts";
 import { serverUrlFor, writeAdminKubeconfig } from "./pki/write_admin_kubeconfig.ts";
@@ -95,12 +95,7 @@ export async function startServer(
     keyFile: opts.tlsPrivateKeyFile,
   });
   const metrics = createApiServerMetrics(new MetricsRegistry({ currentVersion: "1.32" }));
-  const storage = await LibsqlStorage.open({
-    url: opts.storageUrl ?? `file:${opts.dataDir}/state.db`,
-    authToken: opts.storageAuthToken,
-    historyWindowMs: opts.historyWindowMs,
-    onGroupCommit: (commit) => metrics.observeGroupCommit(commit),
-  });
+  const storage = await openStorage(opts, metrics);
   const parts = await startRegistry(opts, { storage, pki, logger }).catch(async (err) => {
     await storage.close();
     throw err;
@@ -125,13 +120,7 @@ export async function startServer(
   });
   const server = await listen(opts, pki, handler);
   const url = serverUrlFor(opts.bindAddress, server.port);
-  const kubeconfigPath = `${opts.dataDir}/admin.kubeconfig`;
-  await writeAdminKubeconfig(kubeconfigPath, {
-    server: url,
-    caPem: pki.caPem ?? pki.serving.certPem,
-    clientCertPem: pki.adminClient.certPem,
-    clientKeyPem: pki.adminClient.keyPem,
-  });
+  const kubeconfigPath = await writeKubeconfig(opts, pki, url);
   const controllers = startControllers(opts, {
     ...parts,
     storage,
@@ -164,6 +153,28 @@ export async function startServer(
       await storage.close();
     },
   };
+}
+
+/** The embedded libSQL file under the data directory, or the libSQL server of `--storage-url`. */
+function openStorage(opts: ServerOptions, metrics: ApiServerMetrics): Promise<LibsqlStorage> {
+  return LibsqlStorage.open({
+    url: opts.storageUrl ?? `file:${opts.dataDir}/state.db`,
+    authToken: opts.storageAuthToken,
+    historyWindowMs: opts.historyWindowMs,
+    onGroupCommit: (commit) => metrics.observeGroupCommit(commit),
+  });
+}
+
+/** Writes `<dataDir>/admin.kubeconfig` for `url`; returns its path. */
+async function writeKubeconfig(opts: ServerOptions, pki: Pki, url: string): Promise<string> {
+  const path = `${opts.dataDir}/admin.kubeconfig`;
+  await writeAdminKubeconfig(path, {
+    server: url,
+    caPem: pki.caPem ?? pki.serving.certPem,
+    clientCertPem: pki.adminClient.certPem,
+    clientKeyPem: pki.adminClient.keyPem,
+  });
+  return path;
 }
 
 /** The registry of served kinds and what it is built with, started. */

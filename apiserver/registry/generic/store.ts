@@ -8,7 +8,7 @@
 import type { DeleteOptions, KubeList, KubeObject } from "../../../shared/api/meta/v1/types.ts";
 import { releaseAll, writeWithClaims } from "./claims.ts";
 import { computedGet, computedList } from "./computed.ts";
-import { type FieldError, StatusError } from "../../../shared/errors/status_error.ts";
+import { StatusError } from "../../../shared/errors/status_error.ts";
 import {
   type ChangeEvent,
   KeyExistsError,
@@ -35,11 +35,8 @@ import { maintainManagedFields } from "../../fieldmanager/track_write.ts";
 import { deepEqual } from "../../../shared/json/deep_equal.ts";
 import { apiVersionOf, type KindDef } from "./kind.ts";
 import { parseResourceVersion } from "./resource_version.ts";
-import {
-  generateName,
-  validateObjectMeta,
-  validateObjectMetaUpdate,
-} from "../../../shared/api/validation/object_meta.ts";
+import { generateName } from "../../../shared/api/validation/object_meta.ts";
+import { validateWrite } from "./validate_write.ts";
 
 /** Options common to writes. */
 export interface WriteOptions {
@@ -231,7 +228,7 @@ export class Store {
     maintainManagedFields(this.def, undefined, obj, body, opts);
     const attrs = this.#attrs("CREATE", obj, undefined, opts);
     await this.#admission?.admit(attrs);
-    this.#validate(obj, this.def.strategy.validate(obj), undefined);
+    validateWrite(this.def, obj, this.def.strategy.validate(obj), undefined);
     this.def.strategy.canonicalize?.(obj);
     await this.#admission?.validate(attrs);
     // A strategy that needs the uid early (Job labels its pod template with it) sets it.
@@ -366,7 +363,8 @@ export class Store {
     maintainManagedFields(this.def, old, obj, body, opts);
     const attrs = this.#attrs("UPDATE", obj, old, opts, opts.subresource);
     await this.#admission?.admit(attrs);
-    this.#validate(
+    validateWrite(
+      this.def,
       obj,
       strategy.validateUpdate ? strategy.validateUpdate(obj, old) : strategy.validate(obj),
       old,
@@ -550,24 +548,6 @@ export class Store {
       obj.metadata.namespace = namespace;
     } else {
       delete obj.metadata.namespace;
-    }
-  }
-
-  #validate(obj: KubeObject, strategyErrors: FieldError[], old: KubeObject | undefined): void {
-    const errors = old
-      ? validateObjectMetaUpdate(obj.metadata, old.metadata)
-      : validateObjectMeta(obj.metadata, {
-        namespaced: this.def.namespaced,
-        nameIsLabel: !!this.def.nameIsLabel,
-        nameValidator: this.def.nameValidator,
-      });
-    errors.push(...strategyErrors);
-    if (errors.length > 0) {
-      throw StatusError.invalid(
-        { group: this.def.group, kind: this.def.kind },
-        obj.metadata.name ?? obj.metadata.generateName ?? "",
-        errors,
-      );
     }
   }
 

@@ -9,7 +9,7 @@ const targets = [
     entry: "cmd/apiserver.ts",
     output: "dist/apiserver",
     // Worker modules are not followed by deno compile; list them here.
-    include: ["apiserver/storage/libsql/write_worker.ts"],
+    include: ["apiserver/storage/libsql/write_worker.ts", "apiserver/http/yaml_worker.ts"],
   },
   { entry: "cmd/nodeagent.ts", output: "dist/nodeagent", include: [] as string[] },
 ];

@@ -1,6 +1,7 @@
 /**
  * End-to-end with the real kubectl against the apps/v1 and batch/v1 kinds: create deployment,
- * scale it, get (plain, wide, all), create job and cronjob. Skips where kubectl is absent.
+ * scale it, get (plain, wide, all), rollout restart and history, create job and cronjob. Skips
+ * where kubectl is absent.
  */
 import assert from "node:assert/strict";
 import {
@@ -77,6 +78,37 @@ Deno.test({
       );
       const restarted = JSON.parse(ok(await kubectl(k, ["get", "deploy", "web", "-o", "json"])));
       assert.ok(restarted.spec.template.metadata.annotations["kubectl.kubernetes.io/restartedAt"]);
+      // rollout history reads the ReplicaSets the deployment controls (no controller makes them
+      // yet, so this one is written as the deployment controller would).
+      const rs = {
+        apiVersion: "apps/v1",
+        kind: "ReplicaSet",
+        metadata: {
+          name: "web-1",
+          labels: { app: "web" },
+          annotations: {
+            "deployment.kubernetes.io/revision": "1",
+            "kubernetes.io/change-cause": "first",
+          },
+          ownerReferences: [{
+            apiVersion: "apps/v1",
+            kind: "Deployment",
+            name: "web",
+            uid: restarted.metadata.uid,
+            controller: true,
+          }],
+        },
+        spec: {
+          replicas: 0,
+          selector: { matchLabels: { app: "web" } },
+          template: restarted.spec.template,
+        },
+      };
+      ok(await kubectl(k, ["create", "-f", "-"], JSON.stringify(rs)));
+      assert.match(
+        ok(await kubectl(k, ["rollout", "history", "deployment/web"])),
+        /REVISION\s+CHANGE-CAUSE\n1\s+first\n/,
+      );
       assert.match(
         ok(await kubectl(k, ["delete", "deployment", "web", "ssa"])),
         /deployment.apps "web" deleted/,

@@ -36,6 +36,10 @@ import { roleBindingKind } from "./rbac/rolebindings/strategy.ts";
 import { clusterRoleBindingKind } from "./rbac/clusterrolebindings/strategy.ts";
 import { selfSubjectReviewKind } from "./authentication/selfsubjectreviews/strategy.ts";
 import { tokenReviewKind } from "./authentication/tokenreviews/strategy.ts";
+import { mutatingWebhookConfigurationKind } from "./admissionregistration/mutatingwebhookconfigurations/strategy.ts";
+import { validatingWebhookConfigurationKind } from "./admissionregistration/validatingwebhookconfigurations/strategy.ts";
+import { validatingAdmissionPolicyKind } from "./admissionregistration/validatingadmissionpolicies/strategy.ts";
+import { validatingAdmissionPolicyBindingKind } from "./admissionregistration/validatingadmissionpolicybindings/strategy.ts";
 import type { TokenRequestDeps } from "./authentication/tokenrequests/token_request.ts";
 import type { Authenticator } from "../auth/authn/authenticator.ts";
 
@@ -68,6 +72,10 @@ export const BUILTIN_KINDS: readonly KindDef[] = [
   controllerRevisionKind,
   jobKind,
   cronJobKind,
+  mutatingWebhookConfigurationKind,
+  validatingWebhookConfigurationKind,
+  validatingAdmissionPolicyKind,
+  validatingAdmissionPolicyBindingKind,
 ];
 
 /** Per-server services some built-in kinds need; a kind whose service is absent is left out. */

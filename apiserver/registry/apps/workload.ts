@@ -38,7 +38,11 @@ export function statusOf(obj: KubeObject): Record<string, unknown> {
   return isObject(obj.status) ? obj.status : {};
 }
 
-function validateSelectorShape(field: string, sel: Record<string, unknown>): FieldError[] {
+/** ValidateLabelSelector: the keys, values and operators of a label selector at `field`. */
+export function validateSelectorShape(
+  field: string,
+  sel: Record<string, unknown>,
+): FieldError[] {
   const errs: FieldError[] = [];
   const labels = sel.matchLabels;
   if (isObject(labels)) {

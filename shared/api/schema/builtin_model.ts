@@ -15,6 +15,7 @@ import { coreV1Messages } from "../../codec/protobuf/schema/core_v1.ts";
 import { eventsV1Messages } from "../../codec/protobuf/schema/events_v1.ts";
 import { metaV1Messages } from "../../codec/protobuf/schema/meta_v1.ts";
 import { rbacV1Messages } from "../../codec/protobuf/schema/rbac_v1.ts";
+import { admissionregistrationV1Messages } from "../../codec/protobuf/schema/admissionregistration_v1.ts";
 import { runtimeMessages } from "../../codec/protobuf/schema/runtime.ts";
 import {
   type FieldTuple,
@@ -31,6 +32,7 @@ import { coreV1Schema } from "../core/v1/schema.ts";
 import { eventsV1Schema } from "../events/v1/schema.ts";
 import { metaV1Schema } from "../meta/v1/schema.ts";
 import { rbacV1Schema } from "../rbac/v1/schema.ts";
+import { admissionregistrationV1Schema } from "../admissionregistration/v1/schema.ts";
 import type { GroupSchema } from "./group_schema.ts";
 import { type FieldSchema, SchemaModel, type TypeSchema } from "./model.ts";
 
@@ -46,6 +48,7 @@ export const BUILTIN_GROUP_SCHEMAS: readonly GroupSchema[] = [
   appsV1Schema,
   batchV1Schema,
   autoscalingV1Schema,
+  admissionregistrationV1Schema,
 ];
 
 const MESSAGES: MessageTable = {
@@ -60,6 +63,7 @@ const MESSAGES: MessageTable = {
   ...appsV1Messages,
   ...batchV1Messages,
   ...autoscalingV1Messages,
+  ...admissionregistrationV1Messages,
 };
 
 /** Named types whose JSON is not an object of their wire fields. */

@@ -131,6 +131,19 @@ const KINDS: Readonly<Record<string, { pkg: string; kinds: readonly string[] }>>
       "CSIStorageCapacityList",
     ],
   },
+  "admissionregistration.k8s.io/v1": {
+    pkg: "admissionregistration.v1",
+    kinds: [
+      "ValidatingAdmissionPolicy",
+      "ValidatingAdmissionPolicyList",
+      "ValidatingAdmissionPolicyBinding",
+      "ValidatingAdmissionPolicyBindingList",
+      "ValidatingWebhookConfiguration",
+      "ValidatingWebhookConfigurationList",
+      "MutatingWebhookConfiguration",
+      "MutatingWebhookConfigurationList",
+    ],
+  },
   "meta.k8s.io/v1": {
     pkg: "meta.v1",
     kinds: ["PartialObjectMetadata", "PartialObjectMetadataList"],

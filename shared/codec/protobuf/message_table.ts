@@ -20,6 +20,7 @@ import { policyV1Messages } from "./schema/policy_v1.ts";
 import { networkingV1Messages } from "./schema/networking_v1.ts";
 import { discoveryV1Messages } from "./schema/discovery_v1.ts";
 import { storageV1Messages } from "./schema/storage_v1.ts";
+import { admissionregistrationV1Messages } from "./schema/admissionregistration_v1.ts";
 
 /** The shape of a field's values. */
 export type FieldKind = "string" | "bool" | "int32" | "int64" | "bytes" | "message";
@@ -74,6 +75,7 @@ const tables: MessageTable[] = [
   networkingV1Messages,
   discoveryV1Messages,
   storageV1Messages,
+  admissionregistrationV1Messages,
 ];
 
 function compileField(t: FieldTuple): FieldInfo {

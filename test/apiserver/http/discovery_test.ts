@@ -60,6 +60,7 @@ Deno.test("Discovery.handle() serves the legacy documents", async (t) => {
       const groups = doc.groups as { name: string; preferredVersion: { groupVersion: string } }[];
       const byName = Object.fromEntries(groups.map((g) => [g.name, g]));
       assert.deepEqual(Object.keys(byName).sort(), [
+        "admissionregistration.k8s.io",
         "apps",
         "authentication.k8s.io",
         "batch",

@@ -456,3 +456,45 @@ Deno.test({
     }
   },
 });
+
+Deno.test("webhooks and match conditions merge by name under strategic merge and apply", async () => {
+  await withServer(async (t) => {
+    const path = `${GROUP}/validatingwebhookconfigurations`;
+    await write(t, "POST", path, {
+      metadata: { name: "merge" },
+      webhooks: [webhook("a.example.com"), webhook("b.example.com")],
+    });
+    const smp = await patch(t, `${path}/merge`, "application/strategic-merge-patch+json", {
+      webhooks: [{ name: "b.example.com", timeoutSeconds: 5 }],
+    });
+    assert.deepEqual(smp.webhooks.map((h: Json) => [h.name, h.timeoutSeconds]), [
+      ["a.example.com", 10],
+      ["b.example.com", 5],
+    ]);
+    const applied = await patch(
+      t,
+      `${path}/merge`,
+      "application/apply-patch+yaml",
+      JSON.stringify({
+        apiVersion: "admissionregistration.k8s.io/v1",
+        kind: "ValidatingWebhookConfiguration",
+        metadata: { name: "merge" },
+        webhooks: [webhook("c.example.com", { timeoutSeconds: 3 })],
+      }),
+      "?fieldManager=applier",
+    );
+    assert.deepEqual(applied.webhooks.map((h: Json) => h.name), [
+      "a.example.com",
+      "b.example.com",
+      "c.example.com",
+    ]);
+    assert.equal(applied.webhooks[2].timeoutSeconds, 3);
+    const bad = await t.fetch(`${path}/merge`, {
+      method: "PATCH",
+      headers: { "content-type": "application/strategic-merge-patch+json" },
+      body: JSON.stringify({ webhooks: [{ name: "a.example.com", timeoutSeconds: 0 }] }),
+    });
+    assert.equal(bad.status, 422);
+    assert.match((await bad.json()).message, /webhooks\[0\]\.timeoutSeconds: Invalid value: 0/);
+  });
+});

@@ -32,6 +32,7 @@ import { verbHandlers } from "./http/verb_handlers.ts";
 import { handleVersion } from "./http/version.ts";
 import { type ApiServerMetrics, metricsHandler } from "./metrics/mod.ts";
 import { OpenApiV3Handler } from "./openapi/openapi_handler.ts";
+import { OpenApiV2Handler } from "./openapi/openapi_v2_handler.ts";
 import type { ResourceRegistry } from "./registry/resource_registry.ts";
 import type { WatchCaches } from "./watch/watch_caches.ts";
 
@@ -85,6 +86,12 @@ function apiRoutes(deps: ApiHandlerDeps): ContextHandler {
   const discovery = new Discovery(registry, servedVerbs);
   const openapi = new OpenApiV3Handler(() => registry.all().map((s) => s.def), servedVerbs);
   registry.onChange(() => openapi.invalidate());
+  const openapiV2 = new OpenApiV2Handler({
+    kinds: () => registry.all().map((s) => s.def),
+    served: servedVerbs,
+    compress: () => featureGates.enabled("APIResponseCompression"),
+  });
+  registry.onChange(() => openapiV2.invalidate());
   return async ({ req, conn, url, info, user, warnings }) => {
     if (url.pathname === "/version" || url.pathname === "/version/") return handleVersion();
     if (info.isResourceRequest) return await resources.handle(req, conn, url, info, user, warnings);
@@ -92,6 +99,8 @@ function apiRoutes(deps: ApiHandlerDeps): ContextHandler {
     if (disc) return disc;
     const oa = await openapi.handle(req, url);
     if (oa) return oa;
+    const oa2 = await openapiV2.handle(req, url);
+    if (oa2) return oa2;
     throw StatusError.pathNotFound();
   };
 }

@@ -46,6 +46,8 @@ export interface KubectlTarget {
   kubeconfig: string;
   /** A temp directory used as HOME. */
   home: string;
+  /** The kubectl to run (default: the one on PATH). */
+  bin?: string;
 }
 
 /** The target of a test server: its admin kubeconfig, with its data directory as HOME. */
@@ -61,8 +63,9 @@ export interface KubectlRun {
 }
 
 function command(target: KubectlTarget, args: string[], stdin: boolean): Deno.Command {
-  if (KUBECTL === undefined) throw new Error("kubectl is not on PATH");
-  return new Deno.Command(KUBECTL, {
+  const bin = target.bin ?? KUBECTL;
+  if (bin === undefined) throw new Error("kubectl is not on PATH");
+  return new Deno.Command(bin, {
     args,
     env: { KUBECONFIG: target.kubeconfig, HOME: target.home },
     clearEnv: true,

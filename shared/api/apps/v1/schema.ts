@@ -44,12 +44,28 @@ export const appsV1Schema: GroupSchema = {
         replicas: { description: "Number of desired pods. Defaults to 1." },
         selector: { description: "Label selector for pods; must match the template's labels." },
         template: { description: "Template describes the pods that will be created." },
-        strategy: { patchStrategy: "retainKeys" },
+        strategy: {
+          patchStrategy: "retainKeys",
+          description: "The deployment strategy to use to replace existing pods with new ones.",
+        },
         revisionHistoryLimit: { description: "Old ReplicaSets kept for rollback. Defaults to 10." },
         progressDeadlineSeconds: { description: "Seconds before a stalled rollout is reported." },
       },
     },
-    DeploymentStrategy: { fields: { type: { enum: ["Recreate", "RollingUpdate"] } } },
+    DeploymentStrategy: {
+      description: "DeploymentStrategy describes how to replace existing pods with new ones.",
+      fields: {
+        type: {
+          enum: ["Recreate", "RollingUpdate"],
+          description:
+            'Type of deployment. Can be "Recreate" or "RollingUpdate". Default is RollingUpdate.',
+        },
+        rollingUpdate: {
+          description:
+            "Rolling update config params. Present only if DeploymentStrategyType = RollingUpdate.",
+        },
+      },
+    },
     DeploymentStatus: { fields: { conditions: mergeList("type") } },
     DeploymentCondition: {
       required: ["type", "status"],

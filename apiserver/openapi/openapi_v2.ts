@@ -1,0 +1,131 @@
+/**
+ * buildOpenApiV2: the Swagger 2.0 document (`/openapi/v2`) of every served kind, made from the
+ * OpenAPI v3 documents of the served group versions (so both come from one schema model and one
+ * list of paths): `$ref`s point into `definitions`, a reference with a description is a `$ref`
+ * beside the description (as kube-openapi writes it), parameters carry their type themselves,
+ * request bodies become `body` parameters, and response media types become `produces`.
+ *
+ * @module
+ */
+import type { SchemaModel } from "../../shared/api/schema/model.ts";
+import type { KindDef } from "../registry/generic/kind.ts";
+import { buildOpenApiV3, groupVersionsOf, OPENAPI_INFO_VERSION } from "./openapi_v3.ts";
+import type { Json } from "./type_to_openapi.ts";
+
+const V3_REF = "#/components/schemas/";
+const V2_REF = "#/definitions/";
+const METHODS = ["get", "put", "post", "delete", "options", "head", "patch"];
+
+/** Builds the OpenAPI v2 document of the kinds served (`served`: the verbs with handlers). */
+export function buildOpenApiV2(
+  model: SchemaModel,
+  kinds: readonly KindDef[],
+  served: ReadonlySet<string>,
+): Json {
+  const paths: Record<string, Json> = {};
+  const definitions: Record<string, Json> = {};
+  for (const gv of groupVersionsOf(kinds)) {
+    const inGv = kinds.filter((k) => k.group === gv.group && k.version === gv.version);
+    const v3 = buildOpenApiV3(model, gv.group, gv.version, inGv, served);
+    const schemas = (v3.components as { schemas: Record<string, Json> }).schemas;
+    for (const [name, s] of Object.entries(schemas)) definitions[name] ??= schemaToV2(s);
+    for (const [p, item] of Object.entries(v3.paths as Record<string, Json>)) {
+      paths[p] ??= pathItemToV2(item);
+    }
+  }
+  return {
+    swagger: "2.0",
+    info: { title: "Kubernetes", version: OPENAPI_INFO_VERSION },
+    paths: sortedByKey(paths),
+    definitions: sortedByKey(definitions),
+    securityDefinitions: {
+      BearerToken: {
+        description: "Bearer Token authentication",
+        type: "apiKey",
+        name: "authorization",
+        in: "header",
+      },
+    },
+    security: [{ BearerToken: [] }],
+  };
+}
+
+function sortedByKey<T>(o: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(Object.entries(o).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** A v3 schema as v2 writes it. */
+export function schemaToV2(s: Json): Json {
+  const out: Json = {};
+  const allOf = s.allOf as Json[] | undefined;
+  const single = allOf?.length === 1 && typeof allOf[0].$ref === "string" && s.type === undefined;
+  for (const [k, v] of Object.entries(s)) {
+    if (k === "allOf" && single) {
+      out.$ref = refToV2(allOf![0].$ref as string);
+    } else if (k === "$ref") {
+      out.$ref = refToV2(v as string);
+    } else if (k === "properties") {
+      out.properties = Object.fromEntries(
+        Object.entries(v as Record<string, Json>).map(([n, p]) => [n, schemaToV2(p)]),
+      );
+    } else if (k === "items" || (k === "additionalProperties" && typeof v === "object")) {
+      out[k] = schemaToV2(v as Json);
+    } else if (k === "allOf") {
+      out.allOf = (v as Json[]).map(schemaToV2);
+    } else if (k !== "nullable") {
+      out[k] = v;
+    }
+  }
+  return out;
+}
+
+function refToV2(ref: string): string {
+  return ref.startsWith(V3_REF) ? V2_REF + ref.slice(V3_REF.length) : ref;
+}
+
+function pathItemToV2(item: Json): Json {
+  const out: Json = {};
+  for (const m of METHODS) {
+    if (item[m]) out[m] = operationToV2(item[m] as Json);
+  }
+  if (item.parameters) out.parameters = (item.parameters as Json[]).map(parameterToV2);
+  return out;
+}
+
+/** A query or path parameter: its schema's type beside its name. */
+function parameterToV2(p: Json): Json {
+  const { schema, ...rest } = p as { schema?: Json } & Json;
+  const out: Json = { ...schema, ...rest };
+  return out;
+}
+
+function operationToV2(op: Json): Json {
+  const produces: string[] = [];
+  const responses: Json = {};
+  for (const [code, r] of Object.entries(op.responses as Record<string, Json>)) {
+    const content = r.content as Record<string, { schema: Json }> | undefined;
+    const res: Json = { description: r.description };
+    if (content) {
+      for (const media of Object.keys(content)) if (!produces.includes(media)) produces.push(media);
+      res.schema = schemaToV2(Object.values(content)[0].schema);
+    }
+    responses[code] = res;
+  }
+  const parameters = ((op.parameters as Json[] | undefined) ?? []).map(parameterToV2);
+  const body = op.requestBody as { content: Record<string, { schema: Json }>; required?: boolean };
+  let consumes = ["*/*"];
+  if (body) {
+    consumes = Object.keys(body.content);
+    const schema = schemaToV2(Object.values(body.content)[0].schema);
+    parameters.unshift({ name: "body", in: "body", required: body.required ?? false, schema });
+  }
+  const out: Json = { description: op.description, consumes, produces, schemes: ["https"] };
+  for (const [k, v] of Object.entries(op)) {
+    if (k === "requestBody" || k === "description") continue;
+    if (k === "parameters") out.parameters = parameters;
+    else if (k === "responses") out.responses = responses;
+    else out[k] = v;
+  }
+  if (!out.parameters && parameters.length > 0) out.parameters = parameters;
+  return out;
+}

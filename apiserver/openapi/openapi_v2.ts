@@ -117,15 +117,15 @@ function operationToV2(op: Json): Json {
   if (body) {
     consumes = Object.keys(body.content);
     const schema = schemaToV2(Object.values(body.content)[0].schema);
-    parameters.unshift({ name: "body", in: "body", required: body.required ?? false, schema });
+    const required = body.required ? { required: true } : {};
+    parameters.unshift({ name: "body", in: "body", ...required, schema });
   }
   const out: Json = { description: op.description, consumes, produces, schemes: ["https"] };
   for (const [k, v] of Object.entries(op)) {
     if (k === "requestBody" || k === "description") continue;
-    if (k === "parameters") out.parameters = parameters;
-    else if (k === "responses") out.responses = responses;
-    else out[k] = v;
+    if (k === "responses") out.responses = responses;
+    else if (k !== "parameters") out[k] = v;
   }
-  if (!out.parameters && parameters.length > 0) out.parameters = parameters;
+  if (parameters.length > 0) out.parameters = parameters;
   return out;
 }

@@ -77,8 +77,9 @@ export class OpenApiV2Handler {
 
   #build(): Promise<Forms> {
     this.#forms ??= (async () => {
-      const doc = buildOpenApiV2(this.#model, this.#opts.kinds(), this.#opts.served());
+      const doc = await buildOpenApiV2(this.#model, this.#opts.kinds(), this.#opts.served());
       const json = new TextEncoder().encode(JSON.stringify(doc));
+      await new Promise((resolve) => setTimeout(resolve, 0));
       const proto = encodeOpenApiV2Proto(doc);
       return {
         json: { body: json, etag: await etagOf(json) },

@@ -11,12 +11,12 @@ import { v2ProtoDocumentToJson } from "../../support/openapi_v2_proto_json.ts";
 // deno-lint-ignore no-explicit-any
 type J = Record<string, any>;
 
-function builtinV2(): J {
-  return buildOpenApiV2(builtinSchemaModel(), BUILTIN_KINDS, new Set(ALL_VERBS)) as J;
+async function builtinV2(): Promise<J> {
+  return await buildOpenApiV2(builtinSchemaModel(), BUILTIN_KINDS, new Set(ALL_VERBS)) as J;
 }
 
-Deno.test("buildOpenApiV2() covers every served kind with its paths and definitions", () => {
-  const doc = builtinV2();
+Deno.test("buildOpenApiV2() covers every served kind with its paths and definitions", async () => {
+  const doc = await builtinV2();
   assert.equal(doc.swagger, "2.0");
   assert.deepEqual(doc.security, [{ BearerToken: [] }]);
   const model = builtinSchemaModel();
@@ -47,8 +47,8 @@ Deno.test("buildOpenApiV2() covers every served kind with its paths and definiti
   }
 });
 
-Deno.test("buildOpenApiV2() writes definitions, parameters and responses as Swagger 2.0 does", () => {
-  const doc = builtinV2();
+Deno.test("buildOpenApiV2() writes definitions, parameters and responses as Swagger 2.0 does", async () => {
+  const doc = await builtinV2();
   const spec = doc.definitions["io.k8s.api.apps.v1.DeploymentSpec"];
   assert.deepEqual(spec.required, ["selector", "template"]);
   assert.equal(spec.properties.template.$ref, "#/definitions/io.k8s.api.core.v1.PodTemplateSpec");
@@ -111,8 +111,8 @@ Deno.test("schemaToV2() turns a described reference into a $ref beside its descr
   );
 });
 
-Deno.test("encodeOpenApiV2Proto() decodes (with protobufjs over gnostic's messages) to the JSON document", () => {
-  const doc = builtinV2();
+Deno.test("encodeOpenApiV2Proto() decodes (with protobufjs over gnostic's messages) to the JSON document", async () => {
+  const doc = await builtinV2();
   const back = v2ProtoDocumentToJson(decodeOpenApiV2Proto(encodeOpenApiV2Proto(doc)));
   assert.equal(back.swagger, "2.0");
   assert.deepEqual(back.info, doc.info);

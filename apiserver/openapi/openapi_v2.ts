@@ -10,9 +10,10 @@
 import type { SchemaModel } from "../../shared/api/schema/model.ts";
 import type { KindDef } from "../registry/generic/kind.ts";
 import { buildOpenApiV3, groupVersionsOf, OPENAPI_INFO_VERSION } from "./openapi_v3.ts";
-import type { Json } from "./type_to_openapi.ts";
+import { type Json, typeToOpenApi } from "./type_to_openapi.ts";
 
 const V3_REF = "#/components/schemas/";
+const META = "io.k8s.apimachinery.pkg.apis.meta.v1";
 const V2_REF = "#/definitions/";
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch"];
 
@@ -37,6 +38,7 @@ export async function buildOpenApiV2(
       paths[p] ??= pathItemToV2(item);
     }
   }
+  addDiscoveryPaths(model, kinds, paths, definitions);
   return {
     swagger: "2.0",
     info: { title: "Kubernetes", version: OPENAPI_INFO_VERSION },
@@ -52,6 +54,60 @@ export async function buildOpenApiV2(
     },
     security: [{ BearerToken: [] }],
   };
+}
+
+/** A discovery GET answered with a meta/v1 type (`APIVersions`, `APIGroupList`, `APIGroup`). */
+function discoveryGet(tag: string, operationId: string, description: string, type: string): Json {
+  return {
+    get: {
+      description,
+      consumes: ["application/json", "application/yaml", "application/vnd.kubernetes.protobuf"],
+      produces: ["application/json", "application/yaml", "application/vnd.kubernetes.protobuf"],
+      schemes: ["https"],
+      tags: [tag],
+      operationId,
+      responses: {
+        "200": { description: "OK", schema: { $ref: `${V2_REF}${META}.${type}` } },
+        "401": { description: "Unauthorized" },
+      },
+    },
+  };
+}
+
+/** `/api/`, `/apis/` and `/apis/<group>/`, as kube-apiserver lists them. */
+function addDiscoveryPaths(
+  model: SchemaModel,
+  kinds: readonly KindDef[],
+  paths: Record<string, Json>,
+  definitions: Record<string, Json>,
+): void {
+  for (const name of ["meta.v1.APIVersions", "meta.v1.APIGroupList", "meta.v1.APIGroup"]) {
+    for (const t of model.closure(name)) {
+      definitions[t.openApiName] ??= schemaToV2(typeToOpenApi(model, t));
+    }
+  }
+  paths["/api/"] = discoveryGet(
+    "core",
+    "getCoreAPIVersions",
+    "get available API versions",
+    "APIVersions",
+  );
+  paths["/apis/"] = discoveryGet(
+    "apis",
+    "getAPIVersions",
+    "get available API versions",
+    "APIGroupList",
+  );
+  for (const group of new Set(kinds.map((k) => k.group).filter((g) => g !== ""))) {
+    const tag = group.replace(/\.k8s\.io$/, "").replace(/[.-]/g, "_");
+    const id = tag.split("_").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join("");
+    paths[`/apis/${group}/`] = discoveryGet(
+      tag,
+      `get${id}APIGroup`,
+      "get information of a group",
+      "APIGroup",
+    );
+  }
 }
 
 function sortedByKey<T>(o: Record<string, T>): Record<string, T> {

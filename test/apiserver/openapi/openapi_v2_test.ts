@@ -98,6 +98,16 @@ Deno.test("buildOpenApiV2() writes definitions, parameters and responses as Swag
   });
   assert.ok(doc.paths["/apis/apps/v1/namespaces/{namespace}/deployments/{name}/scale"].put);
   assert.ok(doc.paths["/api/v1/pods"].get);
+  assert.equal(doc.paths["/apis/"].get.operationId, "getAPIVersions");
+  assert.equal(doc.paths["/api/"].get.operationId, "getCoreAPIVersions");
+  assert.equal(
+    doc.paths["/apis/rbac.authorization.k8s.io/"].get.operationId,
+    "getRbacAuthorizationAPIGroup",
+  );
+  assert.equal(
+    doc.paths["/apis/apps/"].get.responses["200"].schema.$ref,
+    "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.APIGroup",
+  );
 });
 
 Deno.test("schemaToV2() turns a described reference into a $ref beside its description", () => {

@@ -155,8 +155,7 @@ function pathItemToV2(item: Json): Json {
 /** A query or path parameter: its schema's type beside its name. */
 function parameterToV2(p: Json): Json {
   const { schema, ...rest } = p as { schema?: Json } & Json;
-  const out: Json = { ...schema, ...rest };
-  return out;
+  return { ...schema, ...rest };
 }
 
 function operationToV2(op: Json): Json {

@@ -165,3 +165,29 @@ Deno.test({
     });
   },
 });
+
+Deno.test({
+  name: "kubectl 1.20 apply merges containers by name with a strategic merge patch",
+  ignore: KUBECTL_120 === undefined,
+  async fn() {
+    await withKubectl120(async (k) => {
+      const two = (imageB: string) =>
+        deployment("pair", { extra: `      - name: b\n        image: ${imageB}\n` });
+      ok(await k(["apply", "-f", "-"], two("busybox:1")));
+      const patched = await k(["apply", "-f", "-", "-v=8"], two("busybox:2"));
+      ok(patched);
+      assert.match(patched.stderr, /Request Body: .*"\$setElementOrder\/containers"/);
+      assert.match(patched.stderr, /Content-Type: application\/strategic-merge-patch\+json/);
+      const got = JSON.parse(ok(await k(["get", "deployment", "pair", "-o", "json"])));
+      const images = got.spec.template.spec.containers.map((c: { name: string; image: string }) =>
+        `${c.name}=${c.image}`
+      );
+      assert.deepEqual(images, ["web=nginx:1.27", "b=busybox:2"]);
+      ok(await k(["apply", "-f", "-"], deployment("pair")));
+      const one = JSON.parse(ok(await k(["get", "deployment", "pair", "-o", "json"])));
+      assert.deepEqual(one.spec.template.spec.containers.map((c: { name: string }) => c.name), [
+        "web",
+      ]);
+    });
+  },
+});

@@ -87,7 +87,12 @@ export class OpenApiV2Handler {
         lastModified: new Date().toUTCString(),
       };
     })();
-    return this.#forms;
+    const building = this.#forms;
+    // A failed build is not kept: the next request tries again.
+    building.catch(() => {
+      if (this.#forms === building) this.#forms = undefined;
+    });
+    return building;
   }
 
   /** Answers `/openapi/v2`; undefined for other paths. */

@@ -76,23 +76,27 @@ export class OpenApiV2Handler {
   }
 
   #build(): Promise<Forms> {
-    this.#forms ??= (async () => {
-      const doc = await buildOpenApiV2(this.#model, this.#opts.kinds(), this.#opts.served());
-      const json = new TextEncoder().encode(JSON.stringify(doc));
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      const proto = encodeOpenApiV2Proto(doc);
-      return {
-        json: { body: json, etag: await etagOf(json) },
-        proto: { body: proto, etag: await etagOf(proto) },
-        lastModified: new Date().toUTCString(),
-      };
-    })();
-    const building = this.#forms;
-    // A failed build is not kept: the next request tries again.
-    building.catch(() => {
-      if (this.#forms === building) this.#forms = undefined;
-    });
-    return building;
+    if (!this.#forms) {
+      const building = this.#buildForms();
+      // A failed build is not kept: the next request tries again.
+      building.catch(() => {
+        if (this.#forms === building) this.#forms = undefined;
+      });
+      this.#forms = building;
+    }
+    return this.#forms;
+  }
+
+  async #buildForms(): Promise<Forms> {
+    const doc = await buildOpenApiV2(this.#model, this.#opts.kinds(), this.#opts.served());
+    const json = new TextEncoder().encode(JSON.stringify(doc));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const proto = encodeOpenApiV2Proto(doc);
+    return {
+      json: { body: json, etag: await etagOf(json) },
+      proto: { body: proto, etag: await etagOf(proto) },
+      lastModified: new Date().toUTCString(),
+    };
   }
 
   /** Answers `/openapi/v2`; undefined for other paths. */

@@ -15,6 +15,7 @@ import { type ApiHandler, buildApiHandler } from "./api_handler.ts";
 import { patchAppliers } from "./http/patch_appliers.ts";
 import { YamlDecoder } from "./http/yaml_decoder.ts";
 import { buildAuthenticator, type ServerAuthentication } from "./auth/authn/build_authenticator.ts";
+import { ensureSystemPriorityClasses } from "./registry/scheduling/priorityclasses/system_priority_classes.ts";
 import { reconcileDefaultPolicy } from "./auth/authz/bootstrap/reconcile_policy.ts";
 import { buildAuthorizer, type BuiltAuthorization } from "./auth/authz/build_authorizer.ts";
 import { ChangeFeedResourceFeed } from "./auth/authz/resource_feed.ts";
@@ -305,6 +306,9 @@ function startControllers(
     logger,
   });
   const ready = ensureSystemNamespaces(registry).then(async () => {
+    await ensureSystemPriorityClasses(
+      registry.lookup("scheduling.k8s.io", "v1", "priorityclasses")!,
+    );
     await reconcileDefaultPolicy(
       registry.lookup("rbac.authorization.k8s.io", "v1", "clusterroles")!,
       registry.lookup("rbac.authorization.k8s.io", "v1", "clusterrolebindings")!,

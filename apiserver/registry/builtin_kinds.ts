@@ -40,6 +40,13 @@ import { mutatingWebhookConfigurationKind } from "./admissionregistration/mutati
 import { validatingWebhookConfigurationKind } from "./admissionregistration/validatingwebhookconfigurations/strategy.ts";
 import { validatingAdmissionPolicyKind } from "./admissionregistration/validatingadmissionpolicies/strategy.ts";
 import { validatingAdmissionPolicyBindingKind } from "./admissionregistration/validatingadmissionpolicybindings/strategy.ts";
+import { storageClassKind } from "./storage/storageclasses/strategy.ts";
+import { csiDriverKind } from "./storage/csidrivers/strategy.ts";
+import { csiNodeKind } from "./storage/csinodes/strategy.ts";
+import { csiStorageCapacityKind } from "./storage/csistoragecapacities/strategy.ts";
+import { volumeAttachmentKind } from "./storage/volumeattachments/strategy.ts";
+import { priorityClassKind } from "./scheduling/priorityclasses/strategy.ts";
+import { runtimeClassKind } from "./node/runtimeclasses/strategy.ts";
 import type { TokenRequestDeps } from "./authentication/tokenrequests/token_request.ts";
 import type { Authenticator } from "../auth/authn/authenticator.ts";
 
@@ -76,6 +83,13 @@ export const BUILTIN_KINDS: readonly KindDef[] = [
   validatingWebhookConfigurationKind,
   validatingAdmissionPolicyKind,
   validatingAdmissionPolicyBindingKind,
+  storageClassKind,
+  csiDriverKind,
+  csiNodeKind,
+  csiStorageCapacityKind,
+  volumeAttachmentKind,
+  priorityClassKind,
+  runtimeClassKind,
 ];
 
 /** Per-server services some built-in kinds need; a kind whose service is absent is left out. */

@@ -84,6 +84,11 @@ export interface Strategy {
    * (Namespace's spec.finalizers).
    */
   hasPendingFinalizers?(obj: KubeObject): boolean;
+  /**
+   * Why the object called `name` may never be deleted (403), or undefined when it may (the
+   * system PriorityClasses).
+   */
+  deleteForbidden?(name: string): string | undefined;
   /** Called when deletion starts on an object that stays (e.g. Namespace phase Terminating). */
   prepareForDeletion?(obj: KubeObject): void;
   /** The columns of the kind's Table representation; Name and Created At when absent. */

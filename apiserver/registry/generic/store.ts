@@ -415,6 +415,8 @@ export class Store {
     opts: WriteOptions = {},
   ): Promise<{ object: KubeObject; deleted: boolean }> {
     validateDeleteOptions(options);
+    const refusal = this.def.strategy.deleteForbidden?.(name);
+    if (refusal) throw StatusError.forbidden(this.groupResource, name, refusal);
     for (;;) {
       const key = this.#existingKey(namespace, name);
       const current = await this.#storage.get(key);
@@ -476,6 +478,7 @@ export class Store {
     const list = await this.list(namespace, { ...query, limit: undefined });
     const deleted: KubeObject[] = [];
     for (const item of list.items) {
+      if (this.def.strategy.deleteForbidden?.(item.metadata.name ?? "")) continue;
       try {
         const res = await this.delete(
           item.metadata.namespace ?? "",

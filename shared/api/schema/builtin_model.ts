@@ -17,6 +17,9 @@ import { metaV1Messages } from "../../codec/protobuf/schema/meta_v1.ts";
 import { rbacV1Messages } from "../../codec/protobuf/schema/rbac_v1.ts";
 import { admissionregistrationV1Messages } from "../../codec/protobuf/schema/admissionregistration_v1.ts";
 import { runtimeMessages } from "../../codec/protobuf/schema/runtime.ts";
+import { storageV1Messages } from "../../codec/protobuf/schema/storage_v1.ts";
+import { schedulingV1Messages } from "../../codec/protobuf/schema/scheduling_v1.ts";
+import { nodeV1Messages } from "../../codec/protobuf/schema/node_v1.ts";
 import {
   type FieldTuple,
   INLINE,
@@ -33,6 +36,9 @@ import { eventsV1Schema } from "../events/v1/schema.ts";
 import { metaV1Schema } from "../meta/v1/schema.ts";
 import { rbacV1Schema } from "../rbac/v1/schema.ts";
 import { admissionregistrationV1Schema } from "../admissionregistration/v1/schema.ts";
+import { storageV1Schema } from "../storage/v1/schema.ts";
+import { schedulingV1Schema } from "../scheduling/v1/schema.ts";
+import { nodeV1Schema } from "../node/v1/schema.ts";
 import type { GroupSchema } from "./group_schema.ts";
 import { type FieldSchema, SchemaModel, type TypeSchema } from "./model.ts";
 
@@ -49,6 +55,9 @@ export const BUILTIN_GROUP_SCHEMAS: readonly GroupSchema[] = [
   batchV1Schema,
   autoscalingV1Schema,
   admissionregistrationV1Schema,
+  storageV1Schema,
+  schedulingV1Schema,
+  nodeV1Schema,
 ];
 
 const MESSAGES: MessageTable = {
@@ -64,6 +73,9 @@ const MESSAGES: MessageTable = {
   ...batchV1Messages,
   ...autoscalingV1Messages,
   ...admissionregistrationV1Messages,
+  ...storageV1Messages,
+  ...schedulingV1Messages,
+  ...nodeV1Messages,
 };
 
 /** Named types whose JSON is not an object of their wire fields. */

@@ -144,6 +144,8 @@ const KINDS: Readonly<Record<string, { pkg: string; kinds: readonly string[] }>>
       "MutatingWebhookConfigurationList",
     ],
   },
+  "scheduling.k8s.io/v1": { pkg: "scheduling.v1", kinds: ["PriorityClass", "PriorityClassList"] },
+  "node.k8s.io/v1": { pkg: "node.v1", kinds: ["RuntimeClass", "RuntimeClassList"] },
   "meta.k8s.io/v1": {
     pkg: "meta.v1",
     kinds: ["PartialObjectMetadata", "PartialObjectMetadataList"],

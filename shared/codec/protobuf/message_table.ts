@@ -21,6 +21,8 @@ import { networkingV1Messages } from "./schema/networking_v1.ts";
 import { discoveryV1Messages } from "./schema/discovery_v1.ts";
 import { storageV1Messages } from "./schema/storage_v1.ts";
 import { admissionregistrationV1Messages } from "./schema/admissionregistration_v1.ts";
+import { schedulingV1Messages } from "./schema/scheduling_v1.ts";
+import { nodeV1Messages } from "./schema/node_v1.ts";
 
 /** The shape of a field's values. */
 export type FieldKind = "string" | "bool" | "int32" | "int64" | "bytes" | "message";
@@ -76,6 +78,8 @@ const tables: MessageTable[] = [
   discoveryV1Messages,
   storageV1Messages,
   admissionregistrationV1Messages,
+  schedulingV1Messages,
+  nodeV1Messages,
 ];
 
 function compileField(t: FieldTuple): FieldInfo {

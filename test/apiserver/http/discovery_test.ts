@@ -65,7 +65,10 @@ Deno.test("Discovery.handle() serves the legacy documents", async (t) => {
         "authentication.k8s.io",
         "batch",
         "coordination.k8s.io",
+        "node.k8s.io",
         "rbac.authorization.k8s.io",
+        "scheduling.k8s.io",
+        "storage.k8s.io",
       ]);
       assert.deepEqual(byName["rbac.authorization.k8s.io"], {
         name: "rbac.authorization.k8s.io",

@@ -4,7 +4,13 @@ import { BUILTIN_KINDS } from "../../../../apiserver/registry/builtin_kinds.ts";
 
 Deno.test("builtinSchemaModel() declares every built-in kind and its list", () => {
   const model = builtinSchemaModel();
-  const declared = new Set(["", "coordination.k8s.io"]);
+  const declared = new Set([
+    "",
+    "coordination.k8s.io",
+    "storage.k8s.io",
+    "scheduling.k8s.io",
+    "node.k8s.io",
+  ]);
   for (const def of BUILTIN_KINDS.filter((d) => declared.has(d.group))) {
     const t = model.kind(def.group, def.version, def.kind);
     assert.ok(t, `${def.kind}`);

@@ -11,6 +11,7 @@ import { Logger } from "../shared/log/mod.ts";
 import { builtinSchemaModel } from "../shared/api/schema/builtin_model.ts";
 import { namespaceLifecycle } from "./admission/namespace_lifecycle.ts";
 import { nodeRestriction } from "./admission/node_restriction.ts";
+import { priorityAdmission } from "./admission/priority.ts";
 import { type ApiHandler, buildApiHandler } from "./api_handler.ts";
 import { patchAppliers } from "./http/patch_appliers.ts";
 import { YamlDecoder } from "./http/yaml_decoder.ts";
@@ -218,6 +219,7 @@ async function startRegistry(
       namespaceLifecycle(() => kinds.lookup("", "v1", "namespaces")!),
       nodeRestriction(),
       rbacEscalationCheck({ authorizer, rbac: () => authorization.rbac }),
+      priorityAdmission(() => kinds.lookup("scheduling.k8s.io", "v1", "priorityclasses")),
     ],
   });
   const authn = await buildAuthenticator(opts.authentication, { pki, registry, logger });

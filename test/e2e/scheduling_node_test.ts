@@ -187,6 +187,63 @@ Deno.test("PriorityClass validation follows Kubernetes", async () => {
   });
 });
 
+Deno.test("Priority admission keeps one global default and resolves pods' priority", async () => {
+  await withServer(async (t) => {
+    const json = "application/json";
+    await write(t, "POST", PC, { metadata: { name: "low" }, value: 10, globalDefault: true });
+    const second = await send(t, "POST", PC, json, {
+      metadata: { name: "other" },
+      value: 20,
+      globalDefault: true,
+    });
+    assert.equal(second.status, 403);
+    assert.equal(
+      second.json.message,
+      'priorityclasses.scheduling.k8s.io "other" is forbidden: PriorityClass low is already marked as default. Only one default can exist',
+    );
+    await write(t, "POST", PC, {
+      metadata: { name: "batch" },
+      value: 5,
+      preemptionPolicy: "Never",
+    });
+    const pods = "/api/v1/namespaces/default/pods";
+    const container = { name: "c", image: "busybox" };
+    const plain = await write(t, "POST", pods, {
+      metadata: { name: "plain" },
+      spec: { containers: [container] },
+    });
+    assert.deepEqual(
+      [plain.spec.priorityClassName, plain.spec.priority, plain.spec.preemptionPolicy],
+      ["low", 10, "PreemptLowerPriority"],
+    );
+    const critical = await write(t, "POST", pods, {
+      metadata: { name: "critical" },
+      spec: { containers: [container], priorityClassName: "system-node-critical" },
+    });
+    assert.equal(critical.spec.priority, 2000001000);
+    const never = await write(t, "POST", pods, {
+      metadata: { name: "never" },
+      spec: { containers: [container], priorityClassName: "batch" },
+    });
+    assert.deepEqual([never.spec.priority, never.spec.preemptionPolicy], [5, "Never"]);
+    const missing = await send(t, "POST", pods, json, {
+      metadata: { name: "missing" },
+      spec: { containers: [container], priorityClassName: "nope" },
+    });
+    assert.equal(missing.status, 403);
+    assert.equal(
+      missing.json.message,
+      'pods "missing" is forbidden: no PriorityClass with name nope was found',
+    );
+    const mismatch = await send(t, "POST", pods, json, {
+      metadata: { name: "mismatch" },
+      spec: { containers: [container], priorityClassName: "batch", priority: 7 },
+    });
+    assert.equal(mismatch.status, 403);
+    assert.match(mismatch.json.message, /the integer value of priority \(7\) must not be provided/);
+  });
+});
+
 Deno.test("RuntimeClass serves every verb and validates its handler", async () => {
   await withServer(async (t) => {
     const w = await watch(t, "watch=true", RC);

@@ -12,6 +12,7 @@ import { builtinSchemaModel } from "../shared/api/schema/builtin_model.ts";
 import { namespaceLifecycle } from "./admission/namespace_lifecycle.ts";
 import { nodeRestriction } from "./admission/node_restriction.ts";
 import { priorityAdmission } from "./admission/priority.ts";
+import { defaultStorageClass } from "./admission/default_storage_class.ts";
 import { type ApiHandler, buildApiHandler } from "./api_handler.ts";
 import { patchAppliers } from "./http/patch_appliers.ts";
 import { YamlDecoder } from "./http/yaml_decoder.ts";
@@ -220,6 +221,7 @@ async function startRegistry(
       nodeRestriction(),
       rbacEscalationCheck({ authorizer, rbac: () => authorization.rbac }),
       priorityAdmission(() => kinds.lookup("scheduling.k8s.io", "v1", "priorityclasses")),
+      defaultStorageClass(() => kinds.lookup("storage.k8s.io", "v1", "storageclasses")),
     ],
   });
   const authn = await buildAuthenticator(opts.authentication, { pki, registry, logger });

@@ -13,15 +13,14 @@ import type { KubeObject } from "../../shared/api/meta/v1/types.ts";
 import { StatusError } from "../../shared/errors/status_error.ts";
 import { isObject } from "../../shared/json/is_object.ts";
 import type { AdmissionAttributes, AdmissionPlugin } from "../registry/generic/admission.ts";
-import type { ListPlan } from "../registry/generic/list_query.ts";
 import type { Store } from "../registry/generic/store.ts";
 
 const PODS = { group: "", resource: "pods" };
 const PRIORITY_CLASSES = { group: "scheduling.k8s.io", resource: "priorityclasses" };
 
 /** The global default class (the lowest value if a race left several), or undefined. */
-async function defaultClass(store: Store, plan: ListPlan): Promise<KubeObject | undefined> {
-  const list = await store.list("", { plan });
+async function defaultClass(store: Store): Promise<KubeObject | undefined> {
+  const list = await store.list("", { plan: { mode: "latest" } });
   let found: KubeObject | undefined;
   for (const pc of list.items) {
     if (pc.globalDefault === true && (!found || Number(found.value) > Number(pc.value))) {
@@ -34,7 +33,7 @@ async function defaultClass(store: Store, plan: ListPlan): Promise<KubeObject | 
 /** Only one PriorityClass may be the global default. */
 async function validatePriorityClass(a: AdmissionAttributes, store: Store): Promise<void> {
   if (a.object?.globalDefault !== true) return;
-  const current = await defaultClass(store, { mode: "latest" });
+  const current = await defaultClass(store);
   if (!current) return;
   const other = current.metadata.name;
   if (a.operation === "CREATE" || other !== a.name) {
@@ -53,7 +52,7 @@ async function admitPod(a: AdmissionAttributes, store: Store): Promise<void> {
   let value = 0, policy: unknown = "PreemptLowerPriority";
   const className = typeof spec.priorityClassName === "string" ? spec.priorityClassName : "";
   if (className === "") {
-    const pc = await defaultClass(store, { mode: "any" });
+    const pc = await defaultClass(store);
     if (pc) {
       spec.priorityClassName = pc.metadata.name;
       [value, policy] = [Number(pc.value ?? 0), pc.preemptionPolicy];

@@ -336,3 +336,32 @@ Deno.test("CSIDriver, CSINode, CSIStorageCapacity and VolumeAttachment validatio
     assert.equal(table.rows[0].cells[4], true);
   });
 });
+
+Deno.test("DefaultStorageClass admission gives new claims without a class the default one", async () => {
+  await withServer(async (t) => {
+    const pvcs = "/api/v1/namespaces/default/persistentvolumeclaims";
+    const claim = (name: string, extra: Json = {}) => ({
+      metadata: { name },
+      spec: {
+        accessModes: ["ReadWriteOnce"],
+        resources: { requests: { storage: "1Gi" } },
+        ...extra,
+      },
+    });
+    const before = await write(t, "POST", pvcs, claim("before"));
+    assert.equal(before.spec.storageClassName, undefined);
+    await write(t, "POST", `${S}/storageclasses`, {
+      metadata: {
+        name: "standard",
+        annotations: { "storageclass.kubernetes.io/is-default-class": "true" },
+      },
+      provisioner: "example.com/p",
+    });
+    const defaulted = await write(t, "POST", pvcs, claim("defaulted"));
+    assert.equal(defaulted.spec.storageClassName, "standard");
+    const none = await write(t, "POST", pvcs, claim("none", { storageClassName: "" }));
+    assert.equal(none.spec.storageClassName, "");
+    const named = await write(t, "POST", pvcs, claim("named", { storageClassName: "other" }));
+    assert.equal(named.spec.storageClassName, "other");
+  });
+});

@@ -13,6 +13,7 @@ import { namespaceLifecycle } from "./admission/namespace_lifecycle.ts";
 import { nodeRestriction } from "./admission/node_restriction.ts";
 import { priorityAdmission } from "./admission/priority.ts";
 import { defaultStorageClass } from "./admission/default_storage_class.ts";
+import { runtimeClassAdmission } from "./admission/runtime_class.ts";
 import { type ApiHandler, buildApiHandler } from "./api_handler.ts";
 import { patchAppliers } from "./http/patch_appliers.ts";
 import { YamlDecoder } from "./http/yaml_decoder.ts";
@@ -222,6 +223,7 @@ async function startRegistry(
       rbacEscalationCheck({ authorizer, rbac: () => authorization.rbac }),
       priorityAdmission(() => kinds.lookup("scheduling.k8s.io", "v1", "priorityclasses")),
       defaultStorageClass(() => kinds.lookup("storage.k8s.io", "v1", "storageclasses")),
+      runtimeClassAdmission(() => kinds.lookup("node.k8s.io", "v1", "runtimeclasses")),
     ],
   });
   const authn = await buildAuthenticator(opts.authentication, { pki, registry, logger });

@@ -359,3 +359,53 @@ Deno.test({
     }
   },
 });
+
+Deno.test("RuntimeClass admission sets a pod's overhead and scheduling from its class", async () => {
+  await withServer(async (t) => {
+    const json = "application/json";
+    await write(t, "POST", RC, {
+      metadata: { name: "kata" },
+      handler: "kata",
+      overhead: { podFixed: { cpu: "250m" } },
+      scheduling: {
+        nodeSelector: { sandbox: "yes" },
+        tolerations: [{ key: "sandbox", operator: "Exists", effect: "NoSchedule" }],
+      },
+    });
+    const pods = "/api/v1/namespaces/default/pods";
+    const container = { name: "c", image: "busybox" };
+    const pod = await write(t, "POST", pods, {
+      metadata: { name: "sandboxed" },
+      spec: { containers: [container], runtimeClassName: "kata", nodeSelector: { disk: "ssd" } },
+    });
+    assert.deepEqual(pod.spec.overhead, { cpu: "250m" });
+    assert.deepEqual(pod.spec.nodeSelector, { disk: "ssd", sandbox: "yes" });
+    assert.deepEqual(pod.spec.tolerations, [
+      { key: "sandbox", operator: "Exists", effect: "NoSchedule" },
+    ]);
+    const missing = await send(t, "POST", pods, json, {
+      metadata: { name: "missing" },
+      spec: { containers: [container], runtimeClassName: "nope" },
+    });
+    assert.equal(missing.status, 403);
+    assert.equal(
+      missing.json.message,
+      'pods "missing" is forbidden: pod rejected: RuntimeClass "nope" not found',
+    );
+    const conflict = await send(t, "POST", pods, json, {
+      metadata: { name: "conflict" },
+      spec: { containers: [container], runtimeClassName: "kata", nodeSelector: { sandbox: "no" } },
+    });
+    assert.equal(conflict.status, 403);
+    assert.match(
+      conflict.json.message,
+      /conflict: runtimeClass.scheduling.nodeSelector\[sandbox\] = yes; pod.spec.nodeSelector\[sandbox\] = no/,
+    );
+    const stray = await send(t, "POST", pods, json, {
+      metadata: { name: "stray" },
+      spec: { containers: [container], overhead: { cpu: "1" } },
+    });
+    assert.equal(stray.status, 403);
+    assert.match(stray.json.message, /Pod Overhead set without corresponding RuntimeClass/);
+  });
+});

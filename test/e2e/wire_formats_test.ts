@@ -67,6 +67,13 @@ async function withServer(fn: (t: TestServer) => Promise<void>, flags: string[] 
 Deno.test("server round-trips every built-in kind JSON → Protobuf → JSON losslessly", async () => {
   const fx = await fixtures();
   await withServer(async (t) => {
+    // The pod fixture names the priority class "high" (Priority admission wants it to exist).
+    const pc = await t.fetch("/apis/scheduling.k8s.io/v1/priorityclasses", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ metadata: { name: "high" }, value: 0 }),
+    });
+    assert.equal(pc.status, 201, await pc.text());
     for (const [kind, path] of FIXTURES) {
       const src = [...fx.values()].find((o) =>
         o.kind === kind && (kind !== "Event" || o.apiVersion === "v1")

@@ -351,6 +351,15 @@ Deno.test({
       );
       const wide = ok(await kubectl(k, ["get", "pc", "-o", "wide"]));
       assert.match(wide, /^NAME\s+VALUE\s+GLOBAL-DEFAULT\s+AGE\s+PREEMPTIONPOLICY\n/);
+      const explained = ok(await kubectl(k, ["explain", "sc.reclaimPolicy"]));
+      assert.match(explained, /GROUP:\s+storage.k8s.io\s+KIND:\s+StorageClass/);
+      const resources = ok(await kubectl(k, ["api-resources", "--api-group=scheduling.k8s.io"]));
+      assert.match(
+        resources,
+        /priorityclasses\s+pc\s+scheduling.k8s.io\/v1\s+false\s+PriorityClass/,
+      );
+      const nodeGroup = ok(await kubectl(k, ["api-resources", "--api-group=node.k8s.io"]));
+      assert.match(nodeGroup, /runtimeclasses\s+node.k8s.io\/v1\s+false\s+RuntimeClass/);
       const del = await kubectl(k, ["delete", "pc", "system-cluster-critical"]);
       assert.notEqual(del.code, 0);
       assert.match(del.stderr, /this is a system priority class and cannot be deleted/);

@@ -91,14 +91,25 @@ async function admitPod(a: AdmissionAttributes, store: Store): Promise<void> {
   spec.preemptionPolicy = policy;
 }
 
+/** On update the priority resolved at create stays when the new object leaves it out. */
+function keepPriority(a: AdmissionAttributes): void {
+  const spec = a.object?.spec, old = a.oldObject?.spec;
+  if (!isObject(spec) || !isObject(old)) return;
+  if (spec.priority === undefined && old.priority !== undefined) spec.priority = old.priority;
+  if (spec.preemptionPolicy === undefined && old.preemptionPolicy !== undefined) {
+    spec.preemptionPolicy = old.preemptionPolicy;
+  }
+}
+
 /** Builds the plugin; `priorityClasses` is the PriorityClass store. */
 export function priorityAdmission(priorityClasses: () => Store | undefined): AdmissionPlugin {
   return {
     name: "Priority",
     async admit(a) {
       const store = priorityClasses();
-      if (!store || a.subresource || a.operation !== "CREATE") return;
-      if (a.kind.group === "" && a.kind.kind === "Pod") await admitPod(a, store);
+      if (!store || a.subresource || a.kind.group !== "" || a.kind.kind !== "Pod") return;
+      if (a.operation === "CREATE") await admitPod(a, store);
+      if (a.operation === "UPDATE") keepPriority(a);
     },
     async validate(a) {
       const store = priorityClasses();

@@ -221,6 +221,12 @@ Deno.test("Priority admission keeps one global default and resolves pods' priori
       spec: { containers: [container], priorityClassName: "system-node-critical" },
     });
     assert.equal(critical.spec.priority, 2000001000);
+    const { priority: _p, preemptionPolicy: _pp, ...rest } = critical.spec;
+    const kept = await write(t, "PUT", `${pods}/critical`, { ...critical, spec: rest });
+    assert.deepEqual(
+      [kept.spec.priority, kept.spec.preemptionPolicy],
+      [2000001000, "PreemptLowerPriority"],
+    );
     const never = await write(t, "POST", pods, {
       metadata: { name: "never" },
       spec: { containers: [container], priorityClassName: "batch" },

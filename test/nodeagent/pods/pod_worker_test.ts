@@ -315,7 +315,10 @@ Deno.test("PodWorker stops orphaned containers only once the pod source has answ
     }, AGENT_POLL);
     await h.worker.syncNow();
     assert.deepEqual(h.runtime.callsOf("stopContainer"), [[ghost2.id, 0]]);
-    assert.deepEqual(h.runtime.callsOf("removePod"), [["ghost-uid"]]);
+    // A pass already running when ghost2 appeared may also remove its sandbox (listPods comes
+    // after listContainers): removal is idempotent, so once or twice, and only the ghost's.
+    const removed = new Set(h.runtime.callsOf("removePod").map(([uid]) => uid));
+    assert.deepEqual([...removed], ["ghost-uid"]);
     assert.equal(h.runtime.containers.has(ghost2.id), false);
     assert.ok(h.runtime.find(kept.metadata.uid!, "main"), "a bound pod's container stays");
   } finally {

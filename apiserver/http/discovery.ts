@@ -10,6 +10,7 @@ import type { ResourceRegistry } from "../registry/resource_registry.ts";
 import type { Store } from "../registry/generic/store.ts";
 import type { KindDef, Verb } from "../registry/generic/kind.ts";
 import { parseAccept } from "./negotiation.ts";
+import { createHash } from "node:crypto";
 
 /** The Content-Type of aggregated discovery v2. */
 export const AGGREGATED_V2 = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
@@ -115,6 +116,7 @@ export class Discovery {
       };
       if (d.shortNames?.length) r.shortNames = [...d.shortNames];
       if (d.categories?.length) r.categories = [...d.categories];
+      if (!d.virtual && !d.computed) r.storageVersionHash = storageVersionHash(d);
       resources.push(r);
       for (const sub of d.subresources ?? []) {
         const rk = sub.view ? sub.requestKind : undefined;
@@ -186,6 +188,16 @@ export class Discovery {
     }
     return new Response(req.method === "HEAD" ? null : body, { status: 200, headers });
   }
+}
+
+/**
+ * Kubernetes' storage version hash of a kind: base64 of the first 8 bytes of the SHA-256 of
+ * `group/version/kind` of the version it is stored as (the same for every served version).
+ */
+export function storageVersionHash(def: KindDef): string {
+  const s = def.servedFrom?.storage ?? def;
+  const digest = createHash("sha256").update(`${s.group}/${s.version}/${s.kind}`).digest();
+  return digest.subarray(0, 8).toString("base64");
 }
 
 function wantsAggregated(accept: string | null): boolean {

@@ -8,7 +8,8 @@
 import type { Storage } from "../storage/interface.ts";
 import { AdmissionChain, type AdmissionPlugin } from "./generic/admission.ts";
 import type { Clock } from "./generic/clock.ts";
-import type { KindDef } from "./generic/kind.ts";
+import { apiVersionOf, type KindDef } from "./generic/kind.ts";
+import { ConvertingStore } from "./generic/converting_store.ts";
 import { withOutagesAs503 } from "./generic/outage_storage.ts";
 import type { ListCache } from "./generic/list_query.ts";
 import { Store, type StoreOptions } from "./generic/store.ts";
@@ -44,12 +45,28 @@ export class ResourceRegistry {
     };
   }
 
-  /** Adds a kind; replaces one with the same group, version and resource. */
+  /**
+   * Adds a kind; replaces one with the same group, version and resource. A kind served from
+   * another kind's storage (`servedFrom`) needs that kind added first.
+   */
   add(def: KindDef): Store {
-    const store = new Store(def, this.#storeOptions);
+    const store = def.servedFrom ? this.#converting(def) : new Store(def, this.#storeOptions);
     this.#stores.set(ResourceRegistry.#id(def.group, def.version, def.plural), store);
     for (const l of this.#listeners) l();
     return store;
+  }
+
+  #converting(def: KindDef): Store {
+    const stored = def.servedFrom!.storage;
+    const inner = this.lookup(stored.group, stored.version, stored.plural);
+    if (!inner) {
+      throw new Error(
+        `${def.kind} ${apiVersionOf(def)} is served from ${stored.plural} ${
+          apiVersionOf(stored)
+        }, which is not registered`,
+      );
+    }
+    return new ConvertingStore(def, inner, this.#storeOptions);
   }
 
   /** The store of a resource, if served. */

@@ -35,7 +35,8 @@ export class WatchCaches {
 
   /** Creates the cache of a stored kind and returns its list cache; undefined if virtual. */
   listCacheFor(store: Store): ListCache | undefined {
-    if (store.def.virtual || store.def.computed) return undefined;
+    // A kind served from another's storage is watched through that kind's cache.
+    if (store.def.virtual || store.def.computed || store.def.servedFrom) return undefined;
     const cache = this.feed.cacheFor(store.prefix, {
       apiVersion: apiVersionOf(store.def),
       kind: store.def.kind,
@@ -45,9 +46,9 @@ export class WatchCaches {
     return new CacheLister(store, this.feed, cache);
   }
 
-  /** The watch cache serving a store, if it has one. */
+  /** The watch cache serving a store (its storage store's, for a converting one), if any. */
   cacheOf(store: Store): CacheOfStore | undefined {
-    const cache = this.#caches.get(store);
+    const cache = this.#caches.get(store.storageStore);
     return cache && { feed: this.feed, cache };
   }
 }

@@ -108,3 +108,33 @@ export function bookmarkObjectJson(
   if (initialEventsEnd) metadata.annotations = { "k8s.io/initial-events-end": "true" };
   return JSON.stringify({ kind, apiVersion, metadata });
 }
+
+/**
+ * An encoder that converts each event's object (a stored object) with `convert` before `inner`
+ * encodes it: a kind served at another version is watched through its stored kind's cache.
+ * BOOKMARK objects, already of the served kind, and ERROR Statuses pass unchanged. `version`
+ * names the conversion in the cache key (e.g. `autoscaling/v1`).
+ */
+export function convertingWatchEncoder(
+  inner: WatchEventEncoder,
+  version: string,
+  convert: (object: Record<string, unknown>) => Record<string, unknown>,
+): WatchEventEncoder {
+  return Object.freeze({
+    key: `${version}\u0000${inner.key}`,
+    encode(type: WatchEventType, objectJson: string): Uint8Array {
+      if (type === "BOOKMARK" || type === "ERROR") return inner.encode(type, objectJson);
+      let json: string;
+      try {
+        json = JSON.stringify(convert(JSON.parse(objectJson)));
+      } catch (err) {
+        const why = err instanceof Error ? err.message : String(err);
+        const status =
+          StatusError.internal(`converting a ${type} watch event to ${version}: ${why}`)
+            .status;
+        return inner.encode("ERROR", JSON.stringify(status));
+      }
+      return inner.encode(type, json);
+    },
+  });
+}

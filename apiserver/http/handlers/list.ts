@@ -12,6 +12,12 @@ import { respondWithRepresentation } from "../respond.ts";
 
 /** The field label converter of a kind: its selectable fields, or metadata only. */
 export function fieldLabelsOf(def: KindDef): FieldLabelConverter {
+  const aliases = def.servedFrom?.fieldLabels;
+  if (aliases) {
+    const meta = ["metadata.name", ...(def.namespaced ? ["metadata.namespace"] : [])];
+    return supportedFieldLabels(meta, aliases);
+  }
+  if (def.servedFrom) return fieldLabelsOf(def.servedFrom.storage);
   const own = def.strategy.selectableFieldNames ?? [];
   if (own.length === 0) return defaultMetaFieldLabels;
   return supportedFieldLabels([

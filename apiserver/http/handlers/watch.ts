@@ -12,6 +12,8 @@ import { pushResponse } from "../../../shared/http/push_body.ts";
 import { apiVersionOf } from "../../registry/generic/kind.ts";
 import type { WatchCaches } from "../../watch/watch_caches.ts";
 import { errorLine } from "../../watch/cache_watcher.ts";
+import { convertingWatchEncoder } from "../../watch/watch_event_encoder.ts";
+import { ConvertingStore } from "../../registry/generic/converting_store.ts";
 import { startWatch } from "../../watch/start_watch.ts";
 import type { ResourceContext } from "../context.ts";
 import { parseResourceVersion } from "../../registry/generic/resource_version.ts";
@@ -42,7 +44,15 @@ export function acceptsJsonWatch(accept: string | null): boolean {
 export async function handleWatch(ctx: ResourceContext, caches: WatchCaches): Promise<Response> {
   const opts = listOptionsOf(ctx, true);
   const wire = watchWire(ctx);
-  const attached = caches.cacheOf(ctx.store);
+  const store = ctx.store;
+  const encoder = store instanceof ConvertingStore
+    ? convertingWatchEncoder(
+      wire.encoder,
+      apiVersionOf(store.def),
+      (o) => store.toServed(o as never),
+    )
+    : wire.encoder;
+  const attached = caches.cacheOf(store);
   if (!attached) throw StatusError.methodNotSupported(ctx.store.groupResource, "watch");
   const { feed, cache } = attached;
   const rvText = opts.resourceVersion;
@@ -59,7 +69,7 @@ export async function handleWatch(ctx: ResourceContext, caches: WatchCaches): Pr
     timeoutSeconds: opts.timeoutSeconds,
     apiVersion: apiVersionOf(def),
     kind: def.kind,
-    encoder: wire.encoder,
+    encoder,
   });
   const headers = new Headers(WATCH_HEADERS);
   headers.set("content-type", wire.contentType);

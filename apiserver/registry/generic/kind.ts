@@ -195,7 +195,33 @@ export interface KindDef {
   };
   /** Exclusive values its objects hold, written with them (a Service's ClusterIPs, NodePorts). */
   claims?: Claims;
+  /**
+   * Served from another kind's storage (autoscaling/v1 HorizontalPodAutoscaler from
+   * autoscaling/v2, events.k8s.io/v1 Event from core/v1): every request is converted to and
+   * from the stored form. This kind's strategy then only adds the served form's own defaults,
+   * validation and Table columns; the stored kind's strategy does the rest.
+   */
+  servedFrom?: ServedVersion;
   strategy: Strategy;
+}
+
+/**
+ * How a kind is served from the store of another (its storage version): the stored kind and
+ * the conversions both ways. Both versions share one store, its keys and resourceVersions.
+ */
+export interface ServedVersion {
+  /** The stored kind (its store must be registered first). */
+  storage: KindDef;
+  /** An object in the served form, converted to the stored form (a new object). */
+  toStorage(obj: KubeObject): KubeObject;
+  /** A stored object, converted to the served form (a new object). */
+  fromStorage(obj: KubeObject): KubeObject;
+  /**
+   * Field selector labels of the served form that name a stored field under another name
+   * (`regarding.name` → `involvedObject.name`); metadata.name/namespace are always served.
+   * Absent: the stored kind's labels.
+   */
+  fieldLabels?: Readonly<Record<string, string>>;
 }
 
 /** `group/version`, or `version` for the core group. */

@@ -99,7 +99,8 @@ export class Store {
     this.#clock = opts.clock ?? systemClock;
     this.#admission = opts.admission;
     this.#waitMs = opts.resourceVersionWaitMs ?? 3000;
-    this.prefix = `/registry/${def.group || "core"}/${def.plural}/`;
+    const stored = def.servedFrom?.storage ?? def;
+    this.prefix = `/registry/${stored.group || "core"}/${stored.plural}/`;
     this.#listCache = opts.listCacheFor?.(this);
   }
 
@@ -113,6 +114,11 @@ export class Store {
       const mine = events.filter((e) => e.key.startsWith(this.prefix));
       if (mine.length > 0) listener(mine);
     });
+  }
+
+  /** The store that holds this kind's objects: itself, or the stored version's store. */
+  get storageStore(): Store {
+    return this;
   }
 
   /** The group and resource, as error constructors take them. */

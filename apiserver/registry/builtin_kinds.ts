@@ -30,6 +30,8 @@ import { daemonSetKind } from "./apps/daemonsets/strategy.ts";
 import { controllerRevisionKind } from "./apps/controllerrevisions/strategy.ts";
 import { jobKind } from "./batch/jobs/strategy.ts";
 import { cronJobKind } from "./batch/cronjobs/strategy.ts";
+import { horizontalPodAutoscalerKind } from "./autoscaling/horizontalpodautoscalers/strategy.ts";
+import { horizontalPodAutoscalerV1Kind } from "./autoscaling/horizontalpodautoscalers/v1.ts";
 import { roleKind } from "./rbac/roles/strategy.ts";
 import { clusterRoleKind } from "./rbac/clusterroles/strategy.ts";
 import { roleBindingKind } from "./rbac/rolebindings/strategy.ts";
@@ -90,6 +92,9 @@ export const BUILTIN_KINDS: readonly KindDef[] = [
   volumeAttachmentKind,
   priorityClassKind,
   runtimeClassKind,
+  // Stored versions before the versions served from them.
+  horizontalPodAutoscalerKind,
+  horizontalPodAutoscalerV1Kind,
 ];
 
 /** Per-server services some built-in kinds need; a kind whose service is absent is left out. */

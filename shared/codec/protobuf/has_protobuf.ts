@@ -99,7 +99,14 @@ const KINDS: Readonly<Record<string, { pkg: string; kinds: readonly string[] }>>
     ],
   },
   "batch/v1": { pkg: "batch.v1", kinds: ["Job", "JobList", "CronJob", "CronJobList"] },
-  "autoscaling/v1": { pkg: "autoscaling.v1", kinds: ["Scale"] },
+  "autoscaling/v1": {
+    pkg: "autoscaling.v1",
+    kinds: ["Scale", "HorizontalPodAutoscaler", "HorizontalPodAutoscalerList"],
+  },
+  "autoscaling/v2": {
+    pkg: "autoscaling.v2",
+    kinds: ["HorizontalPodAutoscaler", "HorizontalPodAutoscalerList"],
+  },
   "policy/v1": {
     pkg: "policy.v1",
     kinds: ["PodDisruptionBudget", "PodDisruptionBudgetList", "Eviction"],

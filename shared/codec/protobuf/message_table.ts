@@ -16,6 +16,7 @@ import { rbacV1Messages } from "./schema/rbac_v1.ts";
 import { appsV1Messages } from "./schema/apps_v1.ts";
 import { batchV1Messages } from "./schema/batch_v1.ts";
 import { autoscalingV1Messages } from "./schema/autoscaling_v1.ts";
+import { autoscalingV2Messages } from "./schema/autoscaling_v2.ts";
 import { policyV1Messages } from "./schema/policy_v1.ts";
 import { networkingV1Messages } from "./schema/networking_v1.ts";
 import { discoveryV1Messages } from "./schema/discovery_v1.ts";
@@ -73,6 +74,7 @@ const tables: MessageTable[] = [
   appsV1Messages,
   batchV1Messages,
   autoscalingV1Messages,
+  autoscalingV2Messages,
   policyV1Messages,
   networkingV1Messages,
   discoveryV1Messages,

@@ -32,6 +32,7 @@ import { jobKind } from "./batch/jobs/strategy.ts";
 import { cronJobKind } from "./batch/cronjobs/strategy.ts";
 import { horizontalPodAutoscalerKind } from "./autoscaling/horizontalpodautoscalers/strategy.ts";
 import { horizontalPodAutoscalerV1Kind } from "./autoscaling/horizontalpodautoscalers/v1.ts";
+import { eventsV1EventKind } from "./events/events/strategy.ts";
 import { roleKind } from "./rbac/roles/strategy.ts";
 import { clusterRoleKind } from "./rbac/clusterroles/strategy.ts";
 import { roleBindingKind } from "./rbac/rolebindings/strategy.ts";
@@ -95,6 +96,7 @@ export const BUILTIN_KINDS: readonly KindDef[] = [
   // Stored versions before the versions served from them.
   horizontalPodAutoscalerKind,
   horizontalPodAutoscalerV1Kind,
+  eventsV1EventKind,
 ];
 
 /** Per-server services some built-in kinds need; a kind whose service is absent is left out. */

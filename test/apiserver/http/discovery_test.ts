@@ -63,13 +63,16 @@ Deno.test("Discovery.handle() serves the legacy documents", async (t) => {
         "admissionregistration.k8s.io",
         "apps",
         "authentication.k8s.io",
+        "autoscaling",
         "batch",
         "coordination.k8s.io",
+        "events.k8s.io",
         "node.k8s.io",
         "rbac.authorization.k8s.io",
         "scheduling.k8s.io",
         "storage.k8s.io",
       ]);
+      assert.deepEqual(byName["autoscaling"].preferredVersion.groupVersion, "autoscaling/v2");
       assert.deepEqual(byName["rbac.authorization.k8s.io"], {
         name: "rbac.authorization.k8s.io",
         versions: [{ groupVersion: "rbac.authorization.k8s.io/v1", version: "v1" }],
@@ -94,6 +97,8 @@ Deno.test("Discovery.handle() serves the legacy documents", async (t) => {
         verbs: ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"],
         shortNames: ["po"],
         categories: ["all"],
+        // As kube-apiserver: base64 of the first 8 bytes of sha256("/v1/Pod").
+        storageVersionHash: "xPOwRZ+Yhw8=",
       });
       assert.deepEqual(resource(doc, "pods/status"), {
         name: "pods/status",

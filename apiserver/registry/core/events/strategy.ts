@@ -13,7 +13,7 @@ import {
 const INVOLVED = ["kind", "namespace", "name", "uid", "apiVersion", "resourceVersion", "fieldPath"];
 
 /** core/v1 Event: Last Seen, Type, Reason, Object, Message; wide: more. */
-const EVENT_COLUMNS: TableColumns = {
+export const EVENT_COLUMNS: TableColumns = {
   columns: [
     col("Last Seen", "string", "Time when last this event was observed."),
     col(
@@ -96,7 +96,9 @@ export const eventKind: KindDef = {
       for (const f of INVOLVED) fields[`involvedObject.${f}`] = String(io[f] ?? "");
       fields.reason = String(obj.reason ?? "");
       fields.reportingComponent = String(obj.reportingComponent ?? "");
-      fields.source = String(src.component ?? "");
+      // As Kubernetes: events written through events.k8s.io/v1 have no source; their
+      // reporting controller stands in.
+      fields.source = String(src.component || obj.reportingComponent || "");
       fields.type = String(obj.type ?? "");
       return fields;
     },

@@ -400,5 +400,19 @@ Deno.test("HorizontalPodAutoscaler: kubectl autoscale and get hpa", async () => 
     const v1 = await write(t, "GET", `${V1}/web`);
     assert.equal(v1.spec.targetCPUUtilizationPercentage, 80);
     kubectlOk(await runKubectl(k, ["get", "hpa.v1.autoscaling", "web", "-o", "name"]));
+    const explain = kubectlOk(await runKubectl(k, ["explain", "hpa.spec.behavior.scaleUp"]));
+    assert.match(explain, /stabilizationWindowSeconds/);
+    const manifest = JSON.stringify({
+      apiVersion: "autoscaling/v1",
+      kind: "HorizontalPodAutoscaler",
+      metadata: { name: "applied", namespace: "default" },
+      spec: { scaleTargetRef: REF, maxReplicas: 3, targetCPUUtilizationPercentage: 50 },
+    });
+    const file = `${t.dir}/hpa.json`;
+    await Deno.writeTextFile(file, manifest);
+    kubectlOk(await runKubectl(k, ["apply", "--server-side", "-f", file]));
+    kubectlOk(await runKubectl(k, ["apply", "-f", file]));
+    const v2 = await write(t, "GET", `${V2}/applied`);
+    assert.equal(v2.spec.metrics[0].resource.target.averageUtilization, 50);
   });
 });

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { decodeObject, encodeObject } from "../../shared/codec/protobuf/mod.ts";
 import { startTestServer, type TestServer } from "../support/test_server.ts";
 import { type Json, watch, write } from "./_watch_helpers.ts";
+import { kubectlFor, kubectlOk, runKubectl, skipWithoutKubectl } from "../support/kubectl.ts";
 
 const PB = "application/vnd.kubernetes.protobuf";
 const TABLE = "application/json;as=Table;v=v1;g=meta.k8s.io";
@@ -298,5 +299,26 @@ Deno.test("events.k8s.io/v1: Protobuf, Table and discovery", async () => {
     );
     const group = await write(t, "GET", "/apis/events.k8s.io");
     assert.equal(group.preferredVersion.groupVersion, "events.k8s.io/v1");
+  });
+});
+
+Deno.test("events.k8s.io/v1: kubectl creates and lists events at both versions", async () => {
+  if (skipWithoutKubectl("kubectl events")) return;
+  await withServer(async (t) => {
+    const k = kubectlFor({ server: t.server, dir: t.dir });
+    const file = `${t.dir}/event.json`;
+    await Deno.writeTextFile(
+      file,
+      JSON.stringify({ apiVersion: "events.k8s.io/v1", kind: "Event", ...newEvent("kubectl") }),
+    );
+    kubectlOk(await runKubectl(k, ["create", "-f", file]));
+    const v1 = kubectlOk(await runKubectl(k, ["get", "events.v1.events.k8s.io"]));
+    assert.match(v1, /Normal\s+Scheduled\s+pod\/web-1\s+Assigned default\/web-1 to node-1/);
+    const core = kubectlOk(
+      await runKubectl(k, ["get", "events", "-o", "jsonpath={.items[0].message}"]),
+    );
+    assert.equal(core, "Assigned default/web-1 to node-1");
+    const events = kubectlOk(await runKubectl(k, ["events"]));
+    assert.match(events, /Scheduled/);
   });
 });

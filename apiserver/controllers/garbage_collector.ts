@@ -97,7 +97,8 @@ export class GarbageCollector {
   async resync(): Promise<void> {
     const objects: [string, KubeObject][] = [];
     for (const store of this.#opts.registry.all()) {
-      if (store.def.virtual) continue;
+      // A version served from another kind's storage holds no objects of its own.
+      if (store.def.virtual || store.storageStore !== store) continue;
       const list = await store.list("", { plan: { mode: "latest" } });
       for (const obj of list.items) {
         objects.push([store.key(obj.metadata.namespace ?? "", obj.metadata.name!), obj]);

@@ -9,6 +9,7 @@ import { decodeObject, encodeObject } from "../../shared/codec/protobuf/mod.ts";
 import { startTestServer, type TestServer } from "../support/test_server.ts";
 import { kubectlFor, kubectlOk, runKubectl, skipWithoutKubectl } from "../support/kubectl.ts";
 import { type Json, watch, write } from "./_watch_helpers.ts";
+import { WatchStream } from "../apiserver/watch/watch_stream.ts";
 
 const PB = "application/vnd.kubernetes.protobuf";
 const TABLE = "application/json;as=Table;v=v1;g=meta.k8s.io";
@@ -233,11 +234,23 @@ Deno.test("HorizontalPodAutoscaler: watch at each version converts every event",
   await withServer(async (t) => {
     const w1 = await watch(t, "watch=true", V1);
     const w2 = await watch(t, "watch=true", V2);
+    const tableRes = await t.fetch(`${V1}?watch=true`, { headers: { accept: TABLE } });
+    assert.equal(tableRes.status, 200);
+    const wt = new WatchStream(tableRes);
     const created = await write(t, "POST", V2, v2Hpa("w"));
     await call(t, "PATCH", `${V1}/w`, { spec: { maxReplicas: 9 } }, "application/merge-patch+json");
     await write(t, "DELETE", `${V2}/w`);
     const e1 = await w1.take(3);
     const e2 = await w2.take(3);
+    const [row] = await wt.take(1);
+    await wt.cancel();
+    const table = row.object as Json;
+    assert.equal(table.kind, "Table");
+    assert.deepEqual(table.rows[0].cells.slice(0, 3), [
+      "w",
+      "Deployment/web",
+      "cpu: <unknown>/60%, memory: <unknown>/500Mi + 1 more...",
+    ]);
     await w1.cancel();
     await w2.cancel();
     assert.deepEqual(e1.map((e) => e.type), ["ADDED", "MODIFIED", "DELETED"]);

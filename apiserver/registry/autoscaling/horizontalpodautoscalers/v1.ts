@@ -23,6 +23,13 @@ function cpuFirst(obj: KubeObject): KubeObject {
   return obj;
 }
 
+/** SetDefaults_HorizontalPodAutoscaler of autoscaling/v1: minReplicas 1. */
+function setHpaV1Defaults(obj: KubeObject): void {
+  const spec = objectOf(obj.spec);
+  spec.minReplicas ??= 1;
+  obj.spec = spec;
+}
+
 /** autoscaling/v1 HorizontalPodAutoscaler (stored as autoscaling/v2). */
 export const horizontalPodAutoscalerV1Kind: KindDef = {
   ...horizontalPodAutoscalerKind,
@@ -38,11 +45,8 @@ export const horizontalPodAutoscalerV1Kind: KindDef = {
       columns: HPA_COLUMNS.columns,
       cells: (o, now) => HPA_COLUMNS.cells(cpuFirst(hpaV1ToV2(o)), now),
     },
-    prepareForCreate(obj) {
-      const spec = objectOf(obj.spec);
-      spec.minReplicas ??= 1;
-      obj.spec = spec;
-    },
+    prepareForCreate: setHpaV1Defaults,
+    prepareForUpdate: setHpaV1Defaults,
     validate: () => [],
   },
 };

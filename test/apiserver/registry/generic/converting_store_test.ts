@@ -72,8 +72,9 @@ Deno.test("ConvertingStore runs the served form's validation before converting",
 });
 
 Deno.test("ResourceRegistry.add() refuses a served version whose stored kind is missing", async () => {
-  await withTempStorage("converting_store_", async (s) => {
+  await withTempStorage("converting_store_", (s) => {
     const registry = new ResourceRegistry({ storage: s.storage });
     assert.throws(() => registry.add(eventsV1EventKind), /served from events v1/);
+    return Promise.resolve();
   });
 });

@@ -413,6 +413,9 @@ Deno.test("HorizontalPodAutoscaler: kubectl autoscale and get hpa", async () => 
     const v1 = await write(t, "GET", `${V1}/web`);
     assert.equal(v1.spec.targetCPUUtilizationPercentage, 80);
     kubectlOk(await runKubectl(k, ["get", "hpa.v1.autoscaling", "web", "-o", "name"]));
+    const describe = kubectlOk(await runKubectl(k, ["describe", "hpa", "web"]));
+    assert.match(describe, /Min replicas:\s+2/);
+    assert.match(describe, /Max replicas:\s+5/);
     const explain = kubectlOk(await runKubectl(k, ["explain", "hpa.spec.behavior.scaleUp"]));
     assert.match(explain, /stabilizationWindowSeconds/);
     const manifest = JSON.stringify({

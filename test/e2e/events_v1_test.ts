@@ -4,7 +4,7 @@
  * patches at each version, Protobuf, Table and discovery.
  */
 import assert from "node:assert/strict";
-import { decodeObject, encodeObject } from "../../shared/codec/protobuf/mod.ts";
+import { decodeObject, decodeWatchEvent, encodeObject } from "../../shared/codec/protobuf/mod.ts";
 import { startTestServer, type TestServer } from "../support/test_server.ts";
 import { type Json, watch, write } from "./_watch_helpers.ts";
 import { kubectlFor, kubectlOk, runKubectl, skipWithoutKubectl } from "../support/kubectl.ts";
@@ -30,6 +30,25 @@ async function call(t: TestServer, method: string, path: string, body?: unknown,
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, body: await res.json() };
+}
+
+/** The first frame of a Protobuf watch (without its length prefix); the stream is then closed. */
+async function firstFrame(res: Response): Promise<Uint8Array> {
+  const reader = res.body!.getReader();
+  let buf = new Uint8Array(0);
+  for (;;) {
+    const len = buf.length >= 4 ? new DataView(buf.buffer, buf.byteOffset).getUint32(0) : -1;
+    if (len >= 0 && buf.length >= 4 + len) {
+      await reader.cancel();
+      return buf.slice(4, 4 + len);
+    }
+    const read = await reader.read();
+    if (read.done) throw new Error("the watch ended before its first frame");
+    const next = new Uint8Array(buf.length + read.value.length);
+    next.set(buf);
+    next.set(read.value, buf.length);
+    buf = next;
+  }
 }
 
 const POD = { kind: "Pod", namespace: "default", name: "web-1", apiVersion: "v1", uid: "u-1" };
@@ -275,6 +294,13 @@ Deno.test("events.k8s.io/v1: Protobuf, Table and discovery", async () => {
     });
     assert.equal(put.status, 200, await put.clone().text());
     assert.deepEqual(await put.json(), json);
+    const pbWatch = await t.fetch(`${EV1}?watch=true`, {
+      headers: { accept: `${PB};stream=watch` },
+    });
+    const frame = await firstFrame(pbWatch);
+    const added = decodeWatchEvent(frame);
+    assert.equal(added.type, "ADDED");
+    assert.deepEqual(added.object, json);
     const table = await (await t.fetch(EV1, { headers: { accept: TABLE } })).json();
     assert.deepEqual(
       table.columnDefinitions.filter((d: Json) => d.priority === 0).map((d: Json) => d.name),

@@ -109,7 +109,25 @@ Deno.test("HorizontalPodAutoscaler: v2-only fields survive a v1 read-modify-writ
       { type: "Resource", resource: { name: "memory", targetAverageValue: "500Mi" } },
       { type: "Pods", pods: { metricName: "rps", targetAverageValue: "10" } },
     ]);
-    assert.ok(v1.metadata.annotations["autoscaling.alpha.kubernetes.io/behavior"]);
+    // As Kubernetes writes it: Go's JSON of the internal type (field names, nulls).
+    assert.deepEqual(
+      JSON.parse(v1.metadata.annotations["autoscaling.alpha.kubernetes.io/behavior"]),
+      {
+        ScaleUp: {
+          StabilizationWindowSeconds: 0,
+          SelectPolicy: "Max",
+          Policies: [
+            { Type: "Pods", Value: 4, PeriodSeconds: 15 },
+            { Type: "Percent", Value: 100, PeriodSeconds: 15 },
+          ],
+        },
+        ScaleDown: {
+          StabilizationWindowSeconds: 60,
+          SelectPolicy: "Max",
+          Policies: [{ Type: "Percent", Value: 100, PeriodSeconds: 15 }],
+        },
+      },
+    );
     v1.spec.maxReplicas = 8;
     const updated = await write(t, "PUT", `${V1}/rich`, v1);
     assert.equal(updated.spec.maxReplicas, 8);

@@ -240,6 +240,7 @@ Deno.test("events.k8s.io/v1: field selectors on regarding, reason, type and repo
     assert.deepEqual(await names(EV1, "type=Warning"), ["b"]);
     assert.deepEqual(await names(EV1, "reportingController=example.com/scheduler"), ["a", "b"]);
     assert.deepEqual(await names(EV1, "reason=Pulled,metadata.name=c"), ["c"]);
+    assert.deepEqual(await names(EV1, "source=kubelet"), ["c"]);
     assert.deepEqual(await names(CORE, "involvedObject.name=web-2"), ["b"]);
     // core/v1: an event without a source is found by its reporting controller.
     assert.deepEqual(await names(CORE, "source=example.com/scheduler"), ["a", "b"]);

@@ -233,7 +233,7 @@ export function hpaV2ToV1(obj: KubeObject): KubeObject {
   }
   const conditions = listOf(status.conditions);
   if (conditions.length > 0) annotations[CONDITIONS_ANNOTATION] = JSON.stringify(conditions);
-  if (spec.behavior) annotations[BEHAVIOR_ANNOTATION] = JSON.stringify(spec.behavior);
+  if (spec.behavior) annotations[BEHAVIOR_ANNOTATION] = JSON.stringify(goBehavior(spec.behavior));
   if (Object.keys(annotations).length > 0) {
     metadata.annotations = { ...metadata.annotations, ...annotations };
   }
@@ -287,14 +287,9 @@ export function hpaV1ToV2(obj: KubeObject): KubeObject {
     : undefined;
   const annotated = annotationList(ann, CURRENT_METRICS_ANNOTATION);
   if (annotated) current = annotated.map(metricStatusFromV1);
-  let behavior: unknown;
-  if (ann?.[BEHAVIOR_ANNOTATION] !== undefined) {
-    try {
-      behavior = JSON.parse(ann[BEHAVIOR_ANNOTATION]);
-    } catch {
-      throw StatusError.badRequest(`annotation ${BEHAVIOR_ANNOTATION}: not JSON`);
-    }
-  }
+  const behavior = ann?.[BEHAVIOR_ANNOTATION] === undefined
+    ? undefined
+    : behaviorOf(ann[BEHAVIOR_ANNOTATION]);
   const currentReplicas = status.currentReplicas;
   return {
     apiVersion: "autoscaling/v2",
@@ -316,6 +311,70 @@ export function hpaV1ToV2(obj: KubeObject): KubeObject {
       conditions: annotationList(ann, CONDITIONS_ANNOTATION),
     }),
   };
+}
+
+/**
+ * The behavior as Kubernetes writes it in the annotation: Go's JSON of its internal type, which
+ * has no JSON tags, so every key is the Go field name and unset pointers are null.
+ */
+function goBehavior(behavior: unknown): Obj {
+  const rules = (r: unknown) => {
+    if (r === undefined || r === null) return null;
+    const o = objectOf(r);
+    const policies = Array.isArray(o.policies)
+      ? listOf(o.policies).map((p) => ({
+        Type: p.type ?? "",
+        Value: p.value ?? 0,
+        PeriodSeconds: p.periodSeconds ?? 0,
+      }))
+      : null;
+    return {
+      StabilizationWindowSeconds: o.stabilizationWindowSeconds ?? null,
+      SelectPolicy: o.selectPolicy ?? null,
+      Policies: policies,
+    };
+  };
+  const b = objectOf(behavior);
+  return { ScaleUp: rules(b.scaleUp), ScaleDown: rules(b.scaleDown) };
+}
+
+/**
+ * The behavior in the annotation, read as Go's encoding/json reads it: keys match the fields
+ * case-insensitively, nulls are unset (400 when it is not JSON of an object).
+ */
+function behaviorOf(text: string): Obj {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch { /* reported below */ }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw StatusError.badRequest(`annotation ${BEHAVIOR_ANNOTATION}: not a JSON object`);
+  }
+  const field = (o: unknown, name: string) => {
+    const entries = Object.entries(objectOf(o));
+    return entries.find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1] ?? undefined;
+  };
+  const rules = (r: unknown) => {
+    if (r === undefined || r === null) return undefined;
+    const policies = field(r, "policies");
+    return compact({
+      stabilizationWindowSeconds: field(r, "stabilizationWindowSeconds"),
+      selectPolicy: field(r, "selectPolicy"),
+      policies: Array.isArray(policies)
+        ? policies.map((p) =>
+          compact({
+            type: field(p, "type"),
+            value: field(p, "value"),
+            periodSeconds: field(p, "periodSeconds"),
+          })
+        )
+        : undefined,
+    });
+  };
+  return compact({
+    scaleUp: rules(field(parsed, "scaleUp")),
+    scaleDown: rules(field(parsed, "scaleDown")),
+  });
 }
 
 function cpuResource(field: "target" | "current", utilization: number): Obj {

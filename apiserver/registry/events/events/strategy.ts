@@ -110,6 +110,7 @@ export const eventsV1EventKind: KindDef = {
       ...Object.fromEntries(REGARDING.map((f) => [`regarding.${f}`, `involvedObject.${f}`])),
       reason: "reason",
       reportingController: "reportingComponent",
+      source: "source",
       type: "type",
     },
   },

@@ -14,6 +14,7 @@ import { nodeRestriction } from "./admission/node_restriction.ts";
 import { priorityAdmission } from "./admission/priority.ts";
 import { defaultStorageClass } from "./admission/default_storage_class.ts";
 import { runtimeClassAdmission } from "./admission/runtime_class.ts";
+import { defaultIngressClass } from "./admission/default_ingress_class.ts";
 import { type ApiHandler, buildApiHandler } from "./api_handler.ts";
 import { patchAppliers } from "./http/patch_appliers.ts";
 import { YamlDecoder } from "./http/yaml_decoder.ts";
@@ -220,6 +221,7 @@ async function startRegistry(
     admissionPlugins: (kinds) => [
       namespaceLifecycle(() => kinds.lookup("", "v1", "namespaces")!),
       nodeRestriction(),
+      defaultIngressClass(() => kinds.lookup("networking.k8s.io", "v1", "ingressclasses")),
       rbacEscalationCheck({ authorizer, rbac: () => authorization.rbac }),
       priorityAdmission(() => kinds.lookup("scheduling.k8s.io", "v1", "priorityclasses")),
       defaultStorageClass(() => kinds.lookup("storage.k8s.io", "v1", "storageclasses")),

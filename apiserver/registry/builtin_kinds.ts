@@ -33,6 +33,10 @@ import { cronJobKind } from "./batch/cronjobs/strategy.ts";
 import { horizontalPodAutoscalerKind } from "./autoscaling/horizontalpodautoscalers/strategy.ts";
 import { horizontalPodAutoscalerV1Kind } from "./autoscaling/horizontalpodautoscalers/v1.ts";
 import { eventsV1EventKind } from "./events/events/strategy.ts";
+import { ingressKind } from "./networking/ingresses/strategy.ts";
+import { ingressClassKind } from "./networking/ingressclasses/strategy.ts";
+import { networkPolicyKind } from "./networking/networkpolicies/strategy.ts";
+import { endpointSliceKind } from "./discovery/endpointslices/strategy.ts";
 import { roleKind } from "./rbac/roles/strategy.ts";
 import { clusterRoleKind } from "./rbac/clusterroles/strategy.ts";
 import { roleBindingKind } from "./rbac/rolebindings/strategy.ts";
@@ -97,6 +101,10 @@ export const BUILTIN_KINDS: readonly KindDef[] = [
   horizontalPodAutoscalerKind,
   horizontalPodAutoscalerV1Kind,
   eventsV1EventKind,
+  ingressKind,
+  ingressClassKind,
+  networkPolicyKind,
+  endpointSliceKind,
 ];
 
 /** Per-server services some built-in kinds need; a kind whose service is absent is left out. */

@@ -17,6 +17,8 @@ import { eventsV1Messages } from "../../codec/protobuf/schema/events_v1.ts";
 import { metaV1Messages } from "../../codec/protobuf/schema/meta_v1.ts";
 import { rbacV1Messages } from "../../codec/protobuf/schema/rbac_v1.ts";
 import { admissionregistrationV1Messages } from "../../codec/protobuf/schema/admissionregistration_v1.ts";
+import { networkingV1Messages } from "../../codec/protobuf/schema/networking_v1.ts";
+import { discoveryV1Messages } from "../../codec/protobuf/schema/discovery_v1.ts";
 import { runtimeMessages } from "../../codec/protobuf/schema/runtime.ts";
 import { storageV1Messages } from "../../codec/protobuf/schema/storage_v1.ts";
 import { schedulingV1Messages } from "../../codec/protobuf/schema/scheduling_v1.ts";
@@ -41,6 +43,8 @@ import { admissionregistrationV1Schema } from "../admissionregistration/v1/schem
 import { storageV1Schema } from "../storage/v1/schema.ts";
 import { schedulingV1Schema } from "../scheduling/v1/schema.ts";
 import { nodeV1Schema } from "../node/v1/schema.ts";
+import { networkingV1Schema } from "../networking/v1/schema.ts";
+import { discoveryV1Schema } from "../discovery/v1/schema.ts";
 import type { GroupSchema } from "./group_schema.ts";
 import { type FieldSchema, SchemaModel, type TypeSchema } from "./model.ts";
 
@@ -61,6 +65,8 @@ export const BUILTIN_GROUP_SCHEMAS: readonly GroupSchema[] = [
   schedulingV1Schema,
   nodeV1Schema,
   autoscalingV2Schema,
+  networkingV1Schema,
+  discoveryV1Schema,
 ];
 
 const MESSAGES: MessageTable = {
@@ -80,6 +86,8 @@ const MESSAGES: MessageTable = {
   ...schedulingV1Messages,
   ...nodeV1Messages,
   ...autoscalingV2Messages,
+  ...networkingV1Messages,
+  ...discoveryV1Messages,
 };
 
 /** Named types whose JSON is not an object of their wire fields. */

@@ -1,14 +1,16 @@
 /**
- * Keeps the `kubernetes` Service in `default` and its Endpoints, as kube-apiserver's
- * controller of the same name: the Service holds the first address of the ClusterIP range
- * and port `https` 443 to this server's secure port; the Endpoints list the address of every
- * API server that maintains them (each adds its own). Runs at start and every 10 s.
+ * Keeps the `kubernetes` Service in `default`, its Endpoints and its EndpointSlice, as
+ * kube-apiserver's controller of the same name: the Service holds the first address of the
+ * ClusterIP range and port `https` 443 to this server's secure port; the Endpoints and the
+ * EndpointSlice list the address of every API server that maintains them (each adds its own).
+ * Runs at start and every 10 s.
  *
  * @module
  */
 import type { KubeObject } from "../../shared/api/meta/v1/types.ts";
 import { StatusError } from "../../shared/errors/status_error.ts";
 import type { Logger } from "../../shared/log/mod.ts";
+import { validateNonSpecialIP } from "../../shared/api/validation/network_addresses.ts";
 import type { ResourceRegistry } from "../registry/resource_registry.ts";
 
 const NAMESPACE = "default";
@@ -66,6 +68,7 @@ export class KubernetesServiceController {
   async reconcile(): Promise<void> {
     await this.#service();
     await this.#endpoints();
+    await this.#endpointSlice();
   }
 
   async #service(): Promise<void> {
@@ -128,6 +131,41 @@ export class KubernetesServiceController {
     const addresses = [...(subsets[0]?.addresses ?? []), { ip }]
       .sort((a, b) => a.ip < b.ip ? -1 : 1);
     next.subsets = [{ addresses, ports }];
+    await ignoreConflict(() => store.update(NAMESPACE, NAME, next));
+  }
+
+  async #endpointSlice(): Promise<void> {
+    const store = this.#opts.registry.lookup("discovery.k8s.io", "v1", "endpointslices");
+    if (!store) return;
+    const { advertiseAddress: ip, securePort: port } = this.#opts;
+    // An EndpointSlice may not hold a loopback or link-local address (a server bound to
+    // 127.0.0.1 has only its Endpoints), as in Kubernetes.
+    if (validateNonSpecialIP("ip", ip).length > 0) return;
+    const existing = await getOrUndefined(() => store.get(NAMESPACE, NAME));
+    const ports = [{ name: "https", port, protocol: "TCP" }];
+    const addressType = ip.includes(":") ? "IPv6" : "IPv4";
+    const endpoint = (address: string) => ({ addresses: [address], conditions: { ready: true } });
+    if (!existing) {
+      await ignoreConflict(() =>
+        store.create(NAMESPACE, {
+          metadata: {
+            name: NAME,
+            namespace: NAMESPACE,
+            labels: { "kubernetes.io/service-name": NAME },
+          },
+          addressType,
+          endpoints: [endpoint(ip)],
+          ports,
+        })
+      );
+      return;
+    }
+    const known = ((existing.endpoints ?? []) as { addresses?: string[] }[])
+      .flatMap((e) => e.addresses ?? []);
+    if (known.includes(ip)) return;
+    const next: KubeObject = structuredClone(existing);
+    next.endpoints = [...known, ip].sort().map(endpoint);
+    next.ports = ports;
     await ignoreConflict(() => store.update(NAMESPACE, NAME, next));
   }
 }

@@ -403,6 +403,9 @@ Deno.test({
       assert.equal(second.spec.ingressClassName, "nginx");
       const netpol = JSON.parse(ok(await kubectl(k, ["get", "netpol", "deny", "-o", "json"])));
       assert.deepEqual(netpol.spec.policyTypes, ["Ingress"]);
+      const explained = ok(await kubectl(k, ["explain", "ingress.spec.rules.http.paths"]));
+      assert.match(explained, /GROUP:\s+networking.k8s.io\s+KIND:\s+Ingress/);
+      assert.match(explained, /pathType\s+<string>/);
       const described = ok(await kubectl(k, ["describe", "ingress", "web"]));
       assert.match(described, /foo.com\s+\n?\s*\/bar\s+svc1:8080/);
       assert.match(

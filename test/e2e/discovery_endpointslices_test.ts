@@ -100,12 +100,16 @@ Deno.test("EndpointSlices serve every verb in JSON, Protobuf and Table", async (
     const merged = await patch(t, path, "application/merge-patch+json", {
       metadata: { labels: { merge: "yes" } },
     });
-    assert.equal(merged.metadata.generation, 1);
+    assert.equal(merged.metadata.generation, 2, "a label change is a new generation");
+    const annotated = await patch(t, path, "application/merge-patch+json", {
+      metadata: { annotations: { note: "yes" } },
+    });
+    assert.equal(annotated.metadata.generation, 2);
     const jp = await patch(t, path, "application/json-patch+json", [
       { op: "add", path: "/endpoints/-", value: { addresses: ["10.1.0.9"] } },
     ]);
     assert.equal(jp.endpoints.length, 5);
-    assert.equal(jp.metadata.generation, 2);
+    assert.equal(jp.metadata.generation, 3);
     const smp = await patch(t, path, "application/strategic-merge-patch+json", {
       endpoints: [{ addresses: ["10.1.0.7"] }],
     });
@@ -137,8 +141,12 @@ Deno.test("EndpointSlices serve every verb in JSON, Protobuf and Table", async (
     while (ev && ev.type !== "DELETED") ev = await w.next();
     assert.equal(ev?.type, "DELETED");
     await w.cancel();
-    const fqdn = await write(t, "POST", SLICES, slice("ext", "FQDN", ["db.example.com"]));
+    const fqdn = await write(t, "POST", SLICES, {
+      ...slice("ext", "FQDN", []),
+      endpoints: [{ addresses: ["db.example.com"], deprecatedTopology: { zone: "a" } }],
+    });
     assert.equal(fqdn.addressType, "FQDN");
+    assert.deepEqual(fqdn.endpoints, [{ addresses: ["db.example.com"] }], "topology is read-only");
     const v6 = await write(t, "POST", SLICES, slice("v6", "IPv6", ["2001:db8::1"]));
     assert.deepEqual(v6.endpoints[0].addresses, ["2001:db8::1"]);
   });

@@ -21,6 +21,7 @@ import {
   notSupported,
   required,
 } from "../../../../shared/api/validation/field_errors.ts";
+import { deepEqual } from "../../../../shared/json/deep_equal.ts";
 import { isObject } from "../../../../shared/json/is_object.ts";
 import type { KindDef, TableColumns } from "../../generic/kind.ts";
 import { AGE_COLUMN, ageOf, column, listOf, NAME_COLUMN } from "../../generic/table_columns.ts";
@@ -143,6 +144,13 @@ function setDefaults(obj: KubeObject): void {
   }
 }
 
+/** A v1 write clears the read-only `deprecatedTopology` of the endpoints it changes. */
+function dropTopology(obj: KubeObject): void {
+  for (const e of Array.isArray(obj.endpoints) ? obj.endpoints : []) {
+    if (isObject(e)) delete e.deprecatedTopology;
+  }
+}
+
 /** Up to three items, then ` + N more...`, `<unset>` when none (kubectl's listWithMoreString). */
 function listWithMore(items: string[]): string {
   const max = 3;
@@ -193,8 +201,18 @@ export const endpointSliceKind: KindDef = {
   namespaced: true,
   strategy: {
     tableColumns: ENDPOINT_SLICE_COLUMNS,
-    prepareForCreate: setDefaults,
-    prepareForUpdate: setDefaults,
+    prepareForCreate(obj) {
+      setDefaults(obj);
+      dropTopology(obj);
+    },
+    prepareForUpdate(obj, old) {
+      setDefaults(obj);
+      if (!deepEqual(obj.endpoints ?? null, old.endpoints ?? null)) dropTopology(obj);
+      // Labels (the owning Service) count as a change of the slice too.
+      if (!deepEqual(obj.metadata.labels ?? {}, old.metadata.labels ?? {})) {
+        obj.metadata.generation = (old.metadata.generation ?? 0) + 1;
+      }
+    },
     validate: (obj) => validateSlice(obj, ADDRESS_TYPES),
     validateUpdate(obj, old) {
       return [

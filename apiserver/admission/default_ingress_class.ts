@@ -23,7 +23,7 @@ export function defaultIngressClass(ingressClasses: () => Store | undefined): Ad
       if (a.kind.group !== "networking.k8s.io" || a.kind.plural !== "ingresses") return;
       const ingress = a.object;
       if (!ingress) return;
-      const spec = isObject(ingress.spec) ? ingress.spec : (ingress.spec = {});
+      const spec = isObject(ingress.spec) ? ingress.spec : {};
       if (typeof spec.ingressClassName === "string") return;
       if (ingress.metadata.annotations?.[INGRESS_CLASS_ANNOTATION] !== undefined) return;
       const store = ingressClasses();
@@ -40,7 +40,7 @@ export function defaultIngressClass(ingressClasses: () => Store | undefined): Ad
           `Internal error occurred: ${defaults.length} default IngressClasses were found, only 1 allowed`,
         );
       }
-      spec.ingressClassName = defaults[0].metadata.name;
+      ingress.spec = { ...spec, ingressClassName: defaults[0].metadata.name };
     },
   };
 }

@@ -40,7 +40,7 @@ export function defaultIngressClass(ingressClasses: () => Store | undefined): Ad
           `Internal error occurred: ${defaults.length} default IngressClasses were found, only 1 allowed`,
         );
       }
-      ingress.spec = { ...spec, ingressClassName: defaults[0].metadata.name };
+      ingress.spec = { ingressClassName: defaults[0].metadata.name, ...spec };
     },
   };
 }

@@ -408,6 +408,15 @@ Deno.test({
       assert.match(explained, /pathType\s+<string>/);
       const described = ok(await kubectl(k, ["describe", "ingress", "web"]));
       assert.match(described, /foo.com\s+\n?\s*\/bar\s+svc1:8080/);
+      assert.match(ok(await kubectl(k, ["describe", "netpol", "deny"])), /PodSelector:\s+app=web/);
+      assert.match(
+        ok(await kubectl(k, ["describe", "ingressclass", "nginx"])),
+        /Controller:\s+k8s.io\/ingress-nginx/,
+      );
+      assert.match(
+        ok(await kubectl(k, ["describe", "endpointslice", "web-abc"])),
+        /AddressType:\s+IPv4/,
+      );
       assert.match(
         ok(await kubectl(k, ["delete", "ingress", "web"])),
         /ingress.networking.k8s.io "web" deleted/,

@@ -230,6 +230,24 @@ Deno.test("pods/eviction honours PodDisruptionBudgets: 429 with kube's cause, dr
     }]);
     assert.equal((await jsonCall(t, "GET", `${NS}/pods/b`)).status, 200);
 
+    // An unready pod goes while the budget is healthy (IfHealthyBudget), without a disruption.
+    await runningPod(t, "sick", { app: "web" }, { ready: false });
+    await statusOf(t, "web", { expectedPods: 2, currentHealthy: 1, desiredHealthy: 1 });
+    const sick = await jsonCall(t, "POST", `${NS}/pods/sick/eviction`, eviction("sick"));
+    assert.equal(sick.status, 201, JSON.stringify(sick.json));
+
+    // Two budgets over one pod: kube's 500.
+    await jsonOk(t, "POST", PDBS, {
+      metadata: { name: "second" },
+      spec: { maxUnavailable: 1, selector: { matchLabels: { app: "web" } } },
+    });
+    const two = await jsonCall(t, "POST", `${NS}/pods/b/eviction`, eviction("b"));
+    assert.equal(two.status, 500, JSON.stringify(two.json));
+    assert.equal(
+      two.json.message,
+      "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.",
+    );
+
     // A pod no budget covers, and a pending one, go at once.
     await runningPod(t, "free", { app: "free" });
     const wrongUid = await jsonCall(

@@ -285,7 +285,7 @@ interface Controllers {
 
 /**
  * Creates the system namespaces and the default RBAC policy, then starts the controllers
- * (ClusterRole aggregation, namespaces, node lifecycle, garbage collection).
+ * (ClusterRole aggregation, namespaces, node lifecycle, garbage collection, disruption budgets).
  */
 function startControllers(
   opts: ServerOptions,

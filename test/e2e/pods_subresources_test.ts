@@ -298,7 +298,11 @@ Deno.test({
           return names.length === 2 && names;
         });
       } finally {
-        child.kill();
+        try {
+          child.kill();
+        } catch {
+          // It ended by itself.
+        }
         await child.output();
       }
       const pod = await jsonOk(t, "GET", `${NS}/pods/p`);

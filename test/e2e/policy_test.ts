@@ -340,6 +340,26 @@ Deno.test({
       await jsonOk(t, "POST", "/api/v1/nodes", { metadata: { name: "n1" } });
       await runningPod(t, "a", { app: "web" }, { nodeName: "n1" });
       await runningPod(t, "b", { app: "web" }, { nodeName: "n1" });
+      const ds = await jsonOk(t, "POST", "/apis/apps/v1/namespaces/default/daemonsets", {
+        metadata: { name: "agent" },
+        spec: {
+          selector: { matchLabels: { app: "agent" } },
+          template: {
+            metadata: { labels: { app: "agent" } },
+            spec: { containers: [{ name: "c", image: "agent" }] },
+          },
+        },
+      });
+      await runningPod(t, "agent-1", { app: "agent" }, {
+        nodeName: "n1",
+        owner: {
+          apiVersion: "apps/v1",
+          kind: "DaemonSet",
+          name: "agent",
+          uid: ds.metadata.uid,
+          controller: true,
+        },
+      });
       await statusOf(t, "web", { disruptionsAllowed: 1 });
       const table = ok(await kubectl(k, ["get", "pdb"]));
       assert.match(table, /^NAME\s+MIN AVAILABLE\s+MAX UNAVAILABLE\s+ALLOWED DISRUPTIONS\s+AGE\n/);
@@ -355,6 +375,8 @@ Deno.test({
       assert.equal(dry.code, 0, dry.stderr);
       assert.match(dry.stdout, /evicting pod default\/a \(server dry run\)/);
       assert.match(dry.stdout, /node\/n1 drained \(server dry run\)/);
+      assert.match(dry.stderr, /ignoring DaemonSet-managed Pods: default\/agent-1/);
+      assert.doesNotMatch(dry.stdout, /agent-1/);
       assert.equal((await jsonCall(t, "GET", `${NS}/pods/a`)).status, 200);
       assert.equal((await jsonOk(t, "GET", "/api/v1/nodes/n1")).spec?.unschedulable, undefined);
 
@@ -375,6 +397,7 @@ Deno.test({
       assert.match(real.stdout, /pod\/b evicted/);
       assert.match(real.stdout, /node\/n1 drained/);
       assert.equal((await jsonCall(t, "GET", `${NS}/pods/a`)).status, 404);
+      assert.equal((await jsonCall(t, "GET", `${NS}/pods/agent-1`)).status, 200);
       assert.equal((await jsonOk(t, "GET", "/api/v1/nodes/n1")).spec.unschedulable, true);
     });
   },

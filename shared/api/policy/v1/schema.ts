@@ -33,12 +33,29 @@ export const policyV1Schema: GroupSchema = {
         selector: {
           description: "Label query over pods whose evictions are managed by the budget.",
         },
-        unhealthyPodEvictionPolicy: { enum: ["AlwaysAllow", "IfHealthyBudget"] },
+        unhealthyPodEvictionPolicy: {
+          enum: ["AlwaysAllow", "IfHealthyBudget"],
+          description:
+            "When a running but not ready pod may be evicted: IfHealthyBudget (the default) only while the budget has its desired healthy pods, AlwaysAllow always.",
+        },
       },
     },
     PodDisruptionBudgetStatus: {
       required: ["disruptionsAllowed", "currentHealthy", "desiredHealthy", "expectedPods"],
       fields: {
+        observedGeneration: {
+          description: "The generation of the spec this status was computed for.",
+        },
+        disruptedPods: {
+          description:
+            "Pods whose eviction was accepted but not yet seen deleted, with the time of the eviction.",
+        },
+        disruptionsAllowed: { description: "How many pod disruptions are allowed now." },
+        currentHealthy: { description: "How many selected pods are healthy now." },
+        desiredHealthy: { description: "How many selected pods must stay healthy." },
+        expectedPods: {
+          description: "How many pods the budget counts (from their controllers' scale).",
+        },
         conditions: {
           listType: "map",
           listMapKeys: ["type"],

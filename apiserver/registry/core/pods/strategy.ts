@@ -109,16 +109,21 @@ export function validatePod(obj: KubeObject): FieldError[] {
   return errs;
 }
 
-/** SetDefaults_PodSpec and SetDefaults_Container, and what admission sets on every pod. */
-function defaultPodSpec(s: Record<string, unknown>): void {
+/**
+ * SetDefaults_PodSpec and SetDefaults_Container; on create also the priority fields, which on
+ * an update the Priority admission plugin keeps from the stored pod.
+ */
+function defaultPodSpec(s: Record<string, unknown>, create: boolean): void {
   s.restartPolicy ??= "Always";
   s.dnsPolicy ??= "ClusterFirst";
   s.terminationGracePeriodSeconds ??= 30;
   s.schedulerName ??= "default-scheduler";
   s.securityContext ??= {};
   s.enableServiceLinks ??= true;
-  s.preemptionPolicy ??= "PreemptLowerPriority";
-  s.priority ??= 0;
+  if (create) {
+    s.preemptionPolicy ??= "PreemptLowerPriority";
+    s.priority ??= 0;
+  }
   for (const list of [s.containers, s.initContainers]) {
     if (Array.isArray(list)) { for (const c of list) if (isObject(c)) defaultContainer(c); }
   }
@@ -243,13 +248,13 @@ export const podKind: KindDef = {
   strategy: {
     tableColumns: POD_COLUMNS,
     prepareForCreate(obj) {
-      defaultPodSpec(spec(obj));
+      defaultPodSpec(spec(obj), true);
       obj.status = { phase: "Pending", qosClass: "BestEffort" };
     },
     // An update is defaulted as kube defaults every decoded object, so that what a client
     // omits compares equal to the stored defaults.
     prepareForUpdate(obj) {
-      if (isObject(obj.spec)) defaultPodSpec(obj.spec);
+      if (isObject(obj.spec)) defaultPodSpec(obj.spec, false);
     },
     validate(obj) {
       const errs = validatePod(obj);

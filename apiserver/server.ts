@@ -27,6 +27,7 @@ import {
   ClusterRoleAggregationController,
 } from "./controllers/clusterrole_aggregation_controller.ts";
 import { GarbageCollector } from "./controllers/garbage_collector.ts";
+import { DisruptionController } from "./controllers/disruption_controller.ts";
 import { NamespaceController } from "./controllers/namespace_controller.ts";
 import { NodeLifecycleController } from "./controllers/node_lifecycle_controller.ts";
 import { HealthChecks, type PostStartHook, storageCheck } from "./health/mod.ts";
@@ -239,6 +240,7 @@ async function startRegistry(
       nodePortRange: parsePortRange(opts.serviceNodePortRange ?? "30000-32767"),
     }),
     pods: () => registry.lookup("", "v1", "pods")!,
+    budgets: () => registry.lookup("policy", "v1", "poddisruptionbudgets")!,
     components: { "storage-0": () => storage.ping() },
   });
   for (const kind of kinds) registry.add(kind);
@@ -285,7 +287,7 @@ interface Controllers {
 
 /**
  * Creates the system namespaces and the default RBAC policy, then starts the controllers
- * (ClusterRole aggregation, namespaces, node lifecycle, garbage collection).
+ * (ClusterRole aggregation, namespaces, node lifecycle, garbage collection, disruption budgets).
  */
 function startControllers(
   opts: ServerOptions,
@@ -308,6 +310,7 @@ function startControllers(
     logger,
   });
   const gc = new GarbageCollector({ registry, feed, logger });
+  const disruption = new DisruptionController({ registry, feed, logger });
   const aggregation = new ClusterRoleAggregationController({
     index: deps.authorization.index,
     clusterRoles: () => registry.lookup("rbac.authorization.k8s.io", "v1", "clusterroles")!,
@@ -328,6 +331,7 @@ function startControllers(
     await controller.start();
     nodeLifecycle.start();
     await gc.start();
+    await disruption.start();
   });
   ready.catch((err) => logger.error("bootstrap failed", { err: String(err) }));
   return {
@@ -338,6 +342,7 @@ function startControllers(
       await services.stop();
       await aggregation.stop();
       await gc.stop();
+      await disruption.stop();
       await nodeLifecycle.stop();
     },
   };

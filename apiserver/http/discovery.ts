@@ -119,12 +119,15 @@ export class Discovery {
       if (!d.virtual && !d.computed) r.storageVersionHash = storageVersionHash(d);
       resources.push(r);
       for (const sub of d.subresources ?? []) {
-        const rk = sub.view ? sub.requestKind : undefined;
+        // The subresource's own kind (Scale, Eviction, Binding), with its group and version
+        // when they are not the parent's.
+        const rk = sub.requestKind;
+        const foreign = rk && (rk.group !== d.group || rk.version !== d.version);
         resources.push({
           name: `${d.plural}/${sub.name}`,
           singularName: "",
           namespaced: d.namespaced,
-          ...(rk ? { group: rk.group, version: rk.version } : {}),
+          ...(foreign ? { group: rk.group, version: rk.version } : {}),
           kind: rk?.kind ?? d.kind,
           verbs: this.#verbs(d, sub.verbs),
         });
@@ -158,7 +161,7 @@ export class Discovery {
           if (d.subresources?.length) {
             r.subresources = d.subresources.map((sub) => ({
               subresource: sub.name,
-              responseKind: sub.view && sub.requestKind
+              responseKind: sub.requestKind
                 ? { ...sub.requestKind }
                 : { group: d.group, version: d.version, kind: d.kind },
               verbs: this.#verbs(d, sub.verbs),

@@ -1,9 +1,11 @@
 /** The built-in kinds this server serves, in discovery order. */
-import type { KindDef } from "./generic/kind.ts";
+import type { KindDef, SubresourceDef } from "./generic/kind.ts";
 import { namespaceKind } from "./core/namespaces/strategy.ts";
 import { nodeKind } from "./core/nodes/strategy.ts";
 import { podKind } from "./core/pods/strategy.ts";
 import { bindingKind, podBindingSubresource } from "./core/pods/binding.ts";
+import { podEvictionSubresource } from "./core/pods/eviction.ts";
+import { podDisruptionBudgetKind } from "./policy/poddisruptionbudgets/strategy.ts";
 import type { Store } from "./generic/store.ts";
 import { componentStatusKind, type HealthCheck } from "./core/componentstatuses/strategy.ts";
 import { configMapKind } from "./core/configmaps/strategy.ts";
@@ -97,6 +99,7 @@ export const BUILTIN_KINDS: readonly KindDef[] = [
   volumeAttachmentKind,
   priorityClassKind,
   runtimeClassKind,
+  podDisruptionBudgetKind,
   // Stored versions before the versions served from them.
   horizontalPodAutoscalerKind,
   horizontalPodAutoscalerV1Kind,
@@ -117,8 +120,19 @@ export interface BuiltinKindServices {
   serviceAllocator?: ServiceAllocator;
   /** The pod store (registered later): serves `bindings` and `pods/binding`. */
   pods?: () => Store;
+  /** The PodDisruptionBudget store (with `pods`): serves `pods/eviction`. */
+  budgets?: () => Store;
   /** Health checks reported as ComponentStatuses, by component name. */
   components?: Record<string, HealthCheck>;
+}
+
+/** The pod subresources built from services: `binding`, and `eviction` when budgets are served. */
+function podSubresources(services: BuiltinKindServices): SubresourceDef[] {
+  const { pods, budgets } = services;
+  if (!pods) return [];
+  const subs = [podBindingSubresource(pods)];
+  if (budgets) subs.push(podEvictionSubresource({ pods, budgets }));
+  return subs;
 }
 
 /** BUILTIN_KINDS plus the kinds (and subresources) built from per-server services. */
@@ -128,7 +142,7 @@ export function builtinKinds(services: BuiltinKindServices = {}): KindDef[] {
     k === serviceAccountKind && services.tokenRequests
       ? serviceAccountKindWithToken(services.tokenRequests)
       : k === podKind && pods
-      ? { ...k, subresources: [...k.subresources ?? [], podBindingSubresource(pods)] }
+      ? { ...k, subresources: [...k.subresources ?? [], ...podSubresources(services)] }
       : k
   );
   if (pods) kinds.push(bindingKind(pods));

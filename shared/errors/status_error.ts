@@ -236,7 +236,13 @@ export class StatusError extends Error {
         name,
         group: kind.group,
         kind: kind.kind,
-        causes: errors.map((e, i) => ({ reason: e.type, message: msgs[i], field: e.field })),
+        // A cause's message is the error without its field (kube's ErrorBody): clients such
+        // as kubectl print `<field>: <message>` from each cause.
+        causes: errors.map((e, i) => ({
+          reason: e.type,
+          message: msgs[i].startsWith(`${e.field}: `) ? msgs[i].slice(e.field.length + 2) : msgs[i],
+          field: e.field,
+        })),
       },
     });
   }

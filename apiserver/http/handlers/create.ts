@@ -17,7 +17,9 @@ export async function handleCreate(ctx: ResourceContext): Promise<Response> {
     const rk = sub.requestKind;
     const body = await readObjectBody(
       ctx,
-      rk ? { apiVersion: apiVersionOf(rk), kind: rk.kind } : undefined,
+      rk
+        ? { apiVersion: apiVersionOf(rk), kind: rk.kind, alsoApiVersions: sub.acceptedApiVersions }
+        : undefined,
     );
     const obj = await sub.create({
       namespace: ctx.info.namespace,

@@ -27,7 +27,13 @@ function directiveOf(q: URLSearchParams): FieldValidationDirective {
  */
 export async function readObjectBody(
   ctx: ResourceContext,
-  expected?: { group?: string; apiVersion: string; kind: string },
+  expected?: {
+    group?: string;
+    apiVersion: string;
+    kind: string;
+    /** Other apiVersions the body may name (decoded as `apiVersion`). */
+    alsoApiVersions?: readonly string[];
+  },
 ): Promise<KubeObject> {
   const def = ctx.store.def;
   const want = expected?.apiVersion ?? apiVersionOf(def);
@@ -43,7 +49,9 @@ export async function readObjectBody(
   if (!isObject(value)) {
     throw StatusError.badRequest("the body of the request must be a JSON or YAML object");
   }
-  if (value.apiVersion !== undefined && value.apiVersion !== want) {
+  const accepted = (v: unknown) =>
+    v === want || expected?.alsoApiVersions?.includes(String(v)) === true;
+  if (value.apiVersion !== undefined && !accepted(value.apiVersion)) {
     throw StatusError.badRequest(
       `the API version in the data (${value.apiVersion}) does not match the expected API version (${want})`,
     );

@@ -151,6 +151,16 @@ export interface SubresourceDef {
    */
   view?(obj: KubeObject): KubeObject;
   /**
+   * Validates an update through this subresource, in place of the strategy's `validateUpdate`
+   * (e.g. `pods/status` and `pods/binding`, which may change what a pod update may not).
+   */
+  validateUpdate?(obj: KubeObject, old: KubeObject): FieldError[];
+  /**
+   * Other apiVersions of `requestKind` the body of `create` may name (kube's
+   * GroupVersionAcceptor: `pods/eviction` takes policy/v1 and policy/v1beta1 Evictions).
+   */
+  acceptedApiVersions?: readonly string[];
+  /**
    * Served but not available yet (e.g. `services/proxy` before workloads are reachable):
    * every request to it, at any path below it, is 503 with this message.
    */

@@ -369,10 +369,11 @@ export class Store {
     maintainManagedFields(this.def, old, obj, body, opts);
     const attrs = this.#attrs("UPDATE", obj, old, opts, opts.subresource);
     await this.#admission?.admit(attrs);
+    const validateUpdate = sub?.validateUpdate ?? strategy.validateUpdate;
     validateWrite(
       this.def,
       obj,
-      strategy.validateUpdate ? strategy.validateUpdate(obj, old) : strategy.validate(obj),
+      validateUpdate ? validateUpdate(obj, old) : strategy.validate(obj),
       old,
     );
     strategy.canonicalize?.(obj);

@@ -8,6 +8,7 @@
 import { appsV1Messages } from "../../codec/protobuf/schema/apps_v1.ts";
 import { autoscalingV1Messages } from "../../codec/protobuf/schema/autoscaling_v1.ts";
 import { autoscalingV2Messages } from "../../codec/protobuf/schema/autoscaling_v2.ts";
+import { policyV1Messages } from "../../codec/protobuf/schema/policy_v1.ts";
 import { batchV1Messages } from "../../codec/protobuf/schema/batch_v1.ts";
 import { authenticationV1Messages } from "../../codec/protobuf/schema/authentication_v1.ts";
 import { authorizationV1Messages } from "../../codec/protobuf/schema/authorization_v1.ts";
@@ -31,6 +32,7 @@ import {
 import { appsV1Schema } from "../apps/v1/schema.ts";
 import { autoscalingV1Schema } from "../autoscaling/v1/schema.ts";
 import { autoscalingV2Schema } from "../autoscaling/v2/schema.ts";
+import { policyV1Schema } from "../policy/v1/schema.ts";
 import { batchV1Schema } from "../batch/v1/schema.ts";
 import { authenticationV1Schema } from "../authentication/v1/schema.ts";
 import { authorizationV1Schema } from "../authorization/v1/schema.ts";
@@ -67,6 +69,7 @@ export const BUILTIN_GROUP_SCHEMAS: readonly GroupSchema[] = [
   autoscalingV2Schema,
   networkingV1Schema,
   discoveryV1Schema,
+  policyV1Schema,
 ];
 
 const MESSAGES: MessageTable = {
@@ -88,6 +91,7 @@ const MESSAGES: MessageTable = {
   ...autoscalingV2Messages,
   ...networkingV1Messages,
   ...discoveryV1Messages,
+  ...policyV1Messages,
 };
 
 /** Named types whose JSON is not an object of their wire fields. */

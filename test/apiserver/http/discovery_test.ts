@@ -70,6 +70,7 @@ Deno.test("Discovery.handle() serves the legacy documents", async (t) => {
         "events.k8s.io",
         "networking.k8s.io",
         "node.k8s.io",
+        "policy",
         "rbac.authorization.k8s.io",
         "scheduling.k8s.io",
         "storage.k8s.io",
@@ -203,11 +204,20 @@ Deno.test("Discovery.handle() serves aggregated discovery v2 when asked", async 
       const pods = doc.items[0].versions[0].resources.find((r: { resource: string }) =>
         r.resource === "pods"
       );
-      assert.deepEqual(pods.subresources, [{
+      assert.deepEqual(pods.subresources[0], {
         subresource: "status",
         responseKind: { group: "", version: "v1", kind: "Pod" },
         verbs: ["get", "patch", "update"],
-      }]);
+      });
+      const byName = Object.fromEntries(
+        pods.subresources.map((s: { subresource: string }) => [s.subresource, s]),
+      );
+      assert.deepEqual(byName.exec, {
+        subresource: "exec",
+        responseKind: { group: "", version: "v1", kind: "PodExecOptions" },
+        verbs: ["create", "get"],
+      });
+      assert.deepEqual(byName.ephemeralcontainers.verbs, ["get", "patch", "update"]);
       assert.equal(pods.scope, "Namespaced");
       assert.deepEqual(pods.categories, ["all"]);
     });

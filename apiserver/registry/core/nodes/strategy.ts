@@ -3,6 +3,7 @@ import type { FieldError } from "../../../../shared/errors/status_error.ts";
 import { isObject } from "../../../../shared/json/is_object.ts";
 import { notSupported, required } from "../../../../shared/api/validation/field_errors.ts";
 import { type KindDef, STATUS_SUBRESOURCE, type TableColumns } from "../../generic/kind.ts";
+import { PROXY_VERBS, unavailableSubresource } from "../../generic/unavailable_subresource.ts";
 import {
   AGE_COLUMN,
   ageOf as age,
@@ -85,7 +86,10 @@ export const nodeKind: KindDef = {
   singular: "node",
   shortNames: ["no"],
   namespaced: false,
-  subresources: [STATUS_SUBRESOURCE],
+  subresources: [
+    STATUS_SUBRESOURCE,
+    unavailableSubresource("nodes/proxy", PROXY_VERBS, "NodeProxyOptions"),
+  ],
   strategy: {
     tableColumns: NODE_COLUMNS,
     validate(obj) {

@@ -13,6 +13,7 @@ import { invalid, notSupported, required } from "../../../../shared/api/validati
 import type { CustomCreateArgs, KindDef, SubresourceDef } from "../../generic/kind.ts";
 import type { Store } from "../../generic/store.ts";
 import { rfc3339, systemClock } from "../../generic/clock.ts";
+import { validatePod } from "./strategy.ts";
 
 const BINDING_KIND = { group: "", version: "v1", kind: "Binding" };
 const GR = { group: "", resource: "pods/binding" };
@@ -64,9 +65,11 @@ export async function bindPod(
       next.metadata.annotations = { ...next.metadata.annotations, ...annotations };
     }
     try {
-      const bound =
-        (await pods.update(args.namespace, name, next, { dryRun: args.dryRun, user: args.user }))
-          .object;
+      const bound = (await pods.update(args.namespace, name, next, {
+        dryRun: args.dryRun,
+        user: args.user,
+        subresource: "binding",
+      })).object;
       if (!args.dryRun) await markScheduled(pods, args.namespace, bound);
       return {
         kind: "Status",
@@ -113,6 +116,8 @@ export function podBindingSubresource(pods: () => Store): SubresourceDef {
     verbs: ["create"],
     requestKind: BINDING_KIND,
     create: (args) => bindPod(pods(), args, args.name),
+    // Binding sets spec.nodeName, which a pod update may not change.
+    validateUpdate: (obj) => validatePod(obj),
   };
 }
 

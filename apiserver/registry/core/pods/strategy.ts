@@ -5,11 +5,23 @@ import { isObject } from "../../../../shared/json/is_object.ts";
 import { isDNS1123Label } from "../../../../shared/api/validation/identifiers.ts";
 import {
   duplicate,
+  forbidden,
   invalid,
   notSupported,
   required,
 } from "../../../../shared/api/validation/field_errors.ts";
-import { type KindDef, STATUS_SUBRESOURCE, type TableColumns } from "../../generic/kind.ts";
+import {
+  type KindDef,
+  STATUS_SUBRESOURCE,
+  type SubresourceDef,
+  type TableColumns,
+} from "../../generic/kind.ts";
+import { validatePodSpecUpdate } from "./pod_update.ts";
+import {
+  EPHEMERAL_CONTAINERS_SUBRESOURCE,
+  validateEphemeralContainers,
+} from "./ephemeral_containers.ts";
+import { POD_CONNECT_SUBRESOURCES } from "./connect.ts";
 import {
   AGE_COLUMN,
   ageOf as age,
@@ -76,12 +88,14 @@ function validateContainers(field: string, list: unknown, needOne: boolean): Fie
   return errs;
 }
 
-function validate(obj: KubeObject): FieldError[] {
+/** The rules of a pod on its own (create; and every update, with the update rules). */
+export function validatePod(obj: KubeObject): FieldError[] {
   if (!isObject(obj.spec)) return [required("spec")];
   const s = spec(obj);
   const errs = [
     ...validateContainers("spec.containers", s.containers, true),
     ...validateContainers("spec.initContainers", s.initContainers, false),
+    ...validateEphemeralContainers(obj),
   ];
   if (s.restartPolicy !== undefined && !RESTART_POLICIES.includes(String(s.restartPolicy))) {
     errs.push(notSupported("spec.restartPolicy", s.restartPolicy, RESTART_POLICIES));
@@ -94,6 +108,35 @@ function validate(obj: KubeObject): FieldError[] {
   }
   return errs;
 }
+
+/**
+ * SetDefaults_PodSpec and SetDefaults_Container; on create also the priority fields, which on
+ * an update the Priority admission plugin keeps from the stored pod.
+ */
+function defaultPodSpec(s: Record<string, unknown>, create: boolean): void {
+  s.restartPolicy ??= "Always";
+  s.dnsPolicy ??= "ClusterFirst";
+  s.terminationGracePeriodSeconds ??= 30;
+  s.schedulerName ??= "default-scheduler";
+  s.securityContext ??= {};
+  s.enableServiceLinks ??= true;
+  if (create) {
+    s.preemptionPolicy ??= "PreemptLowerPriority";
+    s.priority ??= 0;
+  }
+  for (const list of [s.containers, s.initContainers]) {
+    if (Array.isArray(list)) { for (const c of list) if (isObject(c)) defaultContainer(c); }
+  }
+}
+
+/**
+ * `pods/status`: the status only (ValidatePodStatusUpdate; the spec, nodeName included, stays
+ * as stored). The node agent reports through it.
+ */
+const POD_STATUS_SUBRESOURCE: SubresourceDef = {
+  ...STATUS_SUBRESOURCE,
+  validateUpdate: () => [],
+};
 
 /** Pod: Name, Ready, Status, Restarts, Age; wide: IP, Node, Nominated Node, Readiness Gates. */
 const POD_COLUMNS: TableColumns = {
@@ -197,38 +240,32 @@ export const podKind: KindDef = {
   shortNames: ["po"],
   categories: ["all"],
   namespaced: true,
-  subresources: [STATUS_SUBRESOURCE],
+  subresources: [
+    POD_STATUS_SUBRESOURCE,
+    EPHEMERAL_CONTAINERS_SUBRESOURCE,
+    ...POD_CONNECT_SUBRESOURCES,
+  ],
   strategy: {
     tableColumns: POD_COLUMNS,
     prepareForCreate(obj) {
-      const s = spec(obj);
-      s.restartPolicy ??= "Always";
-      s.dnsPolicy ??= "ClusterFirst";
-      s.terminationGracePeriodSeconds ??= 30;
-      s.schedulerName ??= "default-scheduler";
-      s.securityContext ??= {};
-      s.enableServiceLinks ??= true;
-      s.preemptionPolicy ??= "PreemptLowerPriority";
-      s.priority ??= 0;
-      for (const list of [s.containers, s.initContainers]) {
-        if (Array.isArray(list)) { for (const c of list) if (isObject(c)) defaultContainer(c); }
-      }
+      defaultPodSpec(spec(obj), true);
       obj.status = { phase: "Pending", qosClass: "BestEffort" };
     },
-    validate,
-    validateUpdate(obj, old) {
-      const errs = validate(obj);
-      const a = spec(obj), b = spec(old);
-      // Kubernetes allows only a few spec fields to change; nodeName is set once (binding).
-      if (b.nodeName && a.nodeName !== b.nodeName) {
-        errs.push({
-          type: "FieldValueForbidden",
-          field: "spec.nodeName",
-          detail:
-            "pod updates may not change fields other than `spec.containers[*].image`, `spec.initContainers[*].image`, `spec.activeDeadlineSeconds`, `spec.tolerations` (only additions to existing tolerations), `spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)",
-        });
+    // An update is defaulted as kube defaults every decoded object, so that what a client
+    // omits compares equal to the stored defaults.
+    prepareForUpdate(obj) {
+      if (isObject(obj.spec)) defaultPodSpec(obj.spec, false);
+    },
+    validate(obj) {
+      const errs = validatePod(obj);
+      const ephemeral = spec(obj).ephemeralContainers;
+      if (Array.isArray(ephemeral) && ephemeral.length > 0) {
+        errs.push(forbidden("spec.ephemeralContainers", "cannot be set on create"));
       }
       return errs;
+    },
+    validateUpdate(obj, old) {
+      return [...validatePod(obj), ...validatePodSpecUpdate(obj, old)];
     },
     selectableFields(obj) {
       const s = spec(obj), st = status(obj);

@@ -8,7 +8,8 @@
 import type { KubeObject } from "../../../../shared/api/meta/v1/types.ts";
 import { nameIsDNS1035Label } from "../../../../shared/api/validation/name_validators.ts";
 import { isObject } from "../../../../shared/json/is_object.ts";
-import { type KindDef, STATUS_SUBRESOURCE, type SubresourceDef } from "../../generic/kind.ts";
+import { type KindDef, STATUS_SUBRESOURCE } from "../../generic/kind.ts";
+import { PROXY_VERBS, unavailableSubresource } from "../../generic/unavailable_subresource.ts";
 import type { ServiceAllocator } from "./allocator.ts";
 import { SERVICE_COLUMNS } from "./table.ts";
 import { portsOf, specOf, validateService, validateServiceUpdate } from "./validation.ts";
@@ -127,14 +128,6 @@ function dropTypeDependentFields(obj: KubeObject, old: KubeObject): void {
   }
 }
 
-/** `services/proxy`: 503 until the server can reach workloads. */
-const PROXY_SUBRESOURCE: SubresourceDef = {
-  name: "proxy",
-  verbs: ["create", "delete", "get", "patch", "update"],
-  unavailable:
-    "services/proxy is not available: this server does not yet route traffic to workloads",
-};
-
 /** The Service kind, allocating from `allocator`. */
 export function serviceKind(allocator: ServiceAllocator): KindDef {
   return {
@@ -147,7 +140,10 @@ export function serviceKind(allocator: ServiceAllocator): KindDef {
     categories: ["all"],
     namespaced: true,
     nameValidator: nameIsDNS1035Label,
-    subresources: [STATUS_SUBRESOURCE, PROXY_SUBRESOURCE],
+    subresources: [
+      STATUS_SUBRESOURCE,
+      unavailableSubresource("services/proxy", PROXY_VERBS, "ServiceProxyOptions"),
+    ],
     claims: allocator,
     strategy: {
       tableColumns: SERVICE_COLUMNS,

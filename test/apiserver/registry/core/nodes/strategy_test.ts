@@ -53,7 +53,7 @@ Deno.test("nodeKind.strategy.selectableFields() exposes spec.unschedulable", asy
   assert.deepEqual(strategy.selectableFieldNames, ["spec.unschedulable"]);
 });
 
-Deno.test("nodeKind is cluster scoped with a status subresource", () => {
+Deno.test("nodeKind is cluster scoped with status and proxy subresources", () => {
   assert.equal(nodeKind.namespaced, false);
-  assert.deepEqual(nodeKind.subresources?.map((s) => s.name), ["status"]);
+  assert.deepEqual(nodeKind.subresources?.map((s) => s.name), ["status", "proxy"]);
 });

@@ -118,12 +118,12 @@ Deno.test("podKind.strategy.validate() checks containers and spec fields", async
   }
 });
 
-Deno.test("podKind.strategy.validateUpdate() sets nodeName only once", async (t) => {
+Deno.test("podKind.strategy.validateUpdate() forbids nodeName changes (binding is its own subresource)", async (t) => {
   const cases: [string, string | undefined, string | undefined, string[]][] = [
-    ["binding", undefined, "node-1", []],
+    ["setting it", undefined, "node-1", ["FieldValueForbidden spec"]],
     ["same node", "node-1", "node-1", []],
-    ["another node", "node-1", "node-2", ["FieldValueForbidden spec.nodeName"]],
-    ["unbinding", "node-1", undefined, ["FieldValueForbidden spec.nodeName"]],
+    ["another node", "node-1", "node-2", ["FieldValueForbidden spec"]],
+    ["unbinding", "node-1", undefined, ["FieldValueForbidden spec"]],
   ];
   for (const [name, before, after, want] of cases) {
     await t.step(name, () => {

@@ -68,6 +68,17 @@ export function fieldErrorMessage(e: FieldError): string {
   }
 }
 
+/**
+ * Details as kube renders them: `group` is `omitempty`, so the core group's "" is left out, as
+ * is a missing name.
+ */
+function withoutEmptyGroup(details: StatusDetails): StatusDetails {
+  const out = { ...details };
+  if (!out.group) delete out.group;
+  if (out.name === undefined) delete out.name;
+  return out;
+}
+
 /** An error that renders as a Kubernetes Status object with an HTTP code. */
 export class StatusError extends Error {
   /** The full Status body. */
@@ -90,7 +101,7 @@ export class StatusError extends Error {
       status: "Failure",
       message: status.message,
       reason: status.reason,
-      details: status.details,
+      details: status.details && withoutEmptyGroup(status.details),
       code: status.code,
     };
     if (!this.status.details) delete this.status.details;

@@ -42,7 +42,14 @@ out["created_rv"] = created.metadata.resource_version
 read = v1.read_namespaced_config_map("from-python", "default")
 out["read_data"] = read.data
 out["read_uid_matches"] = read.metadata.uid == created.metadata.uid
-v1.delete_namespaced_config_map("from-python", "default")
+deleted = v1.delete_namespaced_config_map("from-python", "default")
+out["delete_status"] = {"type": type(deleted).__name__, "status": deleted.status,
+    "name": deleted.details.name, "kind": deleted.details.kind, "group": deleted.details.group,
+    "uid_matches": deleted.details.uid == created.metadata.uid}
+sa = v1.create_namespaced_service_account("default", client.V1ServiceAccount(
+    metadata=client.V1ObjectMeta(name="sa-from-python")))
+gone = v1.delete_namespaced_service_account("sa-from-python", "default")
+out["delete_sa"] = {"type": type(gone).__name__, "name": gone.metadata.name}
 try:
     v1.read_namespaced_config_map("from-python", "default")
     out["after_delete"] = 200
@@ -78,6 +85,15 @@ Deno.test({
       assert.deepEqual(result.read_data, { lang: "python" });
       assert.equal(result.read_uid_matches, true);
       assert.equal(result.after_delete, 404);
+      assert.deepEqual(result.delete_status, {
+        type: "V1Status",
+        status: "Success",
+        name: "from-python",
+        kind: "configmaps",
+        group: null,
+        uid_matches: true,
+      });
+      assert.deepEqual(result.delete_sa, { type: "V1ServiceAccount", name: "sa-from-python" });
       assert.equal(
         (await call(s, "GET", "/api/v1/namespaces/default/configmaps/from-python")).status,
         404,

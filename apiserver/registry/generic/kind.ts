@@ -187,6 +187,14 @@ export interface KindDef {
    * ALL_PATCH_TYPES. A custom resource declares CUSTOM_RESOURCE_PATCH_TYPES.
    */
   patchTypes?: readonly PatchType[];
+  /**
+   * A DELETE that removes the object at once answers the object itself, as kube registries
+   * with `ReturnDeletedObject: true` do (Pod, Service, ServiceAccount, Namespace, PV, PVC,
+   * PodTemplate, ResourceQuota, StorageClass, custom resources, …); otherwise it answers a
+   * Success Status naming the object. An object that stays (finalizers, grace) is always
+   * answered.
+   */
+  returnDeletedObject?: boolean;
   /** PUT to a missing object creates it (Kubernetes allows this for a few kinds). */
   allowCreateOnUpdate?: boolean;
   /** Validates names as DNS-1123 labels (true) or subdomains (false, default). */

@@ -41,6 +41,7 @@ export const namespaceKind: KindDef = {
   singular: "namespace",
   shortNames: ["ns"],
   namespaced: false,
+  returnDeletedObject: true,
   nameIsLabel: true,
   // As in Kubernetes, namespaces have no deletecollection.
   verbs: ["create", "delete", "get", "list", "patch", "update", "watch"],

@@ -104,6 +104,7 @@ export const persistentVolumeClaimKind: KindDef = {
   singular: "persistentvolumeclaim",
   shortNames: ["pvc"],
   namespaced: true,
+  returnDeletedObject: true,
   subresources: [STATUS_SUBRESOURCE],
   strategy: {
     tableColumns: PVC_COLUMNS,

@@ -111,6 +111,7 @@ export const persistentVolumeKind: KindDef = {
   singular: "persistentvolume",
   shortNames: ["pv"],
   namespaced: false,
+  returnDeletedObject: true,
   subresources: [STATUS_SUBRESOURCE],
   strategy: {
     tableColumns: PV_COLUMNS,

@@ -240,6 +240,7 @@ export const podKind: KindDef = {
   shortNames: ["po"],
   categories: ["all"],
   namespaced: true,
+  returnDeletedObject: true,
   subresources: [
     POD_STATUS_SUBRESOURCE,
     EPHEMERAL_CONTAINERS_SUBRESOURCE,

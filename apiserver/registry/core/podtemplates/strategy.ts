@@ -62,6 +62,7 @@ export const podTemplateKind: KindDef = {
   plural: "podtemplates",
   singular: "podtemplate",
   namespaced: true,
+  returnDeletedObject: true,
   strategy: {
     tableColumns: PODTEMPLATE_COLUMNS,
     prepareForCreate: (o) => defaultPodTemplate(o.template),

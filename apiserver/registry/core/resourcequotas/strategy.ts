@@ -77,6 +77,7 @@ export const resourceQuotaKind: KindDef = {
   singular: "resourcequota",
   shortNames: ["quota"],
   namespaced: true,
+  returnDeletedObject: true,
   subresources: [STATUS_SUBRESOURCE],
   strategy: {
     tableColumns: QUOTA_COLUMNS,

@@ -35,6 +35,7 @@ export const serviceAccountKind: KindDef = {
   singular: "serviceaccount",
   shortNames: ["sa"],
   namespaced: true,
+  returnDeletedObject: true,
   strategy: {
     tableColumns: SERVICEACCOUNT_COLUMNS,
     // The schema makes secrets and imagePullSecrets lists; nothing else is checked here.

@@ -139,6 +139,7 @@ export function serviceKind(allocator: ServiceAllocator): KindDef {
     shortNames: ["svc"],
     categories: ["all"],
     namespaced: true,
+    returnDeletedObject: true,
     nameValidator: nameIsDNS1035Label,
     subresources: [
       STATUS_SUBRESOURCE,

@@ -286,11 +286,15 @@ async function exerciseKind(s: TestServer, k: KindCase, step: Deno.TestContext) 
       assertStatus(await call(s, "POST", `${item}/status`, body), 405, "MethodNotAllowed");
     });
   }
-  await step.step("delete answers the object; then 404", async () => {
-    const r = assertOk(await call(s, "DELETE", item), 200);
-    assert.equal(r.metadata.name, name);
+  await step.step("delete answers the object or kube's Success Status; then 404", async () => {
+    const r = assertOk(await call<KubeObject | Status>(s, "DELETE", item), 200);
+    if (r.kind === "Status") {
+      assert.equal((r as Status).status, "Success");
+      assert.equal((r as Status).details?.name, name);
+      assert.equal((r as Status).details?.kind, k.resource);
+    } else assert.equal((r as KubeObject).metadata.name, name);
     if (k.resource === "namespaces") {
-      assert.ok(r.metadata.deletionTimestamp);
+      assert.ok((r as KubeObject).metadata.deletionTimestamp);
       await eventually(
         "namespace removal",
         async () => (await call(s, "GET", item)).status === 404,

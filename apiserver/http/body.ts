@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { decodeObject, ProtobufError } from "../../shared/codec/protobuf/mod.ts";
+import { decodeEnvelope, decodeObject, ProtobufError } from "../../shared/codec/protobuf/mod.ts";
+import { goJsonSyntaxError } from "../../shared/json/go_json_syntax_error.ts";
 import { findJsonDuplicateFields } from "../../shared/api/schema/json_duplicate_fields.ts";
 import { StatusError } from "../../shared/errors/status_error.ts";
 import { checkBodyDepth, checkJsonTextDepth } from "./body_depth.ts";
@@ -74,6 +75,47 @@ export interface DecodeOptions {
   protobuf?: boolean;
   /** Parses YAML off the request thread when large; without it YAML is parsed inline. */
   yaml?: YamlDecoder;
+  /**
+   * The kind the body must hold (create, update). A body that cannot be decoded then answers
+   * as kube-apiserver does: `the object provided is unrecognized (must be of type <kind>): ...`.
+   */
+  kind?: string;
+}
+
+/** A body the declared media type cannot decode, in the words of Go's decoders. */
+class Undecodable extends Error {
+  /** `typed`: the envelope named its kind, the object inside is broken. */
+  constructor(message: string, readonly typed?: { apiVersion: string; kind: string }) {
+    super(message);
+  }
+}
+
+/**
+ * kube's summary of a body in decode errors: `<empty>`, `N bytes of binary data`, or the text
+ * (the first 30 bytes and ` ...` when longer).
+ */
+export function summarizeBody(bytes: Uint8Array): string {
+  if (bytes.length === 0) return "<empty>";
+  if (bytes[0] === 0) return `${bytes.length} bytes of binary data`;
+  if (bytes.length > 30) return `${UTF8.decode(bytes.subarray(0, 30))} ...`;
+  return UTF8.decode(bytes);
+}
+
+function undecodableError(err: Undecodable, bytes: Uint8Array, opts: DecodeOptions): StatusError {
+  if (!opts.kind) return StatusError.badRequest(err.message);
+  if (err.typed) {
+    const version = err.typed.apiVersion.slice(err.typed.apiVersion.indexOf("/") + 1);
+    return StatusError.badRequest(
+      `${err.typed.kind} in version ${
+        JSON.stringify(version)
+      } cannot be handled as a ${opts.kind}: ${err.message}`,
+    );
+  }
+  return StatusError.badRequest(
+    `the object provided is unrecognized (must be of type ${opts.kind}): ${err.message} (${
+      summarizeBody(bytes)
+    })`,
+  );
 }
 
 const UTF8 = new TextDecoder();
@@ -87,7 +129,17 @@ export async function decodeRequestBody(
   bytes: Uint8Array,
   opts: DecodeOptions = {},
 ): Promise<DecodedBody> {
-  const decoded = await decodeUnchecked(contentType, bytes, opts);
+  let decoded: DecodedBody;
+  try {
+    decoded = await decodeUnchecked(contentType, bytes, opts);
+  } catch (err) {
+    if (err instanceof Undecodable) throw undecodableError(err, bytes, opts);
+    if (
+      err instanceof StatusError && err.code === 400 &&
+      err.message.startsWith("error converting YAML to JSON: ")
+    ) throw undecodableError(new Undecodable(err.message), bytes, opts);
+    throw err;
+  }
   checkBodyDepth(decoded.value);
   return decoded;
 }
@@ -110,7 +162,7 @@ async function decodeUnchecked(
   }
   if (mt.type === "application" && mt.subtype === "json") {
     const text = UTF8.decode(bytes);
-    const value = parseJson(text);
+    const value = parseJson(text, bytes);
     const duplicates = opts.findDuplicates
       ? findJsonDuplicateFields(text).map((p) => `duplicate field ${JSON.stringify(p)}`)
       : [];
@@ -142,19 +194,27 @@ export async function decodeBody(
   return (await decodeRequestBody(contentType, bytes, opts)).value;
 }
 
-function parseJson(text: string): unknown {
-  if (text.trim() === "") throw StatusError.badRequest("the body of the request is empty");
+function parseJson(text: string, bytes: Uint8Array): unknown {
   checkJsonTextDepth(text);
   try {
     return JSON.parse(text);
-  } catch (err) {
-    throw StatusError.badRequest(
-      `couldn't get version/kind; json parse error: ${(err as Error).message}`,
-    );
+  } catch {
+    const goMessage = goJsonSyntaxError(bytes) ?? "unexpected end of JSON input";
+    throw new Undecodable(`couldn't get version/kind; json parse error: ${goMessage}`);
   }
 }
 
+/** Go's gogo-protobuf words for the truncations and overflows our reader reports. */
+function goProtobufMessage(message: string): string {
+  if (/truncated|past the end/.test(message)) return "unexpected EOF";
+  if (/longer than 10 bytes|out of range/.test(message)) return "proto: integer overflow";
+  return message;
+}
+
 function parseProtobuf(bytes: Uint8Array): unknown {
+  if (bytes.length === 0) throw new Undecodable("empty data");
+  if (bytes.length === 4 && decodeEnvelopeOrThrow(bytes)) throw new Undecodable("empty body");
+  const env = decodeEnvelopeOrThrow(bytes);
   try {
     return decodeObject(bytes);
   } catch (err) {
@@ -162,8 +222,18 @@ function parseProtobuf(bytes: Uint8Array): unknown {
       if (err.reason === "UnknownKind") {
         throw StatusError.unsupportedMediaType(PROTOBUF, SUPPORTED_INPUT_NO_PROTOBUF);
       }
-      throw StatusError.badRequest(`error decoding protobuf body: ${err.message}`);
+      throw new Undecodable(goProtobufMessage(err.message), env);
     }
+    throw err;
+  }
+}
+
+function decodeEnvelopeOrThrow(bytes: Uint8Array): { apiVersion: string; kind: string } {
+  try {
+    const env = decodeEnvelope(bytes);
+    return { apiVersion: env.apiVersion, kind: env.kind };
+  } catch (err) {
+    if (err instanceof ProtobufError) throw new Undecodable(goProtobufMessage(err.message));
     throw err;
   }
 }

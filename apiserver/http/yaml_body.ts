@@ -6,7 +6,15 @@
  *
  * @module
  */
-import { isMap, isScalar, isSeq, LineCounter, type Node, parseAllDocuments } from "yaml";
+import {
+  isMap,
+  isScalar,
+  isSeq,
+  LineCounter,
+  type Node,
+  parseAllDocuments,
+  type YAMLError,
+} from "yaml";
 import { StatusError } from "../../shared/errors/status_error.ts";
 import { checkYamlTextDepth } from "./body_depth.ts";
 
@@ -32,7 +40,7 @@ export function parseYamlBody(text: string, findDuplicates: boolean): YamlBody {
   }
   const doc = real[0];
   if (doc.errors.length > 0) {
-    throw StatusError.badRequest(`error converting YAML to JSON: ${doc.errors[0].message}`);
+    throw StatusError.badRequest(`error converting YAML to JSON: ${goYamlError(doc.errors[0])}`);
   }
   const duplicates: string[] = [];
   if (findDuplicates) yamlDuplicates(doc.contents, lines, duplicates);
@@ -43,6 +51,30 @@ export function parseYamlBody(text: string, findDuplicates: boolean): YamlBody {
     throw StatusError.badRequest(`error converting YAML to JSON: ${(err as Error).message}`);
   }
   return { value, duplicates };
+}
+
+/**
+ * A syntax error as go-yaml (sigs.k8s.io/yaml, kube's YAML decoder) words it, `yaml: line N:
+ * <problem>`, for the problems both parsers name; others keep the parser's own first line.
+ */
+export function goYamlError(err: YAMLError): string {
+  const line = err.linePos?.[0]?.line ?? 1;
+  const first = err.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
+  let problem = first;
+  if (err.code === "BLOCK_AS_IMPLICIT_KEY") {
+    problem = "mapping values are not allowed in this context";
+  } else if (err.code === "TAB_AS_INDENT" || err.code === "BAD_SCALAR_START") {
+    problem = "found character that cannot start any token";
+  } else if (/^Missing closing .?quote/.test(first)) {
+    problem = "found unexpected end of stream";
+  } else if (/^Flow map must end/.test(first)) {
+    problem = "did not find expected ',' or '}'";
+  } else if (/^Flow sequence .*end with a \]/.test(first)) {
+    problem = "did not find expected ',' or ']'";
+  } else if (/^Implicit map keys need to be followed by map values/.test(first)) {
+    problem = "could not find expected ':'";
+  }
+  return `yaml: line ${line}: ${problem}`;
 }
 
 function yamlDuplicates(node: unknown, lines: LineCounter, out: string[]): void {

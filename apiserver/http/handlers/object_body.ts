@@ -44,6 +44,7 @@ export async function readObjectBody(
     findDuplicates: directive !== "Ignore",
     protobuf: hasProtobuf(want, expectedKind),
     yaml: ctx.yamlDecoder,
+    kind: expectedKind,
   });
   const value = decoded.value;
   if (!isObject(value)) {

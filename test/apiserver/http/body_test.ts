@@ -5,7 +5,7 @@ import {
   MAX_BODY_BYTES,
   readBody,
 } from "../../../apiserver/http/body.ts";
-import { encodeObject } from "../../../shared/codec/protobuf/mod.ts";
+import { decodeEnvelope, encodeObject } from "../../../shared/codec/protobuf/mod.ts";
 import { StatusError } from "../../../shared/errors/status_error.ts";
 import { assertRejectsStatus } from "../../support/assert_throws_status.ts";
 
@@ -91,8 +91,8 @@ Deno.test("decodeRequestBody() reports duplicated fields only when asked", async
 
 Deno.test("decodeRequestBody() answers 4xx for malformed or unsupported bodies", async (t) => {
   const cases: [string, string | null, Uint8Array, number, RegExp][] = [
-    ["empty JSON", "application/json", enc(""), 400, /empty/],
-    ["whitespace JSON", null, enc("  \n"), 400, /empty/],
+    ["empty JSON", "application/json", enc(""), 400, /unexpected end of JSON input/],
+    ["whitespace JSON", null, enc("  \n"), 400, /unexpected end of JSON input/],
     ["broken JSON", "application/json", enc("{"), 400, /json parse error/],
     ["empty YAML", "application/yaml", enc(""), 400, /empty/],
     ["two YAML documents", "application/yaml", enc("a: 1\n---\nb: 2\n"), 400, /one YAML/],
@@ -100,7 +100,7 @@ Deno.test("decodeRequestBody() answers 4xx for malformed or unsupported bodies",
     ["alias bomb", "application/yaml", enc(aliasBomb()), 400, /YAML to JSON/],
     ["text/plain", "text/plain", enc("x"), 415, /unknown format/],
     ["unparseable Content-Type", "garbage", enc("{}"), 415, /unknown format/],
-    ["broken Protobuf", "application/vnd.kubernetes.protobuf", enc("k8s\0\xff"), 400, /protobuf/],
+    ["broken Protobuf", "application/vnd.kubernetes.protobuf", enc("k8s\0\xff"), 400, /EOF/],
     ["Protobuf without the magic", "application/vnd.kubernetes.protobuf", enc("{}"), 400, /./],
   ];
   for (const [name, ct, bytes, code, msg] of cases) {
@@ -119,9 +119,94 @@ Deno.test("decodeRequestBody() answers 4xx for malformed or unsupported bodies",
   });
 });
 
+Deno.test("decodeRequestBody() words undecodable bodies as kube-apiserver", async (t) => {
+  const ns = { kind: "Namespace" };
+  const pb = "application/vnd.kubernetes.protobuf";
+  const cm = encodeObject({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "a" } });
+  const cases: [string, string, Uint8Array, string][] = [
+    [
+      "broken JSON",
+      "application/json",
+      enc('{"metadata": {"name": x}}'),
+      "the object provided is unrecognized (must be of type Namespace): couldn't get " +
+      "version/kind; json parse error: invalid character 'x' looking for beginning of value " +
+      '({"metadata": {"name": x}})',
+    ],
+    [
+      "truncated JSON, summarized",
+      "application/json",
+      enc('{"metadata": {"name": "a-rather-long-name"'),
+      "the object provided is unrecognized (must be of type Namespace): couldn't get " +
+      "version/kind; json parse error: unexpected end of JSON input " +
+      '({"metadata": {"name": "a-rathe ...)',
+    ],
+    [
+      "empty JSON",
+      "application/json",
+      enc(""),
+      "the object provided is unrecognized (must be of type Namespace): couldn't get " +
+      "version/kind; json parse error: unexpected end of JSON input (<empty>)",
+    ],
+    [
+      "broken YAML",
+      "application/yaml",
+      enc("a: b: c\n"),
+      "the object provided is unrecognized (must be of type Namespace): error converting YAML " +
+      "to JSON: yaml: line 1: mapping values are not allowed in this context (a: b: c\n)",
+    ],
+    [
+      "Protobuf without the magic",
+      pb,
+      enc("{}"),
+      "the object provided is unrecognized (must be of type Namespace): provided data does not " +
+      "appear to be a protobuf message, expected prefix [107 56 115 0] ({})",
+    ],
+    [
+      "truncated Protobuf object",
+      pb,
+      envelopeWithTruncatedRaw(cm),
+      'ConfigMap in version "v1" cannot be handled as a Namespace: unexpected EOF',
+    ],
+  ];
+  for (const [name, ct, bytes, message] of cases) {
+    await t.step(name, async () => {
+      const err = await assertRejectsStatus(decodeRequestBody(ct, bytes, ns), 400);
+      assert.equal(err.message, message);
+      assert.equal(err.reason, "BadRequest");
+    });
+  }
+  await t.step("without a kind, Go's message alone", async () => {
+    const err = await assertRejectsStatus(decodeRequestBody(null, enc("[1 2]")), 400);
+    assert.equal(
+      err.message,
+      "couldn't get version/kind; json parse error: invalid character '2' after array element",
+    );
+  });
+});
+
 Deno.test("decodeBody() returns the decoded value", async () => {
   assert.deepEqual(await decodeBody("application/yaml", enc("a: 1")), { a: 1 });
 });
+
+/** `k8s\0` + Unknown{typeMeta, raw} of `bytes`, its raw cut short (lengths below 128). */
+function envelopeWithTruncatedRaw(bytes: Uint8Array): Uint8Array {
+  const env = decodeEnvelope(bytes);
+  const tm = [...enc(env.apiVersion), ...enc(env.kind)];
+  const typeMeta = [0x0a, env.apiVersion.length, ...enc(env.apiVersion)].concat(
+    [0x12, env.kind.length, ...enc(env.kind)],
+  );
+  const raw = env.raw.subarray(0, env.raw.length - 3);
+  assert.ok(tm.length < 120 && raw.length < 128);
+  return new Uint8Array([
+    ...enc("k8s\0"),
+    0x0a,
+    typeMeta.length,
+    ...typeMeta,
+    0x12,
+    raw.length,
+    ...raw,
+  ]);
+}
 
 function aliasBomb(): string {
   const lines = ['a: &a ["x","x","x","x","x","x","x","x","x","x"]'];

@@ -124,7 +124,7 @@ export async function startServer(
     featureGates: opts.featureGates,
     logger,
   });
-  const server = await listen(opts, pki, handler);
+  const server = await listen(opts, pki, handler, parts.authn.clientCaPems);
   const url = serverUrlFor(opts.bindAddress, server.port);
   const kubeconfigPath = await writeKubeconfig(opts, pki, url);
   const controllers = startControllers(opts, {
@@ -265,6 +265,7 @@ function listen(
   opts: ServerOptions,
   pki: Pki,
   handler: ApiHandler,
+  clientCaPems: string[],
 ): Promise<HttpsServer> {
   return serveHttps(handler, {
     hostname: opts.bindAddress,
@@ -272,6 +273,7 @@ function listen(
     certPem: pki.serving.certPem,
     keyPem: pki.serving.keyPem,
     requestClientCert: true,
+    clientCaPems,
     http2: opts.http2MaxStreamsPerConnection > 0,
     http2MaxStreamsPerConnection: opts.http2MaxStreamsPerConnection || undefined,
   });

@@ -69,6 +69,11 @@ export interface ServeHttpsOptions {
   keyPem: string;
   /** Ask clients for a certificate (it is optional for them and never verified here). */
   requestClientCert: boolean;
+  /**
+   * CA certificates (PEM each) the CertificateRequest names as acceptable issuers, as Go's
+   * ClientCAs do; this verifies nothing (certificates are still handed over unverified).
+   */
+  clientCaPems?: string[];
   /** Aborting it closes the server. */
   signal?: AbortSignal;
   /** Largest accepted request body (default 3 MiB, as kube-apiserver). */
@@ -303,6 +308,9 @@ export function serveHttps(
     key: options.keyPem,
     requestCert: options.requestClientCert,
     rejectUnauthorized: false,
+    ...(options.requestClientCert && options.clientCaPems?.length
+      ? { ca: options.clientCaPems }
+      : {}),
     ALPNProtocols: http2 ? ["h2", "http/1.1"] : ["http/1.1"],
   });
   server.on("connection", onConnection);

@@ -53,8 +53,27 @@ export interface ServerAuthentication {
     /** `--service-account-max-token-expiration`, seconds. */
     maxExpirationSeconds?: number;
   };
+  /**
+   * The CA certificates (PEM, one each) of `--client-ca-file` (or the generated client CA) and
+   * `--requestheader-client-ca-file`: the TLS handshake names their subjects as acceptable
+   * client certificate issuers, as kube-apiserver does.
+   */
+  clientCaPems: string[];
   /** Releases HTTP clients. */
   close(): void;
+}
+
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;
+
+/** The client CA bundles' certificates, each as its own PEM. */
+async function clientCaPems(opts: AuthenticationOptions, pki: Pki): Promise<string[]> {
+  const bundles = [await readPem("--client-ca-file", opts.clientCaFile ?? pki.clientCaFile)];
+  if (opts.requestHeaderClientCaFile) {
+    bundles.push(
+      await readPem("--requestheader-client-ca-file", opts.requestHeaderClientCaFile),
+    );
+  }
+  return [...new Set(bundles.flatMap((b) => b.match(PEM_CERTIFICATE) ?? []))];
 }
 
 async function readPem(flag: string, path: string): Promise<string> {
@@ -101,6 +120,7 @@ export async function buildAuthenticator(
       get,
       maxExpirationSeconds: opts.serviceAccountMaxTokenExpirationSeconds,
     },
+    clientCaPems: await clientCaPems(opts, pki),
     close() {
       for (const c of closers) c();
     },

@@ -167,12 +167,13 @@ export function parseFieldSelector(selector: string): FieldSelector {
 export function supportedFieldLabels(
   supported: readonly string[],
   aliases: Readonly<Record<string, string>> = {},
+  message: (label: string) => string = (label) => `field label not supported: ${label}`,
 ): FieldLabelConverter {
   const set = new Set(supported);
   return (label, value) => {
     if (set.has(label)) return [label, value];
     if (Object.prototype.hasOwnProperty.call(aliases, label)) return [aliases[label], value];
-    throw new SelectorError(`field label not supported: ${label}`);
+    throw new SelectorError(message(label));
   };
 }
 

@@ -20,11 +20,11 @@ export function fieldLabelsOf(def: KindDef): FieldLabelConverter {
   if (def.servedFrom) return fieldLabelsOf(def.servedFrom.storage);
   const own = def.strategy.selectableFieldNames ?? [];
   if (own.length === 0) return defaultMetaFieldLabels;
-  return supportedFieldLabels([
-    "metadata.name",
-    ...(def.namespaced ? ["metadata.namespace"] : []),
-    ...own,
-  ]);
+  return supportedFieldLabels(
+    ["metadata.name", ...(def.namespaced ? ["metadata.namespace"] : []), ...own],
+    def.strategy.fieldLabelAliases,
+    def.strategy.fieldLabelError,
+  );
 }
 
 /** Parses the list options of a request for the context's kind. */

@@ -74,6 +74,10 @@ export interface Strategy {
   selectableFields?(obj: KubeObject): Record<string, string>;
   /** Names of the per-kind selectable fields (for "field label not supported" errors). */
   selectableFieldNames?: readonly string[];
+  /** Old field labels kube still converts to current ones (Pod's `spec.host`). */
+  fieldLabelAliases?: Readonly<Record<string, string>>;
+  /** The kind's own wording of an unsupported field label (default `field label not supported: <label>`). */
+  fieldLabelError?: (label: string) => string;
   /**
    * Graceful deletion: returns the grace period in seconds to wait before removal (the object
    * stays with a deletionTimestamp), or 0/undefined to delete at once.

@@ -184,6 +184,12 @@ export const jobKind: KindDef = {
   namespaced: true,
   subresources: [STATUS_SUBRESOURCE],
   strategy: {
+    selectableFields: (obj) => ({
+      "status.successful": String((isObject(obj.status) ? obj.status.succeeded : 0) ?? 0),
+    }),
+    selectableFieldNames: ["status.successful"],
+    fieldLabelError: (label) =>
+      `field label ${JSON.stringify(label)} not supported for batchv1.Job`,
     tableColumns: JOB_COLUMNS,
     prepareForCreate(obj) {
       // The uid is chosen here: the generated selector and pod labels carry it.

@@ -92,7 +92,8 @@ export const namespaceKind: KindDef = {
       // Kubernetes also keeps the bare `name` field for backward compatibility.
       return { "status.phase": String(status.phase ?? ""), name: obj.metadata.name ?? "" };
     },
-    selectableFieldNames: ["status.phase", "name"],
+    // kube's field label conversion takes status.phase only (and metadata.name).
+    selectableFieldNames: ["status.phase"],
     hasPendingFinalizers: (obj) => specFinalizers(obj).length > 0,
     prepareForDeletion(obj) {
       obj.status = { ...(isObject(obj.status) ? obj.status : {}), phase: "Terminating" };

@@ -42,6 +42,13 @@ function status(obj: KubeObject): Record<string, unknown> {
   return isObject(obj.status) ? obj.status : {};
 }
 
+/** The selectable `status.podIP`: the first of `status.podIPs`, as kube's GetAttrs reads it. */
+function podIPOf(st: Record<string, unknown>): string {
+  const ips = Array.isArray(st.podIPs) ? st.podIPs : [];
+  const first = isObject(ips[0]) ? ips[0].ip : undefined;
+  return String(first ?? st.podIP ?? "");
+}
+
 function defaultContainer(c: Record<string, unknown>): void {
   c.terminationMessagePath ??= "/dev/termination-log";
   c.terminationMessagePolicy ??= "File";
@@ -277,7 +284,7 @@ export const podKind: KindDef = {
         "spec.serviceAccountName": String(s.serviceAccountName ?? ""),
         "spec.hostNetwork": String(s.hostNetwork === true),
         "status.phase": String(st.phase ?? ""),
-        "status.podIP": String(st.podIP ?? ""),
+        "status.podIP": podIPOf(st),
         "status.nominatedNodeName": String(st.nominatedNodeName ?? ""),
       };
     },
@@ -289,8 +296,11 @@ export const podKind: KindDef = {
       "spec.hostNetwork",
       "status.phase",
       "status.podIP",
+      // Accepted by kube's conversion, but no value is selectable: it reads as "".
+      "status.podIPs",
       "status.nominatedNodeName",
     ],
+    fieldLabelAliases: { "spec.host": "spec.nodeName" },
     gracePeriod(obj, options) {
       const s = spec(obj), st = status(obj);
       // Only a pod bound to a node waits for its node agent to stop it.

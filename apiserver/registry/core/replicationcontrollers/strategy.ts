@@ -130,6 +130,10 @@ export const replicationControllerKind: KindDef = {
   namespaced: true,
   subresources: [STATUS_SUBRESOURCE, RC_SCALE_SUBRESOURCE],
   strategy: {
+    selectableFields: (obj) => ({
+      "status.replicas": String((isObject(obj.status) ? obj.status.replicas : 0) ?? 0),
+    }),
+    selectableFieldNames: ["status.replicas"],
     tableColumns: RC_COLUMNS,
     prepareForCreate(o) {
       defaults(o);

@@ -147,6 +147,14 @@ export function serviceKind(allocator: ServiceAllocator): KindDef {
     ],
     claims: allocator,
     strategy: {
+      selectableFields: (obj) => {
+        const spec = isObject(obj.spec) ? obj.spec : {};
+        return {
+          "spec.clusterIP": String(spec.clusterIP ?? ""),
+          "spec.type": String(spec.type ?? ""),
+        };
+      },
+      selectableFieldNames: ["spec.clusterIP", "spec.type"],
       tableColumns: SERVICE_COLUMNS,
       prepareForCreate(obj) {
         defaultService(obj);

@@ -8,7 +8,7 @@
 import { StatusError } from "../../shared/errors/status_error.ts";
 import type { ResourceRegistry } from "../registry/resource_registry.ts";
 import type { Store } from "../registry/generic/store.ts";
-import type { KindDef, Verb } from "../registry/generic/kind.ts";
+import type { KindDef, SubresourceDef, Verb } from "../registry/generic/kind.ts";
 import { parseAccept } from "./negotiation.ts";
 import { createHash } from "node:crypto";
 
@@ -119,16 +119,13 @@ export class Discovery {
       if (!d.virtual && !d.computed) r.storageVersionHash = storageVersionHash(d);
       resources.push(r);
       for (const sub of d.subresources ?? []) {
-        // The subresource's own kind (Scale, Eviction, Binding), with its group and version
-        // when they are not the parent's.
-        const rk = sub.requestKind;
-        const foreign = rk && (rk.group !== d.group || rk.version !== d.version);
+        const rk = subresourceKind(d, sub);
         resources.push({
           name: `${d.plural}/${sub.name}`,
           singularName: "",
           namespaced: d.namespaced,
-          ...(foreign ? { group: rk.group, version: rk.version } : {}),
-          kind: rk?.kind ?? d.kind,
+          ...(rk.group || rk.version ? { group: rk.group, version: rk.version } : {}),
+          kind: rk.kind,
           verbs: this.#verbs(d, sub.verbs),
         });
       }
@@ -151,7 +148,7 @@ export class Discovery {
           const d = s.def;
           const r: Record<string, unknown> = {
             resource: d.plural,
-            responseKind: { group: d.group, version: d.version, kind: d.kind },
+            responseKind: { group: "", version: "", kind: d.kind },
             scope: d.namespaced ? "Namespaced" : "Cluster",
             singularResource: d.singular,
             verbs: this.#verbs(d),
@@ -161,9 +158,7 @@ export class Discovery {
           if (d.subresources?.length) {
             r.subresources = d.subresources.map((sub) => ({
               subresource: sub.name,
-              responseKind: sub.requestKind
-                ? { ...sub.requestKind }
-                : { group: d.group, version: d.version, kind: d.kind },
+              responseKind: subresourceKind(d, sub),
               verbs: this.#verbs(d, sub.verbs),
             }));
           }
@@ -220,4 +215,23 @@ function json(value: unknown): Response {
     status: 200,
     headers: { "Content-Type": "application/json" },
   });
+}
+
+/**
+ * The kind discovery names for a subresource, as kube-apiserver's APIResource has it: group
+ * and version only when they differ from the resource's own (autoscaling/v1 Scale on apps/v1),
+ * else empty; its `requestKind` (`Binding`, `TokenRequest`, `PodExecOptions`), else the
+ * resource's kind.
+ */
+export function subresourceKind(
+  d: KindDef,
+  sub: SubresourceDef,
+): { group: string; version: string; kind: string } {
+  const rk = sub.requestKind;
+  const other = rk && (rk.group !== d.group || rk.version !== d.version);
+  return {
+    group: other ? rk.group : "",
+    version: other ? rk.version : "",
+    kind: rk?.kind ?? d.kind,
+  };
 }

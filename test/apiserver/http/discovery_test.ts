@@ -180,7 +180,7 @@ Deno.test("Discovery.handle() serves aggregated discovery v2 when asked", async 
         version: "v1",
         resources: [{
           resource: "leases",
-          responseKind: { group: "coordination.k8s.io", version: "v1", kind: "Lease" },
+          responseKind: { group: "", version: "", kind: "Lease" },
           scope: "Namespaced",
           singularResource: "lease",
           verbs: [
@@ -206,7 +206,7 @@ Deno.test("Discovery.handle() serves aggregated discovery v2 when asked", async 
       );
       assert.deepEqual(pods.subresources[0], {
         subresource: "status",
-        responseKind: { group: "", version: "v1", kind: "Pod" },
+        responseKind: { group: "", version: "", kind: "Pod" },
         verbs: ["get", "patch", "update"],
       });
       const byName = Object.fromEntries(

@@ -97,12 +97,13 @@ Deno.test("namespaceKind.strategy deletion hooks follow spec.finalizers", async 
   });
 });
 
-Deno.test("namespaceKind.strategy.selectableFields() exposes status.phase and name", () => {
+Deno.test("namespaceKind.strategy.selectableFields() exposes status.phase and name; selectors take status.phase", () => {
   assert.deepEqual(strategy.selectableFields!(ns({ status: { phase: "Active" } })), {
     "status.phase": "Active",
     name: "team",
   });
-  assert.deepEqual([...strategy.selectableFieldNames!].sort(), ["name", "status.phase"]);
+  // kube's field label conversion for Namespace takes status.phase (and metadata.name) only.
+  assert.deepEqual([...strategy.selectableFieldNames!], ["status.phase"]);
 });
 
 Deno.test("namespaceKind's finalize subresource replaces spec.finalizers only", () => {

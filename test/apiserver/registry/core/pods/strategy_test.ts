@@ -162,7 +162,17 @@ Deno.test("podKind.strategy.selectableFields() exposes the declared fields", asy
     const fields = strategy.selectableFields!(pod({}));
     assert.equal(fields["spec.hostNetwork"], "false");
     assert.equal(fields["spec.nodeName"], "");
-    assert.deepEqual(Object.keys(fields).sort(), [...strategy.selectableFieldNames!].sort());
+    // status.podIPs is a label kube's conversion accepts without a value to select.
+    assert.deepEqual(
+      [...Object.keys(fields), "status.podIPs"].sort(),
+      [...strategy.selectableFieldNames!].sort(),
+    );
+  });
+  await t.step("status.podIP is the first of status.podIPs", () => {
+    const fields = strategy.selectableFields!(
+      pod({}, { podIP: "10.0.0.1", podIPs: [{ ip: "10.0.0.2" }, { ip: "fd00::2" }] }),
+    );
+    assert.equal(fields["status.podIP"], "10.0.0.2");
   });
 });
 

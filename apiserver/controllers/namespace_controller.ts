@@ -181,7 +181,7 @@ export class NamespaceController {
       const list = await store.list(name, { plan: { mode: "latest" } });
       if (list.items.length === 0) continue;
       const deleted = await store.deleteCollection(name, { plan: { mode: "latest" } }, {});
-      remaining += deleted.length;
+      remaining += deleted.items.length;
     }
     if (remaining > 0) {
       // Objects with finalizers (or a grace period) remain; a later commit or resync retries.

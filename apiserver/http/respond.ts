@@ -7,7 +7,6 @@
  */
 import { gzip } from "node:zlib";
 import { stringify } from "yaml";
-import type { Status } from "../../shared/api/meta/v1/types.ts";
 import { encodeObject, ProtobufError } from "../../shared/codec/protobuf/mod.ts";
 import { StatusError } from "../../shared/errors/status_error.ts";
 import type { KubeList, KubeObject } from "../../shared/api/meta/v1/types.ts";
@@ -95,19 +94,6 @@ export function errorResponse(err: StatusError, format: OutputFormat = "json"): 
   const headers = new Headers({ "Content-Type": contentTypeOf(format) });
   for (const [k, v] of Object.entries(err.headers)) headers.set(k, v);
   return fixedResponse(body, { status: err.code, headers });
-}
-
-/** A Success Status (deletecollection, some deletes). */
-export function successStatus(details?: Status["details"]): Status {
-  const s: Status = {
-    kind: "Status",
-    apiVersion: "v1",
-    metadata: {},
-    status: "Success",
-    code: 200,
-  };
-  if (details) s.details = details;
-  return s;
 }
 
 /**

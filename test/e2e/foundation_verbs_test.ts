@@ -5,7 +5,7 @@
  * gracePeriodSeconds and deletecollection.
  */
 import assert from "node:assert/strict";
-import type { KubeObject, Status } from "../../shared/api/meta/v1/types.ts";
+import type { KubeList, KubeObject, Status } from "../../shared/api/meta/v1/types.ts";
 import { startTestServer, type TestServer } from "../support/test_server.ts";
 import {
   assertOk,
@@ -321,10 +321,11 @@ async function exerciseKind(s: TestServer, k: KindCase, step: Deno.TestContext) 
           201,
         );
       }
-      const r = await call<Status>(s, "DELETE", `${k.collection}?labelSelector=dc%3Dyes`);
+      const r = await call<KubeList>(s, "DELETE", `${k.collection}?labelSelector=dc%3Dyes`);
       assert.equal(r.status, 200, r.text);
-      assert.equal(r.body.kind, "Status");
-      assert.equal(r.body.status, "Success");
+      // kube-apiserver answers the list of the deleted objects.
+      assert.equal(r.body.kind, `${k.kind}List`);
+      assert.deepEqual(r.body.items.map((i) => i.metadata.name).sort(), ["dc-a", "dc-b"]);
       const left = assertOk(await list(s, `${k.collection}?labelSelector=dc%3Dyes`), 200);
       assert.deepEqual(left.items, []);
     },

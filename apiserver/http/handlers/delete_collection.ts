@@ -1,6 +1,10 @@
-/** DELETE of a collection: deletes every selected object, answers a Success Status. */
+/**
+ * DELETE of a collection: deletes every selected object and answers, as kube-apiserver does,
+ * the list of the objects it deleted.
+ */
 import type { ResourceContext } from "../context.ts";
-import { objectResponse, successStatus } from "../respond.ts";
+import { objectResponse } from "../respond.ts";
+import { isPretty } from "../negotiation.ts";
 import { parseWriteQuery } from "../write_options.ts";
 import { readDeleteOptions } from "./delete.ts";
 import { listQueryOf } from "./list.ts";
@@ -10,9 +14,12 @@ export async function handleDeleteCollection(ctx: ResourceContext): Promise<Resp
   const q = parseWriteQuery(ctx.url.searchParams);
   const options = await readDeleteOptions(ctx);
   const query = listQueryOf(ctx);
-  await ctx.store.deleteCollection(ctx.info.namespace, query, options, {
+  const deleted = await ctx.store.deleteCollection(ctx.info.namespace, query, options, {
     dryRun: q.dryRun || (options.dryRun?.length ?? 0) > 0,
     user: ctx.user,
   });
-  return objectResponse(200, successStatus(), ctx.format, { warnings: ctx.warnings });
+  return objectResponse(200, deleted, ctx.format, {
+    warnings: ctx.warnings,
+    pretty: isPretty(ctx.url, ctx.req),
+  });
 }

@@ -474,13 +474,16 @@ export class Store {
     }
   }
 
-  /** Deletes every object of a list query; answers the deleted objects. */
+  /**
+   * Deletes every object of a list query; answers, as kube-apiserver's registry does, the list
+   * it read (kind `<Kind>List`, its resourceVersion) holding the objects it deleted.
+   */
   async deleteCollection(
     namespace: string,
     query: ListQuery,
     options: DeleteOptions = {},
     opts: WriteOptions = {},
-  ): Promise<KubeObject[]> {
+  ): Promise<KubeList> {
     validateDeleteOptions(options);
     const list = await this.list(namespace, { ...query, limit: undefined });
     const deleted: KubeObject[] = [];
@@ -499,7 +502,12 @@ export class Store {
         throw err;
       }
     }
-    return deleted;
+    return {
+      kind: list.kind,
+      apiVersion: list.apiVersion,
+      metadata: { resourceVersion: list.metadata.resourceVersion },
+      items: deleted,
+    };
   }
 
   async #writeDeletion(

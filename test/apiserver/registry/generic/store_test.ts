@@ -742,7 +742,8 @@ Deno.test("Store.deleteCollection() deletes every matching object", async (t) =>
         labels: (l) => l.keep === "no",
         limit: 1,
       });
-      assert.deepEqual(names(deleted), ["a", "b", "f"], "limit does not apply");
+      assert.deepEqual(names(deleted.items), ["a", "b", "f"], "limit does not apply");
+      assert.equal(deleted.kind, "ConfigMapList");
       const left = await configMaps.list("", { plan: { mode: "latest" } });
       assert.deepEqual(names(left.items), ["c", "f", "d"]);
       assert.ok(left.items[1].metadata.deletionTimestamp, "finalizers keep f");
@@ -754,7 +755,7 @@ Deno.test("Store.deleteCollection() deletes every matching object", async (t) =>
         {},
         { dryRun: true },
       );
-      assert.equal(deleted.length, 3);
+      assert.equal(deleted.items.length, 3);
       assert.equal((await configMaps.list("", { plan: { mode: "latest" } })).items.length, 3);
     });
     await t.step("bad DeleteOptions are 422 before anything is deleted", async () => {

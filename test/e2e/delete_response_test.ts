@@ -96,6 +96,24 @@ Deno.test("DELETE answers a Success Status or the object, per kind, as kube-apis
       assert.equal(sa.body.kind, "ServiceAccount", sa.text);
     });
 
+    await t.step("a StorageClass: the object; a PriorityClass: the Status", async () => {
+      const scs = "/apis/storage.k8s.io/v1/storageclasses";
+      assertOk(
+        await call(s, "POST", scs, { metadata: { name: "fast" }, provisioner: "example.com/x" }),
+        201,
+      );
+      const sc = await call<KubeObject>(s, "DELETE", `${scs}/fast`);
+      assert.equal(sc.body.kind, "StorageClass", sc.text);
+      const pcs = "/apis/scheduling.k8s.io/v1/priorityclasses";
+      assertOk(await call(s, "POST", pcs, { metadata: { name: "high" }, value: 1000 }), 201);
+      const pc = await call<Status>(s, "DELETE", `${pcs}/high`);
+      assert.equal(pc.body.kind, "Status", pc.text);
+      assert.deepEqual(
+        { group: pc.body.details?.group, kind: pc.body.details?.kind },
+        { group: "scheduling.k8s.io", kind: "priorityclasses" },
+      );
+    });
+
     await t.step("error details leave out the core group and keep others", async () => {
       const core = assertStatus(await call(s, "GET", `${CMS}/missing`), 404, "NotFound");
       assert.deepEqual(core.details, { name: "missing", kind: "configmaps" });

@@ -24,11 +24,6 @@ const TABLE_PATH = new URL("../testdata/discovery/kube_1_32_resources.json", imp
 
 /** Kube 1.32 resources (`groupVersion resource`) this server does not serve yet. */
 const NOT_SERVED_YET: readonly string[] = [
-  "admissionregistration.k8s.io/v1 mutatingwebhookconfigurations",
-  "admissionregistration.k8s.io/v1 validatingadmissionpolicies",
-  "admissionregistration.k8s.io/v1 validatingadmissionpolicies/status",
-  "admissionregistration.k8s.io/v1 validatingadmissionpolicybindings",
-  "admissionregistration.k8s.io/v1 validatingwebhookconfigurations",
   "apiextensions.k8s.io/v1 customresourcedefinitions",
   "apiextensions.k8s.io/v1 customresourcedefinitions/status",
   "apiregistration.k8s.io/v1 apiservices",
@@ -50,16 +45,8 @@ const NOT_SERVED_YET: readonly string[] = [
   "networking.k8s.io/v1 ingresses",
   "networking.k8s.io/v1 ingresses/status",
   "networking.k8s.io/v1 networkpolicies",
-  "node.k8s.io/v1 runtimeclasses",
   "policy/v1 poddisruptionbudgets",
   "policy/v1 poddisruptionbudgets/status",
-  "scheduling.k8s.io/v1 priorityclasses",
-  "storage.k8s.io/v1 csidrivers",
-  "storage.k8s.io/v1 csinodes",
-  "storage.k8s.io/v1 csistoragecapacities",
-  "storage.k8s.io/v1 storageclasses",
-  "storage.k8s.io/v1 volumeattachments",
-  "storage.k8s.io/v1 volumeattachments/status",
   "v1 nodes/proxy",
   "v1 pods/attach",
   "v1 pods/ephemeralcontainers",

@@ -174,6 +174,7 @@ export const csiDriverKind: KindDef = {
   plural: "csidrivers",
   singular: "csidriver",
   namespaced: false,
+  returnDeletedObject: true,
   strategy: {
     tableColumns: CSI_DRIVER_COLUMNS,
     prepareForCreate: setDefaults,

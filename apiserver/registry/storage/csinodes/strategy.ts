@@ -97,5 +97,6 @@ export const csiNodeKind: KindDef = {
   plural: "csinodes",
   singular: "csinode",
   namespaced: false,
+  returnDeletedObject: true,
   strategy: { tableColumns: CSI_NODE_COLUMNS, validate, validateUpdate },
 };

@@ -138,6 +138,7 @@ export const storageClassKind: KindDef = {
   singular: "storageclass",
   shortNames: ["sc"],
   namespaced: false,
+  returnDeletedObject: true,
   strategy: {
     tableColumns: STORAGE_CLASS_COLUMNS,
     prepareForCreate: setDefaults,

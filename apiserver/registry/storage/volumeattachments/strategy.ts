@@ -131,6 +131,7 @@ export const volumeAttachmentKind: KindDef = {
   plural: "volumeattachments",
   singular: "volumeattachment",
   namespaced: false,
+  returnDeletedObject: true,
   subresources: [STATUS_SUBRESOURCE],
   strategy: {
     tableColumns: VOLUME_ATTACHMENT_COLUMNS,

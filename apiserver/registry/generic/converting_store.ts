@@ -120,11 +120,16 @@ export class ConvertingStore extends Store {
     query: ListQuery,
     options: DeleteOptions = {},
     opts: WriteOptions = {},
-  ): Promise<KubeObject[]> {
+  ): Promise<KubeList> {
     const deleted = await this.#requalify(() =>
       this.#inner.deleteCollection(namespace, query, options, opts)
     );
-    return deleted.map((o) => this.toServed(o));
+    return {
+      kind: `${this.def.kind}List`,
+      apiVersion: this.#apiVersion,
+      metadata: deleted.metadata,
+      items: deleted.items.map((o) => this.toServed(o)),
+    };
   }
 
   /**

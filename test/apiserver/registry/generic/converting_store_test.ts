@@ -36,7 +36,11 @@ Deno.test("ConvertingStore serves the stored kind's objects converted, with one 
     assert.equal(list.kind, "EventList");
     assert.deepEqual(list.items.map((e) => e.note), ["pulled"]);
     const deleted = await v1.deleteCollection("default", ALL);
-    assert.deepEqual(deleted.map((e) => [e.apiVersion, e.note]), [["events.k8s.io/v1", "pulled"]]);
+    assert.equal(deleted.kind, "EventList");
+    assert.deepEqual(deleted.items.map((e) => [e.apiVersion, e.note]), [[
+      "events.k8s.io/v1",
+      "pulled",
+    ]]);
   });
 });
 

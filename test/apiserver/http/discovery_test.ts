@@ -214,7 +214,7 @@ Deno.test("Discovery.handle() serves aggregated discovery v2 when asked", async 
       );
       assert.deepEqual(byName.exec, {
         subresource: "exec",
-        responseKind: { group: "", version: "v1", kind: "PodExecOptions" },
+        responseKind: { group: "", version: "", kind: "PodExecOptions" },
         verbs: ["create", "get"],
       });
       assert.deepEqual(byName.ephemeralcontainers.verbs, ["get", "patch", "update"]);

@@ -58,6 +58,7 @@ import { priorityClassKind } from "./scheduling/priorityclasses/strategy.ts";
 import { runtimeClassKind } from "./node/runtimeclasses/strategy.ts";
 import type { TokenRequestDeps } from "./authentication/tokenrequests/token_request.ts";
 import type { Authenticator } from "../auth/authn/authenticator.ts";
+import { certificateSigningRequestKind } from "./certificates/certificatesigningrequests/strategy.ts";
 
 /** Every built-in kind. */
 export const BUILTIN_KINDS: readonly KindDef[] = [
@@ -100,6 +101,7 @@ export const BUILTIN_KINDS: readonly KindDef[] = [
   priorityClassKind,
   runtimeClassKind,
   podDisruptionBudgetKind,
+  certificateSigningRequestKind,
   // Stored versions before the versions served from them.
   horizontalPodAutoscalerKind,
   horizontalPodAutoscalerV1Kind,

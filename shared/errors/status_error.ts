@@ -38,6 +38,13 @@ function qualified(gr: GroupResource): string {
   return gr.group ? `${gr.resource}.${gr.group}` : gr.resource;
 }
 
+/** A value as field errors render it: JSON, except bytes as Go's `%#v` prints a `[]byte`. */
+function renderValue(v: unknown): string {
+  if (!(v instanceof Uint8Array)) return JSON.stringify(v ?? "");
+  const hex = Array.from(v, (b) => `0x${b.toString(16).padStart(2, "0")}`);
+  return v.length === 0 ? "[]byte(nil)" : `[]byte{${hex.join(", ")}}`;
+}
+
 /** Renders one field error the way apimachinery's field.Error.Error() does. */
 export function fieldErrorMessage(e: FieldError): string {
   switch (e.type) {
@@ -62,7 +69,7 @@ export function fieldErrorMessage(e: FieldError): string {
     case "InternalError":
       return `${e.field}: Internal error: ${e.detail}`;
     default:
-      return `${e.field}: Invalid value: ${JSON.stringify(e.value ?? "")}${
+      return `${e.field}: Invalid value: ${renderValue(e.value)}${
         e.detail ? `: ${e.detail}` : ""
       }`;
   }

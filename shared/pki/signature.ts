@@ -62,18 +62,50 @@ export function signBytes(
  * weak algorithms, mismatched algorithm fields and unparsable keys).
  */
 export function verifyCertificateSignature(cert: Certificate, issuer: Certificate): boolean {
-  if (!(cert.signatureAlgorithm in HASH_BY_ALGORITHM)) return false;
   if (!bytesEqual(cert.signatureAlgorithmDer, cert.tbsSignatureAlgorithmDer)) return false;
-  const hash = HASH_BY_ALGORITHM[cert.signatureAlgorithm];
-  const isEc = cert.signatureAlgorithm.startsWith("1.2.840.10045.4.");
-  const isRsa = cert.signatureAlgorithm.startsWith("1.2.840.113549.1.1.");
-  if (isEc && issuer.publicKeyAlgorithm !== Oid.ecPublicKey) return false;
-  if (isRsa && issuer.publicKeyAlgorithm !== Oid.rsaEncryption) return false;
-  if (!isEc && !isRsa && issuer.publicKeyAlgorithm !== Oid.ed25519) return false;
+  return verifySignedBytes({
+    signatureAlgorithm: cert.signatureAlgorithm,
+    data: cert.tbsDer,
+    signature: cert.signature,
+    spkiDer: issuer.spkiDer,
+    publicKeyAlgorithm: issuer.publicKeyAlgorithm,
+  });
+}
+
+/** Signed bytes and the public key that should have signed them. */
+export interface SignedBytes {
+  /** The signature algorithm OID. */
+  signatureAlgorithm: string;
+  data: Uint8Array;
+  signature: Uint8Array;
+  /** The signer's SubjectPublicKeyInfo, DER. */
+  spkiDer: Uint8Array;
+  /** The signer's public key algorithm OID. */
+  publicKeyAlgorithm: string;
+}
+
+/** Whether the signature algorithm is one this module verifies. */
+export function isSupportedSignatureAlgorithm(oid: string): boolean {
+  return oid in HASH_BY_ALGORITHM;
+}
+
+/**
+ * Whether `signed.signature` is a valid signature of `signed.data` by the key (false for
+ * unsupported or weak algorithms, a key of the wrong type and unparsable keys).
+ */
+export function verifySignedBytes(signed: SignedBytes): boolean {
+  const alg = signed.signatureAlgorithm;
+  if (!(alg in HASH_BY_ALGORITHM)) return false;
+  const hash = HASH_BY_ALGORITHM[alg];
+  const isEc = alg.startsWith("1.2.840.10045.4.");
+  const isRsa = alg.startsWith("1.2.840.113549.1.1.");
+  if (isEc && signed.publicKeyAlgorithm !== Oid.ecPublicKey) return false;
+  if (isRsa && signed.publicKeyAlgorithm !== Oid.rsaEncryption) return false;
+  if (!isEc && !isRsa && signed.publicKeyAlgorithm !== Oid.ed25519) return false;
   try {
-    const key = createPublicKey({ key: toBuffer(issuer.spkiDer), format: "der", type: "spki" });
+    const key = createPublicKey({ key: toBuffer(signed.spkiDer), format: "der", type: "spki" });
     if (isRsa && (key.asymmetricKeyDetails?.modulusLength ?? 0) < 2048) return false;
-    return verify(hash, cert.tbsDer, key, cert.signature);
+    return verify(hash, signed.data, key, signed.signature);
   } catch {
     return false;
   }

@@ -60,8 +60,11 @@ export const CUSTOM_RESOURCE_PATCH_TYPES: readonly PatchType[] = [
 
 /** Per-kind behaviour plugged into the generic store. Every hook is optional but `validate`. */
 export interface Strategy {
-  /** Sets defaults and clears fields the client may not set, before validation on create. */
-  prepareForCreate?(obj: KubeObject): void;
+  /**
+   * Sets defaults and clears fields the client may not set, before validation on create; `user`
+   * is the requesting user, when the request has one (CertificateSigningRequest records it).
+   */
+  prepareForCreate?(obj: KubeObject, user?: UserInfo): void;
   /** Same for update; `old` is the stored object. */
   prepareForUpdate?(obj: KubeObject, old: KubeObject): void;
   /** Validates a new object; returns every field error. */

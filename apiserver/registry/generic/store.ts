@@ -230,7 +230,7 @@ export class Store {
     for (const f of SYSTEM_METADATA) delete obj.metadata[f];
     const genName = !obj.metadata.name && !!obj.metadata.generateName;
     if (genName) obj.metadata.name = generateName(obj.metadata.generateName!);
-    this.def.strategy.prepareForCreate?.(obj);
+    this.def.strategy.prepareForCreate?.(obj, opts.user);
     maintainManagedFields(this.def, undefined, obj, body, opts);
     const attrs = this.#attrs("CREATE", obj, undefined, opts);
     await this.#admission?.admit(attrs);

@@ -24,6 +24,8 @@ import { runtimeMessages } from "../../codec/protobuf/schema/runtime.ts";
 import { storageV1Messages } from "../../codec/protobuf/schema/storage_v1.ts";
 import { schedulingV1Messages } from "../../codec/protobuf/schema/scheduling_v1.ts";
 import { nodeV1Messages } from "../../codec/protobuf/schema/node_v1.ts";
+import { certificatesV1Messages } from "../../codec/protobuf/schema/certificates_v1.ts";
+import { flowcontrolV1Messages } from "../../codec/protobuf/schema/flowcontrol_v1.ts";
 import {
   type FieldTuple,
   INLINE,
@@ -47,6 +49,8 @@ import { schedulingV1Schema } from "../scheduling/v1/schema.ts";
 import { nodeV1Schema } from "../node/v1/schema.ts";
 import { networkingV1Schema } from "../networking/v1/schema.ts";
 import { discoveryV1Schema } from "../discovery/v1/schema.ts";
+import { certificatesV1Schema } from "../certificates/v1/schema.ts";
+import { flowcontrolV1Schema } from "../flowcontrol/v1/schema.ts";
 import type { GroupSchema } from "./group_schema.ts";
 import { type FieldSchema, SchemaModel, type TypeSchema } from "./model.ts";
 
@@ -70,6 +74,8 @@ export const BUILTIN_GROUP_SCHEMAS: readonly GroupSchema[] = [
   networkingV1Schema,
   discoveryV1Schema,
   policyV1Schema,
+  certificatesV1Schema,
+  flowcontrolV1Schema,
 ];
 
 const MESSAGES: MessageTable = {
@@ -92,6 +98,8 @@ const MESSAGES: MessageTable = {
   ...networkingV1Messages,
   ...discoveryV1Messages,
   ...policyV1Messages,
+  ...certificatesV1Messages,
+  ...flowcontrolV1Messages,
 };
 
 /** Named types whose JSON is not an object of their wire fields. */
@@ -147,6 +155,7 @@ const FREE_FORM: Readonly<Record<string, { openApiName: string; description: str
 const STRING_LISTS = new Set([
   "authentication.v1.ExtraValue",
   "authorization.v1.ExtraValue",
+  "certificates.v1.ExtraValue",
   "meta.v1.Verbs",
 ]);
 

@@ -153,6 +153,19 @@ const KINDS: Readonly<Record<string, { pkg: string; kinds: readonly string[] }>>
   },
   "scheduling.k8s.io/v1": { pkg: "scheduling.v1", kinds: ["PriorityClass", "PriorityClassList"] },
   "node.k8s.io/v1": { pkg: "node.v1", kinds: ["RuntimeClass", "RuntimeClassList"] },
+  "certificates.k8s.io/v1": {
+    pkg: "certificates.v1",
+    kinds: ["CertificateSigningRequest", "CertificateSigningRequestList"],
+  },
+  "flowcontrol.apiserver.k8s.io/v1": {
+    pkg: "flowcontrol.v1",
+    kinds: [
+      "FlowSchema",
+      "FlowSchemaList",
+      "PriorityLevelConfiguration",
+      "PriorityLevelConfigurationList",
+    ],
+  },
   "meta.k8s.io/v1": {
     pkg: "meta.v1",
     kinds: ["PartialObjectMetadata", "PartialObjectMetadataList"],

@@ -24,6 +24,8 @@ import { storageV1Messages } from "./schema/storage_v1.ts";
 import { admissionregistrationV1Messages } from "./schema/admissionregistration_v1.ts";
 import { schedulingV1Messages } from "./schema/scheduling_v1.ts";
 import { nodeV1Messages } from "./schema/node_v1.ts";
+import { certificatesV1Messages } from "./schema/certificates_v1.ts";
+import { flowcontrolV1Messages } from "./schema/flowcontrol_v1.ts";
 
 /** The shape of a field's values. */
 export type FieldKind = "string" | "bool" | "int32" | "int64" | "bytes" | "message";
@@ -82,6 +84,8 @@ const tables: MessageTable[] = [
   admissionregistrationV1Messages,
   schedulingV1Messages,
   nodeV1Messages,
+  certificatesV1Messages,
+  flowcontrolV1Messages,
 ];
 
 function compileField(t: FieldTuple): FieldInfo {

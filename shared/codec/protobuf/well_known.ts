@@ -17,6 +17,7 @@ export const SPECIAL_MESSAGES: ReadonlySet<string> = new Set([
   "runtime.RawExtension",
   "authentication.v1.ExtraValue",
   "authorization.v1.ExtraValue",
+  "certificates.v1.ExtraValue",
   "meta.v1.Verbs",
 ]);
 

@@ -69,9 +69,7 @@ export function fieldErrorMessage(e: FieldError): string {
     case "InternalError":
       return `${e.field}: Internal error: ${e.detail}`;
     default:
-      return `${e.field}: Invalid value: ${renderValue(e.value)}${
-        e.detail ? `: ${e.detail}` : ""
-      }`;
+      return `${e.field}: Invalid value: ${renderValue(e.value)}${e.detail ? `: ${e.detail}` : ""}`;
   }
 }
 

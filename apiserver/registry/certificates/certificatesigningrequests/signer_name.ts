@@ -51,7 +51,9 @@ export function validateSignerName(field: string, signerName: string): FieldErro
   const labels = domain.split(".");
   errs.push(...firstErrors(field, domain, labels, isDNS1123Label));
   if (labels.length < 2) {
-    errs.push(invalid(field, domain, "should be a domain with at least two segments separated by dots"));
+    errs.push(
+      invalid(field, domain, "should be a domain with at least two segments separated by dots"),
+    );
   }
   if (path.length > MAX_PATH_LENGTH) {
     errs.push(tooLong(field, path, `may not be more than ${MAX_PATH_LENGTH} bytes`));

@@ -118,7 +118,11 @@ function validateSpec(obj: KubeObject, opts: Options): FieldError[] {
   const signer = typeof spec.signerName === "string" ? spec.signerName : "";
   if (!opts.allowLegacySignerName && signer === LEGACY_UNKNOWN_SIGNER) {
     errs.push(
-      invalid("spec.signerName", signer, "the legacy signerName is not allowed via this API version"),
+      invalid(
+        "spec.signerName",
+        signer,
+        "the legacy signerName is not allowed via this API version",
+      ),
     );
   } else {
     errs.push(...validateSignerName("spec.signerName", signer));
@@ -195,7 +199,9 @@ function validateConditionChanges(
   const errs: FieldError[] = [];
   for (const t of ["Approved", "Denied", "Failed"]) {
     if (typed(obj, t).length < typed(old, t).length) {
-      errs.push(forbidden("status.conditions", `updates may not remove a condition of type "${t}"`));
+      errs.push(
+        forbidden("status.conditions", `updates may not remove a condition of type "${t}"`),
+      );
     }
   }
   if (opts.allowSettingApprovalConditions) return errs;

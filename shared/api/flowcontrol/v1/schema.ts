@@ -64,7 +64,9 @@ export const flowcontrolV1Schema: GroupSchema = {
     },
     LimitedPriorityLevelConfiguration: {
       fields: {
-        nominalConcurrencyShares: { description: "Share of the server's concurrency; 30 when unset." },
+        nominalConcurrencyShares: {
+          description: "Share of the server's concurrency; 30 when unset.",
+        },
         lendablePercent: { description: "Percent of the nominal limit others may borrow (0-100)." },
       },
     },

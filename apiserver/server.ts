@@ -21,6 +21,7 @@ import { YamlDecoder } from "./http/yaml_decoder.ts";
 import { buildAuthenticator, type ServerAuthentication } from "./auth/authn/build_authenticator.ts";
 import { ensureSystemPriorityClasses } from "./registry/scheduling/priorityclasses/system_priority_classes.ts";
 import { reconcileDefaultPolicy } from "./auth/authz/bootstrap/reconcile_policy.ts";
+import { ensureFlowControlConfiguration } from "./registry/flowcontrol/ensure_configuration.ts";
 import { buildAuthorizer, type BuiltAuthorization } from "./auth/authz/build_authorizer.ts";
 import { ChangeFeedResourceFeed } from "./auth/authz/resource_feed.ts";
 import {
@@ -325,6 +326,10 @@ function startControllers(
     await reconcileDefaultPolicy(
       registry.lookup("rbac.authorization.k8s.io", "v1", "clusterroles")!,
       registry.lookup("rbac.authorization.k8s.io", "v1", "clusterrolebindings")!,
+    );
+    await ensureFlowControlConfiguration(
+      registry.lookup("flowcontrol.apiserver.k8s.io", "v1", "prioritylevelconfigurations")!,
+      registry.lookup("flowcontrol.apiserver.k8s.io", "v1", "flowschemas")!,
     );
     aggregation.start();
     await services.start();

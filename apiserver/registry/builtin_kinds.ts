@@ -59,6 +59,8 @@ import { runtimeClassKind } from "./node/runtimeclasses/strategy.ts";
 import type { TokenRequestDeps } from "./authentication/tokenrequests/token_request.ts";
 import type { Authenticator } from "../auth/authn/authenticator.ts";
 import { certificateSigningRequestKind } from "./certificates/certificatesigningrequests/strategy.ts";
+import { flowSchemaKind } from "./flowcontrol/flowschemas/strategy.ts";
+import { priorityLevelConfigurationKind } from "./flowcontrol/prioritylevelconfigurations/strategy.ts";
 
 /** Every built-in kind. */
 export const BUILTIN_KINDS: readonly KindDef[] = [
@@ -102,6 +104,8 @@ export const BUILTIN_KINDS: readonly KindDef[] = [
   runtimeClassKind,
   podDisruptionBudgetKind,
   certificateSigningRequestKind,
+  flowSchemaKind,
+  priorityLevelConfigurationKind,
   // Stored versions before the versions served from them.
   horizontalPodAutoscalerKind,
   horizontalPodAutoscalerV1Kind,

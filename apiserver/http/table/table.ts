@@ -80,7 +80,8 @@ export function toTable(value: unknown, def: KindDef, opts: TableOptions = {}): 
   const include = opts.includeObject ?? "Metadata";
   const now = opts.now ?? Date.now();
   const cols = def.strategy.tableColumns ?? DEFAULT_TABLE_COLUMNS;
-  const items = isList(value) ? value.items : [value as KubeObject];
+  const all = isList(value) ? value.items : [value as KubeObject];
+  const items = cols.compare ? [...all].sort(cols.compare) : all;
   const metadata: ListMeta = {};
   if (isList(value)) {
     const m = value.metadata ?? {};

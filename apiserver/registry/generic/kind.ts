@@ -119,6 +119,8 @@ export interface TableColumns {
   columns: readonly TableColumnDefinition[];
   /** The cells of `obj`'s row, one per column; `now` is the time in ms (for ages). */
   cells(obj: KubeObject, now: number): unknown[];
+  /** The order of a list's rows, where the kind's printer sorts them (FlowSchemas). */
+  compare?(a: KubeObject, b: KubeObject): number;
 }
 
 /** What a custom create (a virtual kind or a subresource like `token`) receives. */

@@ -50,6 +50,10 @@ import {
 } from "./controllers/kubernetes_service_controller.ts";
 import { ServiceAllocationRepair } from "./controllers/service_allocation_repair.ts";
 import { rbacEscalationCheck } from "./registry/rbac/escalation_admission.ts";
+import {
+  certificateSignerCheck,
+  certificateSubjectRestriction,
+} from "./registry/certificates/certificatesigningrequests/signer_admission.ts";
 import { ResourceRegistry } from "./registry/resource_registry.ts";
 import type { Storage } from "./storage/interface.ts";
 import { LibsqlStorage } from "./storage/libsql/libsql_storage.ts";
@@ -228,6 +232,8 @@ async function startRegistry(
       priorityAdmission(() => kinds.lookup("scheduling.k8s.io", "v1", "priorityclasses")),
       defaultStorageClass(() => kinds.lookup("storage.k8s.io", "v1", "storageclasses")),
       runtimeClassAdmission(() => kinds.lookup("node.k8s.io", "v1", "runtimeclasses")),
+      certificateSignerCheck(authorizer),
+      certificateSubjectRestriction(),
     ],
   });
   const authn = await buildAuthenticator(opts.authentication, { pki, registry, logger });

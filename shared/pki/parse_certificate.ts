@@ -124,7 +124,8 @@ export class CertificateParseError extends Error {
   }
 }
 
-function parseName(element: DerElement): NameAttribute[] {
+/** Parses a DER Name into its attributes, in order. */
+export function parseName(element: DerElement): NameAttribute[] {
   expectTag(element, 0x30, "name");
   const out: NameAttribute[] = [];
   for (const rdn of derChildren(element)) {

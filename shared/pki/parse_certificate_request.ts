@@ -13,7 +13,7 @@ import {
   expectTag,
   readDer,
 } from "./der_reader.ts";
-import { Oid } from "./parse_certificate.ts";
+import { Oid, parseName } from "./parse_certificate.ts";
 import { type PemBlock, pemDecodeAll } from "./pem.ts";
 import { isSupportedSignatureAlgorithm, verifySignedBytes } from "./signature.ts";
 
@@ -26,6 +26,8 @@ export interface CertificateRequest {
   /** SubjectPublicKeyInfo, DER. */
   spkiDer: Uint8Array;
   publicKeyAlgorithm: string;
+  /** Every organization (O) of the subject, in order. */
+  organizations: string[];
 }
 
 /** Parses the DER of a PKCS#10 CertificationRequest; throws an Error on malformed input. */
@@ -51,7 +53,19 @@ export function parseCertificateRequestDer(der: Uint8Array): CertificateRequest 
     signature: signature.bytes,
     spkiDer: spki.raw,
     publicKeyAlgorithm: decodeOid(expectTag(pkOid, 0x06, "public key algorithm").content),
+    organizations: parseName(subject).filter((a) => a.oid === Oid.organization).map((a) => a.value),
   };
+}
+
+/** The certificate request in the first PEM block of `pem`, or undefined when there is none. */
+export function parseCertificateRequestPem(pem: Uint8Array): CertificateRequest | undefined {
+  try {
+    const block = pemDecodeAll(new TextDecoder().decode(pem))[0];
+    if (block?.label !== "CERTIFICATE REQUEST") return undefined;
+    return parseCertificateRequestDer(block.der);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

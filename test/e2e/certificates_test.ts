@@ -344,3 +344,88 @@ Deno.test({
     });
   },
 });
+
+Deno.test("approving, signing and kube-apiserver-client requests are checked as Kubernetes' admission does", async () => {
+  await withServer(async (t) => {
+    const bob = { "impersonate-user": "bob" };
+    const asBob = async (method: string, path: string, body: unknown) => {
+      const res = await t.fetch(path, {
+        method,
+        headers: { ...bob, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, body: await res.json() };
+    };
+    await write(t, "POST", "/apis/rbac.authorization.k8s.io/v1/clusterroles", {
+      metadata: { name: "csr-editor" },
+      rules: [{
+        apiGroups: ["certificates.k8s.io"],
+        resources: [
+          "certificatesigningrequests",
+          "certificatesigningrequests/approval",
+          "certificatesigningrequests/status",
+        ],
+        verbs: ["*"],
+      }],
+    });
+    await write(t, "POST", "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", {
+      metadata: { name: "bob-csr-editor" },
+      roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "csr-editor" },
+      subjects: [{ kind: "User", name: "bob", apiGroup: "rbac.authorization.k8s.io" }],
+    });
+    const created = await asBob("POST", CSRS, csr("bobs"));
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    assert.equal(created.body.spec.username, "bob");
+    const cur = created.body;
+    cur.status.conditions = [{ type: "Approved", status: "True", reason: "Bob" }];
+    const refused = await asBob("PUT", `${CSRS}/bobs/approval`, cur);
+    assert.equal(refused.status, 403);
+    assert.equal(
+      refused.body.message,
+      'certificatesigningrequests.certificates.k8s.io "bobs" is forbidden: user not permitted ' +
+        'to approve requests with signerName "example.com/signer"',
+    );
+    await write(t, "POST", "/apis/rbac.authorization.k8s.io/v1/clusterroles", {
+      metadata: { name: "example-approver" },
+      rules: [{
+        apiGroups: ["certificates.k8s.io"],
+        resources: ["signers"],
+        resourceNames: ["example.com/*"],
+        verbs: ["approve"],
+      }],
+    });
+    await write(t, "POST", "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", {
+      metadata: { name: "bob-approver" },
+      roleRef: {
+        apiGroup: "rbac.authorization.k8s.io",
+        kind: "ClusterRole",
+        name: "example-approver",
+      },
+      subjects: [{ kind: "User", name: "bob", apiGroup: "rbac.authorization.k8s.io" }],
+    });
+    const allowed = await asBob("PUT", `${CSRS}/bobs/approval`, cur);
+    assert.equal(allowed.status, 200, JSON.stringify(allowed.body));
+    const ca = await createCA("test-signer");
+    const sign = await asBob("PUT", `${CSRS}/bobs/status`, {
+      ...allowed.body,
+      status: { ...allowed.body.status, certificate: base64(ca.certPem) },
+    });
+    assert.equal(sign.status, 403);
+    assert.match(sign.body.message, /user not permitted to sign requests with signerName/);
+
+    const masters = await send(t, "POST", CSRS, {
+      ...csr("root"),
+      spec: {
+        ...csr("root").spec,
+        request: base64(certificateRequestPem("root", ["system:masters"])),
+        signerName: "kubernetes.io/kube-apiserver-client",
+      },
+    });
+    assert.equal(masters.status, 403);
+    assert.equal(
+      masters.body.message,
+      'certificatesigningrequests.certificates.k8s.io "root" is forbidden: use of ' +
+        "kubernetes.io/kube-apiserver-client signer with system:masters group is not allowed",
+    );
+  });
+});

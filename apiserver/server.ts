@@ -22,6 +22,7 @@ import { buildAuthenticator, type ServerAuthentication } from "./auth/authn/buil
 import { ensureSystemPriorityClasses } from "./registry/scheduling/priorityclasses/system_priority_classes.ts";
 import { reconcileDefaultPolicy } from "./auth/authz/bootstrap/reconcile_policy.ts";
 import { ensureFlowControlConfiguration } from "./registry/flowcontrol/ensure_configuration.ts";
+import { FlowSchemaStatusController } from "./controllers/flow_schema_status_controller.ts";
 import { buildAuthorizer, type BuiltAuthorization } from "./auth/authz/build_authorizer.ts";
 import { ChangeFeedResourceFeed } from "./auth/authz/resource_feed.ts";
 import {
@@ -325,6 +326,7 @@ function startControllers(
     clusterRoles: () => registry.lookup("rbac.authorization.k8s.io", "v1", "clusterroles")!,
     logger,
   });
+  const flowControl = flowControlParts(registry, logger);
   const ready = ensureSystemNamespaces(registry).then(async () => {
     await ensureSystemPriorityClasses(
       registry.lookup("scheduling.k8s.io", "v1", "priorityclasses")!,
@@ -333,10 +335,7 @@ function startControllers(
       registry.lookup("rbac.authorization.k8s.io", "v1", "clusterroles")!,
       registry.lookup("rbac.authorization.k8s.io", "v1", "clusterrolebindings")!,
     );
-    await ensureFlowControlConfiguration(
-      registry.lookup("flowcontrol.apiserver.k8s.io", "v1", "prioritylevelconfigurations")!,
-      registry.lookup("flowcontrol.apiserver.k8s.io", "v1", "flowschemas")!,
-    );
+    await flowControl.ensure();
     aggregation.start();
     await services.start();
     deps.bootstrapHook.done();
@@ -345,6 +344,7 @@ function startControllers(
     nodeLifecycle.start();
     await gc.start();
     await disruption.start();
+    flowControl.status.start();
   });
   ready.catch((err) => logger.error("bootstrap failed", { err: String(err) }));
   return {
@@ -357,6 +357,7 @@ function startControllers(
       await gc.stop();
       await disruption.stop();
       await nodeLifecycle.stop();
+      await flowControl.status.stop();
     },
   };
 }
@@ -394,6 +395,18 @@ function serviceControllers(
     },
   };
 }
+
+/** The APF configuration ensured at start and the FlowSchemas' status controller. */
+function flowControlParts(registry: ResourceRegistry, logger: Logger) {
+  const priorityLevels = registry.lookup(APF_GROUP, "v1", "prioritylevelconfigurations")!;
+  const flowSchemas = registry.lookup(APF_GROUP, "v1", "flowschemas")!;
+  return {
+    ensure: () => ensureFlowControlConfiguration(priorityLevels, flowSchemas),
+    status: new FlowSchemaStatusController({ flowSchemas, priorityLevels, logger }),
+  };
+}
+
+const APF_GROUP = "flowcontrol.apiserver.k8s.io";
 
 /** Creates the system namespaces that are missing. */
 async function ensureSystemNamespaces(registry: ResourceRegistry): Promise<void> {

@@ -12,6 +12,7 @@ import {
   runKubectl as kubectl,
   skipWithoutKubectl,
 } from "../support/kubectl.ts";
+import { eventually } from "../support/eventually.ts";
 import { startTestServer, type TestServer } from "../support/test_server.ts";
 import { type Json, watch, write } from "./_watch_helpers.ts";
 
@@ -139,6 +140,10 @@ Deno.test("the APF configuration objects exist after start, as Kubernetes ensure
       "MissingPL",
     ]);
     assert.deepEqual(table.rows.map((r: Json) => r.cells[0]), FLOW_SCHEMAS_BY_PRECEDENCE);
+    await eventually("every bootstrap FlowSchema has Dangling=False", async () => {
+      const t2 = await (await t.fetch(FS, { headers: { accept: TABLE } })).json();
+      return t2.rows.every((r: Json) => r.cells[5] === "False");
+    });
     const probes = table.rows[1].cells;
     assert.deepEqual([probes[1], probes[2], probes[3]], ["exempt", 2, "<none>"]);
     const exempt = await get(t, `${FS}/exempt`);
@@ -251,6 +256,11 @@ Deno.test("FlowSchema and PriorityLevelConfiguration serve every verb with kube'
     ev = await wf.next();
     while (ev && ev.object.metadata.name !== "team") ev = await wf.next();
     assert.equal(ev?.type, "ADDED");
+    // The status controller records that its priority level exists; wait for that write.
+    await eventually("team's Dangling condition", async () => {
+      const cur = await get(t, `${FS}/team`);
+      return cur.status.conditions?.length === 1;
+    });
 
     for (const [path, kind] of [[`${FS}/team`, "FlowSchema"], [`${PLC}/team`, "PriorityLevel"]]) {
       const asJson = await get(t, path);
@@ -269,6 +279,7 @@ Deno.test("FlowSchema and PriorityLevelConfiguration serve every verb with kube'
 
     const updated = await write(t, "PUT", `${FS}/team`, {
       ...fs,
+      metadata: { name: "team" },
       spec: { ...fs.spec, matchingPrecedence: 0 },
     });
     assert.equal(updated.spec.matchingPrecedence, 1000, "defaulted again on update");
@@ -301,7 +312,7 @@ Deno.test("FlowSchema and PriorityLevelConfiguration serve every verb with kube'
     const viaMain = await send(t, "PATCH", `${FS}/team`, {
       status: { conditions: [cond] },
     }, "application/merge-patch+json");
-    assert.deepEqual(viaMain.body.status, {});
+    assert.notDeepEqual(viaMain.body.status.conditions, [cond]);
     const viaStatus = await send(t, "PATCH", `${FS}/team/status`, {
       status: { conditions: [cond] },
     }, "application/merge-patch+json");
@@ -397,6 +408,8 @@ Deno.test("flowcontrol objects are validated with Kubernetes' messages", async (
     assert.match(
       await invalid(t, `${FS}/exempt`, {
         ...exempt,
+        // Unconditional: the status controller may write the object meanwhile.
+        metadata: { name: "exempt" },
         spec: { ...exempt.spec, matchingPrecedence: 2 },
       }, "PUT"),
       /spec: Invalid value: .*: spec of 'exempt' must equal the fixed value/,
@@ -487,4 +500,31 @@ Deno.test({
       assert.match(names, /flowschema.flowcontrol.apiserver.k8s.io\/catch-all/);
     });
   },
+});
+
+Deno.test("a FlowSchema's Dangling condition follows its priority level", async () => {
+  await withServer(async (t) => {
+    await write(
+      t,
+      "POST",
+      FS,
+      flowSchema("orphan", { priorityLevelConfiguration: { name: "later" } }),
+    );
+    const dangling = (want: string) => async () => {
+      const fs = await get(t, `${FS}/orphan`);
+      const c = (fs.status.conditions ?? []).find((c: Json) => c.type === "Dangling");
+      return c?.status === want ? c : undefined;
+    };
+    const missing = await eventually("Dangling=True", dangling("True"));
+    assert.equal(missing.reason, "NotFound");
+    assert.equal(
+      missing.message,
+      'This FlowSchema references the PriorityLevelConfiguration object named "later" but ' +
+        "there is no such object",
+    );
+    await write(t, "POST", PLC, priorityLevel("later"));
+    const found = await eventually("Dangling=False", dangling("False"));
+    assert.equal(found.reason, "Found");
+    assert.ok(found.lastTransitionTime);
+  });
 });

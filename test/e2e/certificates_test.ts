@@ -338,6 +338,10 @@ Deno.test({
       assert.match(after, /\ntwo\s+.*\s+Denied\n/);
       const one = JSON.parse(ok(await kubectl(k, ["get", "csr", "one", "-o", "json"])));
       assert.equal(one.status.conditions[0].reason, "KubectlApprove");
+      const explained = ok(await kubectl(k, ["explain", "csr.spec.signerName"]));
+      assert.match(explained, /KIND:\s+CertificateSigningRequest/);
+      const described = ok(await kubectl(k, ["describe", "csr", "one"]));
+      assert.match(described, /Signer:\s+example.com\/signer/);
       const denyApproved = await kubectl(k, ["certificate", "deny", "one"]);
       assert.notEqual(denyApproved.code, 0);
       assert.match(denyApproved.stderr, /is already Approved/);

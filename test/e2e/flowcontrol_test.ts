@@ -496,6 +496,9 @@ Deno.test({
         /^NAME\s+TYPE\s+NOMINALCONCURRENCYSHARES\s+QUEUES\s+HANDSIZE\s+QUEUELENGTHLIMIT\s+AGE\n/,
       );
       assert.match(pl, /\nworkload-high\s+Limited\s+40\s+128\s+6\s+50\s+\S+\n/);
+      const explained = ok(await kubectl(k, ["explain", "prioritylevelconfiguration.spec"]));
+      assert.match(explained, /KIND:\s+PriorityLevelConfiguration/);
+      assert.match(explained, /limited\s+<LimitedPriorityLevelConfiguration>/);
       const names = ok(await kubectl(k, ["get", "flowschemas", "-o", "name"]));
       assert.match(names, /flowschema.flowcontrol.apiserver.k8s.io\/catch-all/);
     });

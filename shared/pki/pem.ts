@@ -38,7 +38,10 @@ export function pemDecodeAll(text: string): PemBlock[] {
     } catch {
       throw new Error(`PEM block ${m[1]} holds invalid base64`);
     }
-    out.push({ label: m[1], der: Uint8Array.from(binary, (c) => c.charCodeAt(0)) });
+    // A plain loop: Uint8Array.from() with a callback is far slower on megabytes.
+    const der = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) der[i] = binary.charCodeAt(i);
+    out.push({ label: m[1], der });
   }
   return out;
 }

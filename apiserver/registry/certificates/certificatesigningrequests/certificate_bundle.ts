@@ -6,12 +6,38 @@
  * @module
  */
 import { parseCertificate } from "../../../../shared/pki/parse_certificate.ts";
+import { binaryBytes } from "./csr_fields.ts";
 
-const BLOCK = /-----BEGIN ([^\n-]+)-----\r?\n([\s\S]*?)-----END \1-----/g;
+/** The complete PEM blocks of `text`, scanned once from start to end (linear time). */
+function* pemBlocks(text: string): Generator<{ label: string; body: string }> {
+  let at = 0;
+  for (;;) {
+    const begin = text.indexOf("-----BEGIN ", at);
+    if (begin < 0) return;
+    // The label ends at the next "-----" (at the latest where the next BEGIN starts).
+    const labelEnd = text.indexOf("-----", begin + 11);
+    if (labelEnd < 0) return;
+    const after = labelEnd + 5;
+    const lineEnd = text[after] === "\n"
+      ? after
+      : text[after] === "\r" && text[after + 1] === "\n"
+      ? after + 1
+      : -1;
+    if (lineEnd < 0) {
+      at = begin + 11;
+      continue;
+    }
+    const label = text.slice(begin + 11, labelEnd);
+    const end = text.indexOf(`-----END ${label}-----`, lineEnd);
+    if (end < 0) return;
+    yield { label, body: text.slice(lineEnd + 1, end) };
+    at = end + label.length + 14;
+  }
+}
 
 function decodeBase64(text: string): Uint8Array | undefined {
   try {
-    return Uint8Array.from(atob(text.replace(/\s/g, "")), (c) => c.charCodeAt(0));
+    return binaryBytes(atob(text.replace(/\s/g, "")));
   } catch {
     return undefined;
   }
@@ -22,8 +48,7 @@ export function certificateBundleProblem(pem: Uint8Array): string | undefined {
   if (pem.length === 0) return undefined;
   const text = new TextDecoder().decode(pem);
   let blocks = 0;
-  for (const m of text.matchAll(BLOCK)) {
-    const [label, body] = [m[1], m[2]];
+  for (const { label, body } of pemBlocks(text)) {
     const headers = body.split(/\r?\n/).some((line) => line.includes(":"));
     const der = headers ? undefined : decodeBase64(body);
     if (!headers && !der) continue;

@@ -351,7 +351,7 @@ Deno.test({
 
 Deno.test("approving, signing and kube-apiserver-client requests are checked as Kubernetes' admission does", async () => {
   await withServer(async (t) => {
-    const bob = { "impersonate-user": "bob" };
+    const bob = { "impersonate-user": "bob", "impersonate-extra-scopes": "view" };
     const asBob = async (method: string, path: string, body: unknown) => {
       const res = await t.fetch(path, {
         method,
@@ -380,6 +380,9 @@ Deno.test("approving, signing and kube-apiserver-client requests are checked as 
     const created = await asBob("POST", CSRS, csr("bobs"));
     assert.equal(created.status, 201, JSON.stringify(created.body));
     assert.equal(created.body.spec.username, "bob");
+    assert.deepEqual(created.body.spec.extra, { scopes: ["view"] });
+    const pb = await t.fetch(`${CSRS}/bobs`, { headers: { accept: PB } });
+    assert.deepEqual(decodeObject(new Uint8Array(await pb.arrayBuffer())), created.body);
     const cur = created.body;
     cur.status.conditions = [{ type: "Approved", status: "True", reason: "Bob" }];
     const refused = await asBob("PUT", `${CSRS}/bobs/approval`, cur);

@@ -25,7 +25,7 @@ Deno.test("validatePriorityLevel() accepts the bootstrap levels as they are", ()
     const copy = structuredClone(pl);
     defaultPriorityLevel(copy);
     assert.deepEqual(copy.spec, pl.spec, `${pl.metadata.name} is fully defaulted`);
-    assert.deepEqual(errors(pl), [], pl.metadata.name);
+    assert.deepEqual(errors(pl), [], String(pl.metadata.name));
   }
 });
 

@@ -136,10 +136,11 @@ function validateResourceRule(path: string, rule: Record<string, unknown>): Fiel
   return errs;
 }
 
-const OTHER_FIELD: Record<string, [string, string]> = {
-  user: ["user", "User"],
-  group: ["group", "Group"],
-  serviceAccount: ["serviceAccount", "ServiceAccount"],
+/** The member of a subject each kind uses. */
+const KIND_OF_FIELD: Record<string, string> = {
+  user: "User",
+  group: "Group",
+  serviceAccount: "ServiceAccount",
 };
 
 function validateNamed(path: string, v: unknown, what: string, kind: string): FieldError[] {
@@ -176,12 +177,12 @@ function validateSubject(path: string, s: Record<string, unknown>): FieldError[]
   const errs = own === "serviceAccount"
     ? validateServiceAccount(`${path}.serviceAccount`, s.serviceAccount)
     : validateNamed(`${path}.${own}`, s[own], own, kind);
-  for (const [field, [, otherKind]] of Object.entries(OTHER_FIELD)) {
+  for (const [field, fieldKind] of Object.entries(KIND_OF_FIELD)) {
     if (field !== own && s[field] !== undefined && s[field] !== null) {
       errs.push(
         forbidden(
           `${path}.${field}`,
-          `${field} is forbidden when subject kind is not '${otherKind}'`,
+          `${field} is forbidden when subject kind is not '${fieldKind}'`,
         ),
       );
     }

@@ -28,13 +28,6 @@ const NOT_SERVED_YET: readonly string[] = [
   "apiextensions.k8s.io/v1 customresourcedefinitions/status",
   "apiregistration.k8s.io/v1 apiservices",
   "apiregistration.k8s.io/v1 apiservices/status",
-  "certificates.k8s.io/v1 certificatesigningrequests",
-  "certificates.k8s.io/v1 certificatesigningrequests/approval",
-  "certificates.k8s.io/v1 certificatesigningrequests/status",
-  "flowcontrol.apiserver.k8s.io/v1 flowschemas",
-  "flowcontrol.apiserver.k8s.io/v1 flowschemas/status",
-  "flowcontrol.apiserver.k8s.io/v1 prioritylevelconfigurations",
-  "flowcontrol.apiserver.k8s.io/v1 prioritylevelconfigurations/status",
 ];
 
 /** The fields discovery compares; the rest (storageVersionHash) is ours to choose. */

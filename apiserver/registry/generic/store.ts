@@ -37,6 +37,7 @@ import { apiVersionOf, type KindDef } from "./kind.ts";
 import { parseResourceVersion } from "./resource_version.ts";
 import { generateName } from "../../../shared/api/validation/object_meta.ts";
 import { validateWrite } from "./validate_write.ts";
+import { checkTarget } from "./check_target.ts";
 
 /** Options common to writes. */
 export interface WriteOptions {
@@ -226,7 +227,7 @@ export class Store {
     obj.apiVersion = apiVersionOf(this.def);
     obj.kind = this.def.kind;
     obj.metadata ??= {};
-    this.#checkTarget(obj, namespace);
+    checkTarget(obj, this.def.namespaced, namespace);
     for (const f of SYSTEM_METADATA) delete obj.metadata[f];
     const genName = !obj.metadata.name && !!obj.metadata.generateName;
     if (genName) obj.metadata.name = generateName(obj.metadata.generateName!);
@@ -281,7 +282,7 @@ export class Store {
     opts: WriteOptions & { subresource?: string } = {},
   ): Promise<{ object: KubeObject; created: boolean }> {
     body.metadata ??= {};
-    this.#checkTarget(body, namespace, name);
+    checkTarget(body, this.def.namespaced, namespace, name);
     const rv = body.metadata.resourceVersion;
     if (rv) parseResourceVersion(rv);
     const allowCreate = !!this.def.allowCreateOnUpdate && !opts.subresource && !rv;
@@ -339,7 +340,7 @@ export class Store {
     opts: UpdateOptions,
   ): Promise<KubeObject> {
     body.metadata ??= {};
-    this.#checkTarget(body, namespace, name);
+    checkTarget(body, this.def.namespaced, namespace, name);
     const rv = body.metadata.resourceVersion;
     if (rv && parseResourceVersion(rv) !== revision) {
       throw StatusError.conflict(this.groupResource, name);
@@ -547,26 +548,6 @@ export class Store {
   #encode(obj: KubeObject): string {
     const { resourceVersion: _rv, ...metadata } = obj.metadata;
     return JSON.stringify({ ...obj, metadata });
-  }
-
-  /** 400 when the body names another namespace (or `name`) than the URL; sets the namespace. */
-  #checkTarget(obj: KubeObject, namespace: string, name?: string): void {
-    if (name !== undefined && obj.metadata.name !== undefined && obj.metadata.name !== name) {
-      throw StatusError.badRequest(
-        `the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`,
-      );
-    }
-    if (this.def.namespaced) {
-      const inBody = obj.metadata.namespace;
-      if (inBody && inBody !== namespace) {
-        throw StatusError.badRequest(
-          "the namespace of the provided object does not match the namespace sent on the request",
-        );
-      }
-      obj.metadata.namespace = namespace;
-    } else {
-      delete obj.metadata.namespace;
-    }
   }
 
   #attrs(

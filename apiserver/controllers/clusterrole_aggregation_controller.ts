@@ -17,6 +17,7 @@ import { RBAC_PREFIXES } from "../auth/authz/rbac_index.ts";
 import type { PolicyRule, RoleObject } from "../auth/authz/rbac_types.ts";
 import type { Store } from "../registry/generic/store.ts";
 import { StatusError } from "../../shared/errors/status_error.ts";
+import { WorkQueue } from "./work_queue.ts";
 
 /** Options of the controller. */
 export interface ClusterRoleAggregationOptions {
@@ -55,13 +56,15 @@ export function aggregatedRules(role: RoleObject, all: readonly RoleObject[]): P
 /** Keeps aggregated ClusterRoles' rules current. */
 export class ClusterRoleAggregationController {
   readonly #opts: ClusterRoleAggregationOptions;
+  readonly #queue: WorkQueue<"all">;
   #unsubscribe?: () => void;
-  #dirty = false;
-  #running?: Promise<void>;
-  #stopped = false;
 
   constructor(opts: ClusterRoleAggregationOptions) {
     this.#opts = opts;
+    this.#queue = new WorkQueue(
+      () => this.syncAll(),
+      (_key, err) => opts.logger?.error("cluster role aggregation failed", { err: String(err) }),
+    );
   }
 
   /** Starts reacting to cluster role changes and syncs once. */
@@ -74,38 +77,25 @@ export class ClusterRoleAggregationController {
 
   /** Requests a sync; coalesces requests while one runs. */
   schedule(): void {
-    if (this.#stopped) return;
-    this.#dirty = true;
-    if (this.#running) return;
-    this.#running = (async () => {
-      try {
-        while (this.#dirty && !this.#stopped) {
-          this.#dirty = false;
-          await this.syncAll();
-        }
-      } finally {
-        this.#running = undefined;
-      }
-    })();
+    this.#queue.add("all");
   }
 
   /** Resolves when no sync is running or pending. */
-  async idle(): Promise<void> {
-    while (this.#running) await this.#running;
+  idle(): Promise<void> {
+    return this.#queue.idle();
   }
 
   /** Stops the controller and waits for the work in progress. */
   async stop(): Promise<void> {
-    this.#stopped = true;
     this.#unsubscribe?.();
-    await this.idle();
+    await this.#queue.stop();
   }
 
   /** Brings every aggregated role up to date once. */
   async syncAll(): Promise<void> {
     const all = this.#opts.index.clusterRoles();
     for (const role of all) {
-      if (this.#stopped) return;
+      if (this.#queue.stopped) return;
       if (!role.aggregationRule) continue;
       const rules = aggregatedRules(role, all);
       if (JSON.stringify(rules) === JSON.stringify(role.rules ?? [])) continue;

@@ -18,6 +18,7 @@ import type { Store } from "../registry/generic/store.ts";
 import type { ChangeEvent, KeyValue } from "../storage/interface.ts";
 import type { ChangeFeed } from "../watch/change_feed.ts";
 import { budgetStatus, type ScaleOf } from "../registry/policy/poddisruptionbudgets/disruption.ts";
+import { WorkQueue } from "./work_queue.ts";
 
 const PODS = "/registry/core/pods/";
 const BUDGETS = "/registry/policy/poddisruptionbudgets/";
@@ -44,24 +45,28 @@ function namespaceOf(key: string): string | undefined {
 /** Keeps PodDisruptionBudget statuses current. */
 export class DisruptionController {
   readonly #opts: DisruptionControllerOptions;
-  readonly #dirty = new Set<string>();
-  #running?: Promise<void>;
-  #stopped = false;
+  /** Namespaces whose budgets need their status recomputed. */
+  readonly #queue: WorkQueue<string>;
   #unsubscribe?: () => void;
   #timer?: ReturnType<typeof setInterval>;
 
   constructor(opts: DisruptionControllerOptions) {
     this.#opts = opts;
+    this.#queue = new WorkQueue(
+      (ns) => this.syncNamespace(ns),
+      (ns, err) =>
+        opts.logger?.error("disruption budget sync failed", { namespace: ns, err: String(err) }),
+    );
   }
 
   /** Starts following pods and budgets; resolves once the initial state was queued. */
   async start(): Promise<void> {
-    if (this.#stopped || this.#unsubscribe) return;
+    if (this.#queue.stopped || this.#unsubscribe) return;
     const unsubscribe = await this.#opts.feed.follow([PODS, BUDGETS], {
       reset: (items: KeyValue[]) => this.#mark(items.map((kv) => kv.key)),
       changes: (events: ChangeEvent[]) => this.#mark(events.map((e) => e.key)),
     });
-    if (this.#stopped) {
+    if (this.#queue.stopped) {
       unsubscribe();
       return;
     }
@@ -71,10 +76,9 @@ export class DisruptionController {
 
   /** Stops the controller and waits for the work in progress. */
   async stop(): Promise<void> {
-    this.#stopped = true;
     this.#unsubscribe?.();
     clearInterval(this.#timer);
-    while (this.#running) await this.#running;
+    await this.#queue.stop();
   }
 
   /** Queues every namespace that has a budget. */
@@ -88,25 +92,8 @@ export class DisruptionController {
   #mark(keys: readonly string[]): void {
     for (const key of keys) {
       const ns = namespaceOf(key);
-      if (ns !== undefined) this.#dirty.add(ns);
+      if (ns !== undefined) this.#queue.add(ns);
     }
-    if (this.#dirty.size === 0 || this.#running || this.#stopped) return;
-    this.#running = (async () => {
-      try {
-        while (this.#dirty.size > 0 && !this.#stopped) {
-          const [ns] = this.#dirty;
-          this.#dirty.delete(ns);
-          await this.syncNamespace(ns).catch((err) =>
-            this.#opts.logger?.error("disruption budget sync failed", {
-              namespace: ns,
-              err: String(err),
-            })
-          );
-        }
-      } finally {
-        this.#running = undefined;
-      }
-    })();
   }
 
   #budgets(): Store {
@@ -126,7 +113,7 @@ export class DisruptionController {
     const now = (this.#opts.now ?? Date.now)();
     const scaleOf = this.#scaleOf();
     for (const pdb of budgets) {
-      if (this.#stopped) return;
+      if (this.#queue.stopped) return;
       try {
         await this.#budgets().guaranteedUpdate(
           namespace,

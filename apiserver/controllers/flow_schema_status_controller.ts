@@ -13,6 +13,7 @@ import type { Logger } from "../../shared/log/mod.ts";
 import { isObject } from "../../shared/json/is_object.ts";
 import { rfc3339 } from "../registry/generic/clock.ts";
 import type { Store } from "../registry/generic/store.ts";
+import { WorkQueue } from "./work_queue.ts";
 
 /** The field manager of the controller's status writes (Kubernetes' own). */
 const MANAGER = "api-priority-and-fairness-config-consumer-v1";
@@ -56,13 +57,15 @@ function conditionsOf(fs: KubeObject): Condition[] {
 /** Maintains the FlowSchemas' Dangling conditions. */
 export class FlowSchemaStatusController {
   readonly #opts: FlowSchemaStatusOptions;
+  readonly #queue: WorkQueue<"all">;
   #unsubscribe: (() => void)[] = [];
-  #dirty = false;
-  #running?: Promise<void>;
-  #stopped = false;
 
   constructor(opts: FlowSchemaStatusOptions) {
     this.#opts = opts;
+    this.#queue = new WorkQueue(
+      () => this.syncAll(),
+      (_key, err) => opts.logger?.error("flow schema status sync failed", { err: String(err) }),
+    );
   }
 
   /** Starts reacting to changes and syncs once. */
@@ -77,33 +80,18 @@ export class FlowSchemaStatusController {
 
   /** Requests a sync; coalesces requests while one runs. */
   schedule(): void {
-    if (this.#stopped) return;
-    this.#dirty = true;
-    if (this.#running) return;
-    this.#running = (async () => {
-      try {
-        while (this.#dirty && !this.#stopped) {
-          this.#dirty = false;
-          await this.syncAll().catch((err) =>
-            this.#opts.logger?.error("flow schema status sync failed", { err: String(err) })
-          );
-        }
-      } finally {
-        this.#running = undefined;
-      }
-    })();
+    this.#queue.add("all");
   }
 
   /** Resolves when no sync is running or pending. */
-  async idle(): Promise<void> {
-    while (this.#running) await this.#running;
+  idle(): Promise<void> {
+    return this.#queue.idle();
   }
 
   /** Stops the controller and waits for the work in progress. */
   async stop(): Promise<void> {
-    this.#stopped = true;
     for (const u of this.#unsubscribe) u();
-    await this.idle();
+    await this.#queue.stop();
   }
 
   /** Brings every FlowSchema's Dangling condition up to date once. */
@@ -113,7 +101,7 @@ export class FlowSchemaStatusController {
       (await this.#opts.priorityLevels.list("", latest)).items.map((o) => o.metadata.name!),
     );
     for (const fs of (await this.#opts.flowSchemas.list("", latest)).items as KubeObject[]) {
-      if (this.#stopped) return;
+      if (this.#queue.stopped) return;
       const want = danglingCondition(fs, levels);
       const have = conditionsOf(fs).find((c) => c.type === "Dangling");
       if (have && ["status", "reason", "message"].every((k) => have[k] === want[k])) continue;

@@ -21,6 +21,7 @@ import type { ResourceRegistry } from "../registry/resource_registry.ts";
 import type { ChangeEvent, KeyValue } from "../storage/interface.ts";
 import { parseStoredValue } from "../registry/generic/stored_value.ts";
 import type { ChangeFeed } from "../watch/change_feed.ts";
+import { WorkQueue } from "./work_queue.ts";
 
 /** The finalizer of propagationPolicy=Orphan. */
 export const ORPHAN_FINALIZER = "orphan";
@@ -51,10 +52,8 @@ export class GarbageCollector {
   #byUid = new Map<string, string>();
   /** owner uid → dependent keys. */
   #dependents = new Map<string, Set<string>>();
-  readonly #queue = new Set<string>();
-  #running = false;
-  #stopped = false;
-  #idle: Promise<void> = Promise.resolve();
+  /** Keys of objects that may need work. */
+  readonly #queue: WorkQueue<string>;
   #unsubscribe?: () => void;
   #timer?: ReturnType<typeof setInterval>;
   /** The periodic resync in flight (stop() waits for it). */
@@ -62,16 +61,20 @@ export class GarbageCollector {
 
   constructor(opts: GarbageCollectorOptions) {
     this.#opts = opts;
+    this.#queue = new WorkQueue(
+      (key) => this.#process(key),
+      (key, err) => opts.logger?.error("gc failed", { object: key, err: String(err) }),
+    );
   }
 
   /** Builds the index from the change feed's state and starts following its changes. */
   async start(): Promise<void> {
-    if (this.#stopped || this.#unsubscribe) return;
+    if (this.#queue.stopped || this.#unsubscribe) return;
     const unsubscribe = await this.#opts.feed.follow(["/registry/"], {
       reset: (items) => this.#onReset(items),
       changes: (events) => this.#onChanges(events),
     });
-    if (this.#stopped) {
+    if (this.#queue.stopped) {
       unsubscribe();
       return;
     }
@@ -86,11 +89,11 @@ export class GarbageCollector {
 
   /** Stops and waits for the work in progress. */
   async stop(): Promise<void> {
-    this.#stopped = true;
+    const stopping = this.#queue.stop();
     this.#unsubscribe?.();
     clearInterval(this.#timer);
     await this.#resyncing;
-    await this.#idle;
+    await stopping;
   }
 
   /** Rebuilds the index from storage and queues every object that may need work. */
@@ -189,24 +192,7 @@ export class GarbageCollector {
   }
 
   #enqueue(key: string): void {
-    if (this.#stopped) return;
     this.#queue.add(key);
-    if (!this.#running) {
-      this.#running = true;
-      this.#idle = this.#drain().finally(() => this.#running = false);
-    }
-  }
-
-  async #drain(): Promise<void> {
-    while (this.#queue.size > 0 && !this.#stopped) {
-      const key = this.#queue.values().next().value!;
-      this.#queue.delete(key);
-      try {
-        await this.#process(key);
-      } catch (err) {
-        this.#opts.logger?.error("gc failed", { object: key, err: String(err) });
-      }
-    }
   }
 
   #locate(key: string): { store: Store; namespace: string; name: string } | undefined {

@@ -18,6 +18,7 @@ import { parseStoredValue } from "../registry/generic/stored_value.ts";
 import type { ResourceRegistry } from "../registry/resource_registry.ts";
 import type { ChangeEvent, KeyValue } from "../storage/interface.ts";
 import type { ChangeFeed } from "../watch/change_feed.ts";
+import { WorkQueue } from "./work_queue.ts";
 
 /** The first retry of a failed sync waits this long (ms); each further failure doubles it. */
 const RETRY_BASE_MS = 5;
@@ -37,12 +38,10 @@ export interface NamespaceControllerOptions {
 /** Finalizes terminating namespaces. */
 export class NamespaceController {
   readonly #opts: NamespaceControllerOptions;
-  readonly #queue = new Set<string>();
-  #running = false;
-  #stopped = false;
+  /** Names of terminating namespaces to finalize. */
+  readonly #queue: WorkQueue<string>;
   #unsubscribe?: () => void;
   #timer?: ReturnType<typeof setInterval>;
-  #idle: Promise<void> = Promise.resolve();
   readonly #resyncs = new Set<Promise<void>>();
   /** Consecutive failed syncs, by namespace. */
   readonly #failures = new Map<string, number>();
@@ -50,6 +49,13 @@ export class NamespaceController {
 
   constructor(opts: NamespaceControllerOptions) {
     this.#opts = opts;
+    this.#queue = new WorkQueue(async (name) => {
+      await this.#sync(name);
+      this.#failures.delete(name);
+    }, (name, err) => {
+      opts.logger?.error("namespace sync failed", { namespace: name, err: String(err) });
+      this.#retryLater(name);
+    });
   }
 
   /**
@@ -57,12 +63,12 @@ export class NamespaceController {
    * and resyncing; resolves once the feed's initial state was handled.
    */
   async start(): Promise<void> {
-    if (this.#stopped || this.#unsubscribe) return;
+    if (this.#queue.stopped || this.#unsubscribe) return;
     const unsubscribe = await this.#opts.feed.follow(["/registry/"], {
       reset: (items) => this.#onReset(items),
       changes: (events) => this.#onChanges(events),
     });
-    if (this.#stopped) {
+    if (this.#queue.stopped) {
       unsubscribe();
       return;
     }
@@ -72,18 +78,18 @@ export class NamespaceController {
 
   /** Stops the controller and waits for the work in progress. */
   async stop(): Promise<void> {
-    this.#stopped = true;
+    const stopping = this.#queue.stop();
     this.#unsubscribe?.();
     clearInterval(this.#timer);
     for (const t of this.#retries) clearTimeout(t);
     this.#retries.clear();
     await Promise.all(this.#resyncs);
-    await this.#idle;
+    await stopping;
   }
 
   /** Queues every terminating namespace. */
   resync(): void {
-    if (this.#stopped) return;
+    if (this.#queue.stopped) return;
     const done = this.#namespaces().list("", { plan: { mode: "latest" } }).then((list) => {
       for (const ns of list.items) {
         if (ns.metadata.deletionTimestamp) this.#enqueue(ns.metadata.name!);
@@ -132,31 +138,12 @@ export class NamespaceController {
   }
 
   #enqueue(name: string): void {
-    if (this.#stopped) return;
     this.#queue.add(name);
-    if (!this.#running) {
-      this.#running = true;
-      this.#idle = this.#drain().finally(() => this.#running = false);
-    }
-  }
-
-  async #drain(): Promise<void> {
-    while (this.#queue.size > 0 && !this.#stopped) {
-      const name = this.#queue.values().next().value!;
-      this.#queue.delete(name);
-      try {
-        await this.#sync(name);
-        this.#failures.delete(name);
-      } catch (err) {
-        this.#opts.logger?.error("namespace sync failed", { namespace: name, err: String(err) });
-        this.#retryLater(name);
-      }
-    }
   }
 
   /** Queues `name` again after its backoff. */
   #retryLater(name: string): void {
-    if (this.#stopped) return;
+    if (this.#queue.stopped) return;
     const failures = (this.#failures.get(name) ?? 0) + 1;
     this.#failures.set(name, failures);
     const delay = Math.min(RETRY_BASE_MS * 2 ** (failures - 1), RETRY_MAX_MS);

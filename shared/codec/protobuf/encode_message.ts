@@ -33,6 +33,17 @@ function requireMessage(name: string): MessageInfo {
 }
 
 const jsonKeysCache = new Map<string, ReadonlySet<string>>();
+const mapValueFields = new WeakMap<FieldInfo, FieldInfo>();
+
+/** The field of a map entry's value (number 2) for the map field `f`. */
+function mapValueField(f: FieldInfo): FieldInfo {
+  let v = mapValueFields.get(f);
+  if (!v) {
+    v = { ...f, no: 2 };
+    mapValueFields.set(f, v);
+  }
+  return v;
+}
 
 /** JSON keys a message takes from its object, including those of inlined members. */
 function jsonKeys(info: MessageInfo): ReadonlySet<string> {
@@ -49,29 +60,47 @@ function jsonKeys(info: MessageInfo): ReadonlySet<string> {
   return keys;
 }
 
+/** The fields of `info` that `obj` holds, in field-number order. */
+function presentFields(info: MessageInfo, obj: Record<string, unknown>): FieldInfo[] {
+  // Objects are sparse beside their messages (a Container sets a few of its fields): walking the
+  // object's keys is cheaper than looking up every field of the message.
+  const present: FieldInfo[] = [];
+  for (const k in obj) {
+    const f = info.byJson.get(k);
+    if (f && obj[k] !== undefined) present.push(f);
+  }
+  for (const f of info.inlineFields) {
+    for (const k of jsonKeys(requireMessage(f.message ?? ""))) {
+      if (obj[k] !== undefined && obj[k] !== null) {
+        present.push(f);
+        break;
+      }
+    }
+  }
+  return present.length > 1 ? present.sort((a, b) => a.no - b.no) : present;
+}
+
 class MessageEncoder {
-  constructor(readonly w: ProtoWriter, readonly embedded: EmbeddedEncoder | undefined) {}
+  /**
+   * @param paths whether to build each value's path: only for the message of an error (see
+   *   {@link writeMessage}), since building them costs more than the encoding.
+   */
+  constructor(
+    readonly w: ProtoWriter,
+    readonly embedded: EmbeddedEncoder | undefined,
+    readonly paths: boolean,
+  ) {}
 
   body(info: MessageInfo, obj: Record<string, unknown>, path: string): void {
-    for (const f of info.byNumberOrder) {
+    for (const f of presentFields(info, obj)) {
       if (f.inline) {
-        const child = requireMessage(f.message ?? "");
-        let present = false;
-        for (const k of jsonKeys(child)) {
-          if (obj[k] !== undefined && obj[k] !== null) {
-            present = true;
-            break;
-          }
-        }
-        if (!present) continue;
         this.w.tag(f.no, WIRE_LEN).fork();
-        this.body(child, obj, path);
+        this.body(requireMessage(f.message ?? ""), obj, path);
         this.w.ldelim();
         continue;
       }
       const v = obj[f.json];
-      if (v === undefined) continue;
-      const p = path ? `${path}.${f.json}` : f.json;
+      const p = this.paths ? (path ? `${path}.${f.json}` : f.json) : "";
       if (v === null) {
         if (
           !f.repeated && !f.map &&
@@ -83,7 +112,7 @@ class MessageEncoder {
       }
       if (f.repeated) {
         if (!Array.isArray(v)) throw invalid(p, "expected an array");
-        v.forEach((item, i) => this.single(f, item, `${p}[${i}]`));
+        for (let i = 0; i < v.length; i++) this.single(f, v[i], this.paths ? `${p}[${i}]` : "");
       } else if (f.map) {
         if (!isObject(v)) throw invalid(p, "expected an object");
         for (const key of Object.keys(v).sort()) {
@@ -91,7 +120,7 @@ class MessageEncoder {
           this.w.tag(f.no, WIRE_LEN).fork();
           this.w.tag(1, WIRE_LEN).string(key);
           if (item !== null && item !== undefined) {
-            this.single({ ...f, no: 2 }, item, `${p}[${key}]`);
+            this.single(mapValueField(f), item, this.paths ? `${p}[${key}]` : "");
           }
           this.w.ldelim();
         }
@@ -220,5 +249,12 @@ export function writeMessage(
 ): void {
   const info = requireMessage(name);
   if (!isObject(obj)) throw invalid("", "expected an object");
-  new MessageEncoder(w, embedded).body(info, obj, "");
+  try {
+    new MessageEncoder(w, embedded, false).body(info, obj, "");
+  } catch (err) {
+    if (!(err instanceof ProtobufError) || err.reason !== "InvalidValue") throw err;
+    // Encode again, building paths, for an error that names the value.
+    new MessageEncoder(new ProtoWriter(), embedded, true).body(info, obj, "");
+    throw err;
+  }
 }

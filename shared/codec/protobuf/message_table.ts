@@ -60,6 +60,10 @@ export interface MessageInfo {
   readonly byNumberOrder: readonly FieldInfo[];
   /** Field lookup by number. */
   readonly byNumber: ReadonlyMap<number, FieldInfo>;
+  /** The fields that are not inline, by JSON key. */
+  readonly byJson: ReadonlyMap<string, FieldInfo>;
+  /** The inline fields (their members are keys of the same JSON object). */
+  readonly inlineFields: readonly FieldInfo[];
 }
 
 const SCALARS = new Set(["string", "bool", "int32", "int64", "bytes"]);
@@ -122,6 +126,8 @@ for (const table of tables) {
       fields,
       byNumberOrder: [...fields].sort((a, b) => a.no - b.no),
       byNumber: new Map(fields.map((f) => [f.no, f])),
+      byJson: new Map(fields.filter((f) => !f.inline).map((f) => [f.json, f])),
+      inlineFields: fields.filter((f) => f.inline),
     });
   }
 }

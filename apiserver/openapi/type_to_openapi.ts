@@ -66,7 +66,8 @@ export function typeToOpenApi(model: SchemaModel, t: TypeSchema): Json {
     out.properties = Object.fromEntries(
       Object.entries(t.properties).map(([k, f]) => [k, fieldToOpenApi(model, f)]),
     );
-    if (t.required.length > 0) out.required = [...t.required];
+    const required = [...t.required, ...t.documentedRequired ?? []];
+    if (required.length > 0) out.required = required;
   }
   if (t.structType) out["x-kubernetes-map-type"] = t.structType;
   if (t.gvk) out["x-kubernetes-group-version-kind"] = t.gvk.map((g) => ({ ...g }));

@@ -105,6 +105,26 @@ Deno.test("events.k8s.io/v1: a core event reads with its fields renamed, and bac
   });
 });
 
+Deno.test("events.k8s.io/v1: a core event without eventTime updates through events.k8s.io/v1", async () => {
+  await withServer(async (t) => {
+    await write(t, "POST", CORE, coreEvent("legacy"));
+    const v1 = await write(t, "GET", `${EV1}/legacy`);
+    assert.equal(v1.eventTime, undefined);
+    v1.metadata.labels = { seen: "yes" };
+    const put = await call(t, "PUT", `${EV1}/legacy`, v1);
+    assert.equal(put.status, 200, JSON.stringify(put.body));
+    assert.deepEqual(put.body.metadata.labels, { seen: "yes" });
+    // eventTime is still required of new events (by the kind's validation, not the schema).
+    const { eventTime: _, ...noTime } = newEvent("fresh");
+    const created = await call(t, "POST", EV1, noTime);
+    assert.equal(created.status, 422);
+    assert.match(created.body.message, /eventTime: Required value/);
+    // ...and documented as required.
+    const doc = await (await t.fetch("/openapi/v3/apis/events.k8s.io/v1")).json();
+    assert.deepEqual(doc.components.schemas["io.k8s.api.events.v1.Event"].required, ["eventTime"]);
+  });
+});
+
 Deno.test("events.k8s.io/v1: a new event reads as core/v1 with its fields renamed", async () => {
   await withServer(async (t) => {
     const created = await write(t, "POST", EV1, newEvent("new"));

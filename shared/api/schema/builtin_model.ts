@@ -257,7 +257,8 @@ export function buildSchemaModel(
       if (!props[field]) throw new Error(`schema declaration: ${name} has no field ${field}`);
       props[field] = { ...props[field], ...add };
     }
-    for (const r of required) {
+    const documentedRequired = overlay?.documentedRequired;
+    for (const r of [...required, ...documentedRequired ?? []]) {
       if (!props[r]) throw new Error(`schema declaration: ${name} has no required field ${r}`);
     }
     const t: TypeSchema = {
@@ -266,6 +267,7 @@ export function buildSchemaModel(
       description: overlay?.description,
       properties: props,
       required,
+      documentedRequired,
       structType: overlay?.structType,
     };
     if (group?.kinds.includes(short)) {

@@ -28,6 +28,13 @@ export interface TypeOverlay {
   description?: string;
   /** Required properties. */
   required?: readonly string[];
+  /**
+   * Properties the OpenAPI documents call required (kubectl explain, client-side validation)
+   * whose absence the kind's own validation judges, with Kubernetes' messages and exceptions,
+   * instead of field validation (e.g. an events.k8s.io/v1 Event's `eventTime`, required on create
+   * only).
+   */
+  documentedRequired?: readonly string[];
   /** Per-field additions, by JSON name. */
   fields?: Readonly<Record<string, FieldOverlay>>;
   structType?: MapType;

@@ -73,6 +73,8 @@ export interface TypeSchema {
   /** Properties in declaration order (objects only). */
   properties: Readonly<Record<string, FieldSchema>>;
   required: readonly string[];
+  /** Also required in the OpenAPI documents, but not checked by field validation. */
+  documentedRequired?: readonly string[];
   /** The kinds this type is served as. */
   gvk?: readonly GroupVersionKind[];
   /** `x-kubernetes-map-type` of a struct. */

@@ -21,6 +21,8 @@ export const discoveryV1Schema: GroupSchema = {
     EndpointSlice: {
       description: "EndpointSlice represents a subset of the endpoints that implement a service.",
       required: ["addressType"],
+      // A slice without endpoints is valid to Kubernetes' validation.
+      documentedRequired: ["endpoints"],
       fields: {
         addressType: {
           enum: ["FQDN", "IPv4", "IPv6"],
@@ -31,7 +33,7 @@ export const discoveryV1Schema: GroupSchema = {
       },
     },
     EndpointSliceList: { required: ["items"] },
-    Endpoint: { fields: { addresses: { listType: "set" } } },
+    Endpoint: { documentedRequired: ["addresses"], fields: { addresses: { listType: "set" } } },
     EndpointPort: { fields: { protocol: { enum: ["SCTP", "TCP", "UDP"] } } },
     EndpointHints: { fields: { forZones: ATOMIC_LIST } },
   },

@@ -11,7 +11,7 @@ export const eventsV1Schema: GroupSchema = {
   types: {
     Event: {
       description: "Event is a report of something that happened in the cluster.",
-      required: ["eventTime"],
+      documentedRequired: ["eventTime"],
       fields: {
         eventTime: { description: "When the event was first observed." },
         series: { description: "The series this event belongs to; unset for a single event." },

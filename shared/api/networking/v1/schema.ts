@@ -49,6 +49,8 @@ export const networkingV1Schema: GroupSchema = {
     IngressTLS: { fields: { hosts: ATOMIC_LIST } },
     HTTPIngressRuleValue: { required: ["paths"], fields: { paths: ATOMIC_LIST } },
     HTTPIngressPath: {
+      // Kubernetes' validation answers these with its own messages ("pathType must be specified").
+      documentedRequired: ["pathType", "backend"],
       fields: {
         pathType: {
           enum: ["Exact", "ImplementationSpecific", "Prefix"],

@@ -57,14 +57,7 @@ export async function startNodeAgent(
   const c = o.config;
   for (const w of o.warnings) logger.warn(w);
   await Deno.mkdir(c.rootDir, { recursive: true, mode: 0o700 });
-  // containerRuntimeEndpoint selects the CRI adapter; empty means the process runtime.
-  const runtime = deps.runtime ??
-    (c.containerRuntimeEndpoint
-      ? new CriRuntime(c.containerRuntimeEndpoint, {
-        rootDir: c.rootDir,
-        seccompDefault: c.seccompDefault,
-      })
-      : new ProcessRuntime({ rootDir: c.rootDir, seccompDefault: c.seccompDefault }));
+  const runtime = deps.runtime ?? selectRuntime(c);
   const client = await RestClient.fromKubeconfig(o.kubeconfig);
   const hostname = o.nodeName;
   const ip = hostAddress();
@@ -73,92 +66,23 @@ export async function startNodeAgent(
     agentVersion: AGENT_VERSION,
   });
   const thresholds = Object.entries(c.evictionHard).map(([k, v]) => parseEvictionThreshold(k, v));
-  const cert = await loadServingCert({
-    rootDir: c.rootDir,
-    certFile: c.tlsCertFile || undefined,
-    keyFile: c.tlsPrivateKeyFile || undefined,
-    hostnames: [hostname, "localhost"],
-    ips: [...new Set([ip, "127.0.0.1"])],
-  });
-  let clientCaPem: string | undefined = undefined;
-  if (c.authentication.x509.clientCAFile) {
-    clientCaPem = await Deno.readTextFile(c.authentication.x509.clientCAFile);
-  } else clientCaPem = client.config.caPem;
-  const authenticator = new ApiRequestAuthenticator({
-    client,
-    clientCaPem,
-    webhook: c.authentication.webhook.enabled,
-    anonymous: c.authentication.anonymous.enabled,
-    cacheTtlMs: parseDurationMs(c.authentication.webhook.cacheTTL),
-    logger,
-  });
-  const authorizer = c.authorization.mode === "AlwaysAllow"
-    ? alwaysAllow
-    : new SubjectAccessReviewAuthorizer({
-      client,
-      allowedTtlMs: parseDurationMs(c.authorization.webhook.cacheAuthorizedTTL),
-      deniedTtlMs: parseDurationMs(c.authorization.webhook.cacheUnauthorizedTTL),
-      logger,
-    });
-  let server: HttpsServer;
-  try {
-    server = await startAgentServer({
-      address: c.address,
-      port: c.port,
-      certPem: cert.certPem,
-      keyPem: cert.keyPem,
-      authenticator,
-      authorizer,
-      checkpoint: { runtime, gates: o.gates, rootDir: c.rootDir, nodeName: o.nodeName, clock },
-      health: () => runtime.healthErrors(),
-      logger,
-    });
-  } catch (err) {
-    client.close();
-    await runtime.close();
-    throw new Error(`cannot listen on ${c.address}:${c.port}: ${(err as Error).message}`);
-  }
+  const server = await startServer(o, { client, runtime, clock, logger, hostname, ip });
   logger.info("serving", { address: c.address, port: server.port, node: o.nodeName });
 
-  const reporter = new NodeStatusReporter({
+  const reporter = newStatusReporter(o, {
     client,
-    nodeName: o.nodeName,
+    runtime,
     clock,
     logger,
-    readHost: () => readHostReadings(c.rootDir),
-    readyErrors: () => runtime.healthErrors(),
+    hostname,
+    ip,
     nodeInfo,
-    addresses: [{ type: "InternalIP", address: ip }, { type: "Hostname", address: hostname }],
-    port: server.port,
-    resources: {
-      maxPods: c.maxPods,
-      systemReserved: c.systemReserved,
-      kubeReserved: c.kubeReserved,
-      evictionHard: thresholds,
-    },
     thresholds,
-    pressureTransitionPeriodMs: parseDurationMs(c.evictionPressureTransitionPeriod),
-    updateFrequencyMs: parseDurationMs(c.nodeStatusUpdateFrequency),
-    reportFrequencyMs: parseDurationMs(c.nodeStatusReportFrequency),
+    port: server.port,
   });
   const stop = new AbortController();
   let lease: LeaseController | undefined;
-  const worker = new PodWorker({
-    client,
-    runtime,
-    // Pods by watch; the polling source when the server serves no watch.
-    source: new WatchPodSource({
-      client,
-      nodeName: o.nodeName,
-      clock,
-      logger,
-      fallback: () => new PollingPodSource({ client, nodeName: o.nodeName, clock, logger }),
-    }),
-    nodeName: o.nodeName,
-    hostIP: ip,
-    clock,
-    logger,
-  });
+  const worker = newPodWorker(o, { client, runtime, clock, logger, ip });
   const registered = (async () => {
     const parts = await reporter.compute();
     const node = buildNode(o.nodeName, automaticLabels(hostname, nodeInfo, c.nodeLabels), parts);
@@ -194,4 +118,135 @@ export async function startNodeAgent(
       client.close();
     },
   };
+}
+
+/** What the agent's parts are built from once the runtime and client exist. */
+interface AgentParts {
+  client: RestClient;
+  runtime: ContainerRuntime;
+  clock: Clock;
+  logger: Logger;
+  ip: string;
+}
+
+/** The container runtime the configuration selects: CRI with an endpoint, else the process one. */
+function selectRuntime(c: AgentOptions["config"]): ContainerRuntime {
+  // containerRuntimeEndpoint selects the CRI adapter; empty means the process runtime.
+  return c.containerRuntimeEndpoint
+    ? new CriRuntime(c.containerRuntimeEndpoint, {
+      rootDir: c.rootDir,
+      seccompDefault: c.seccompDefault,
+    })
+    : new ProcessRuntime({ rootDir: c.rootDir, seccompDefault: c.seccompDefault });
+}
+
+/**
+ * Loads the serving certificate, builds the request authenticator and authorizer and starts
+ * the HTTPS server; when it cannot listen, closes the client and runtime and throws.
+ */
+async function startServer(
+  o: AgentOptions,
+  p: AgentParts & { hostname: string },
+): Promise<HttpsServer> {
+  const { client, runtime, clock, logger } = p;
+  const c = o.config;
+  const cert = await loadServingCert({
+    rootDir: c.rootDir,
+    certFile: c.tlsCertFile || undefined,
+    keyFile: c.tlsPrivateKeyFile || undefined,
+    hostnames: [p.hostname, "localhost"],
+    ips: [...new Set([p.ip, "127.0.0.1"])],
+  });
+  let clientCaPem: string | undefined = undefined;
+  if (c.authentication.x509.clientCAFile) {
+    clientCaPem = await Deno.readTextFile(c.authentication.x509.clientCAFile);
+  } else clientCaPem = client.config.caPem;
+  const authenticator = new ApiRequestAuthenticator({
+    client,
+    clientCaPem,
+    webhook: c.authentication.webhook.enabled,
+    anonymous: c.authentication.anonymous.enabled,
+    cacheTtlMs: parseDurationMs(c.authentication.webhook.cacheTTL),
+    logger,
+  });
+  const authorizer = c.authorization.mode === "AlwaysAllow"
+    ? alwaysAllow
+    : new SubjectAccessReviewAuthorizer({
+      client,
+      allowedTtlMs: parseDurationMs(c.authorization.webhook.cacheAuthorizedTTL),
+      deniedTtlMs: parseDurationMs(c.authorization.webhook.cacheUnauthorizedTTL),
+      logger,
+    });
+  try {
+    return await startAgentServer({
+      address: c.address,
+      port: c.port,
+      certPem: cert.certPem,
+      keyPem: cert.keyPem,
+      authenticator,
+      authorizer,
+      checkpoint: { runtime, gates: o.gates, rootDir: c.rootDir, nodeName: o.nodeName, clock },
+      health: () => runtime.healthErrors(),
+      logger,
+    });
+  } catch (err) {
+    client.close();
+    await runtime.close();
+    throw new Error(`cannot listen on ${c.address}:${c.port}: ${(err as Error).message}`);
+  }
+}
+
+/** The reporter of the Node's status, from the configuration and what was read of the host. */
+function newStatusReporter(
+  o: AgentOptions,
+  p: AgentParts & {
+    hostname: string;
+    nodeInfo: Awaited<ReturnType<typeof readNodeInfo>>;
+    thresholds: ReturnType<typeof parseEvictionThreshold>[];
+    port: number;
+  },
+): NodeStatusReporter {
+  const c = o.config;
+  return new NodeStatusReporter({
+    client: p.client,
+    nodeName: o.nodeName,
+    clock: p.clock,
+    logger: p.logger,
+    readHost: () => readHostReadings(c.rootDir),
+    readyErrors: () => p.runtime.healthErrors(),
+    nodeInfo: p.nodeInfo,
+    addresses: [{ type: "InternalIP", address: p.ip }, { type: "Hostname", address: p.hostname }],
+    port: p.port,
+    resources: {
+      maxPods: c.maxPods,
+      systemReserved: c.systemReserved,
+      kubeReserved: c.kubeReserved,
+      evictionHard: p.thresholds,
+    },
+    thresholds: p.thresholds,
+    pressureTransitionPeriodMs: parseDurationMs(c.evictionPressureTransitionPeriod),
+    updateFrequencyMs: parseDurationMs(c.nodeStatusUpdateFrequency),
+    reportFrequencyMs: parseDurationMs(c.nodeStatusReportFrequency),
+  });
+}
+
+/** The pod worker, fed by a watch of the node's Pods (polling when the server serves no watch). */
+function newPodWorker(o: AgentOptions, p: AgentParts): PodWorker {
+  const { client, clock, logger } = p;
+  return new PodWorker({
+    client,
+    runtime: p.runtime,
+    // Pods by watch; the polling source when the server serves no watch.
+    source: new WatchPodSource({
+      client,
+      nodeName: o.nodeName,
+      clock,
+      logger,
+      fallback: () => new PollingPodSource({ client, nodeName: o.nodeName, clock, logger }),
+    }),
+    nodeName: o.nodeName,
+    hostIP: p.ip,
+    clock,
+    logger,
+  });
 }

@@ -290,33 +290,7 @@ export class PodWorker {
   async #syncPod(pod: KubeObject, current: ContainerStatus[]): Promise<void> {
     const uid = pod.metadata.uid!;
     const spec = podSpec(pod);
-    if (pod.metadata.deletionTimestamp) {
-      const grace = (pod.metadata.deletionGracePeriodSeconds ??
-        (spec.terminationGracePeriodSeconds as number | undefined) ?? 30) * 1000;
-      await Promise.all(current.map((c) => this.#o.runtime.stopContainer(c.id, grace)));
-      for (const c of current) await this.#o.runtime.removeContainer(c.id).catch(() => {});
-      await this.#o.runtime.removePod(uid);
-      try {
-        await apiCall(this.#o.client, "DELETE", {
-          version: "v1",
-          resource: "pods",
-          namespace: pod.metadata.namespace,
-          name: pod.metadata.name,
-        }, {
-          body: {
-            kind: "DeleteOptions",
-            apiVersion: "v1",
-            gracePeriodSeconds: 0,
-            preconditions: { uid },
-          },
-        });
-      } catch (err) {
-        if (!isStatus(err, 404) && !isStatus(err, 409)) throw err;
-      }
-      this.#pods.delete(uid);
-      this.#memory.delete(uid);
-      return;
-    }
+    if (pod.metadata.deletionTimestamp) return await this.#finishDeletion(pod, spec, current);
     const status = (pod.status ?? {}) as Record<string, unknown>;
     const mem = this.#mem(uid);
     const policy = String(spec.restartPolicy ?? "Always");
@@ -326,65 +300,127 @@ export class PodWorker {
     const now = this.#o.clock.now();
     for (const c of containersOf(pod)) {
       if (done) break;
-      const have = newest(current, c.name);
-      if (have && "running" in have.state) continue;
-      if (have && "terminated" in have.state) {
-        const code = have.state.terminated.exitCode;
-        const restart = policy === "Always" || (policy === "OnFailure" && code !== 0);
-        if (!restart) continue;
-        mem.lastState.set(c.name, have.state);
-        const finished = Date.parse(have.state.terminated.finishedAt);
-        const eventTime = Number.isFinite(finished) ? finished : now;
-        const waiting = mem.waiting.get(c.name);
-        const retryAt = mem.retryAt.get(c.name);
-        if (waiting && waiting.reason !== "CrashLoopBackOff" && retryAt !== undefined) {
-          // The restart itself failed: retry that on its own schedule.
-          if (now < retryAt) {
-            this.#pullBackingOff(mem, c);
-            continue;
-          }
-        } else {
-          const b = mem.crashBackoff.get(c.name);
-          if (inBackoff(b, eventTime, now)) {
-            mem.waiting.set(c.name, {
-              reason: "CrashLoopBackOff",
-              message: `back-off ${
-                goDuration(b!.ms)
-              } restarting failed container=${c.name} pod=${info.name}_${info.namespace}(${uid})`,
-            });
-            continue;
-          }
-          mem.crashBackoff.set(c.name, nextBackoff(b, eventTime, now));
-        }
-      } else {
-        // Not created yet (or created and not started): retry a failure on its schedule.
-        const retryAt = mem.retryAt.get(c.name);
-        if (mem.waiting.has(c.name) && retryAt !== undefined && now < retryAt) {
-          this.#pullBackingOff(mem, c);
-          continue;
-        }
-      }
-      try {
-        await this.#o.runtime.startContainer(info, toContainerSpec(c, volumes));
-        mem.waiting.delete(c.name);
-        mem.retryAt.delete(c.name);
-        mem.pullBackoff.delete(c.name);
-      } catch (err) {
-        const typed = err instanceof CreateContainerError || err instanceof ImagePullError ||
-          err instanceof PodSandboxError;
-        const reason = typed ? err.reason : "RunContainerError";
-        mem.waiting.set(c.name, { reason, message: (err as Error).message });
-        if (err instanceof ImagePullError && err.reason === "ErrImagePull") {
-          const b = nextBackoff(mem.pullBackoff.get(c.name), now, now);
-          mem.pullBackoff.set(c.name, b);
-          mem.retryAt.set(c.name, now + b.ms);
-        } else {
-          mem.retryAt.set(c.name, now + CREATE_RETRY_MS);
-        }
-      }
+      if (!this.#dueToStart(mem, c, newest(current, c.name), { policy, info, now })) continue;
+      await this.#startOne(mem, info, c, volumes, now);
     }
     const after = (await this.#o.runtime.listContainers()).filter((c) => c.pod.uid === uid);
     await this.#writeStatus(pod, after, mem);
+  }
+
+  /**
+   * A pod being deleted: stops its containers within the grace period, removes them and the
+   * sandbox, deletes the Pod with `gracePeriodSeconds=0` and forgets it.
+   */
+  async #finishDeletion(
+    pod: KubeObject,
+    spec: Record<string, unknown>,
+    current: ContainerStatus[],
+  ): Promise<void> {
+    const uid = pod.metadata.uid!;
+    const grace = (pod.metadata.deletionGracePeriodSeconds ??
+      (spec.terminationGracePeriodSeconds as number | undefined) ?? 30) * 1000;
+    await Promise.all(current.map((c) => this.#o.runtime.stopContainer(c.id, grace)));
+    for (const c of current) await this.#o.runtime.removeContainer(c.id).catch(() => {});
+    await this.#o.runtime.removePod(uid);
+    try {
+      await apiCall(this.#o.client, "DELETE", {
+        version: "v1",
+        resource: "pods",
+        namespace: pod.metadata.namespace,
+        name: pod.metadata.name,
+      }, {
+        body: {
+          kind: "DeleteOptions",
+          apiVersion: "v1",
+          gracePeriodSeconds: 0,
+          preconditions: { uid },
+        },
+      });
+    } catch (err) {
+      if (!isStatus(err, 404) && !isStatus(err, 409)) throw err;
+    }
+    this.#pods.delete(uid);
+    this.#memory.delete(uid);
+  }
+
+  /**
+   * Whether container `c` (whose newest status is `have`) is to be started now: not running,
+   * restartable by the policy, and past any crash back-off or retry wait (recording the waiting
+   * reason when it is not).
+   */
+  #dueToStart(
+    mem: Memory,
+    c: Spec,
+    have: ContainerStatus | undefined,
+    o: { policy: string; info: PodInfo; now: number },
+  ): boolean {
+    const { policy, info, now } = o;
+    if (have && "running" in have.state) return false;
+    if (have && "terminated" in have.state) {
+      const code = have.state.terminated.exitCode;
+      const restart = policy === "Always" || (policy === "OnFailure" && code !== 0);
+      if (!restart) return false;
+      mem.lastState.set(c.name, have.state);
+      const finished = Date.parse(have.state.terminated.finishedAt);
+      const eventTime = Number.isFinite(finished) ? finished : now;
+      const waiting = mem.waiting.get(c.name);
+      const retryAt = mem.retryAt.get(c.name);
+      if (waiting && waiting.reason !== "CrashLoopBackOff" && retryAt !== undefined) {
+        // The restart itself failed: retry that on its own schedule.
+        if (now < retryAt) {
+          this.#pullBackingOff(mem, c);
+          return false;
+        }
+      } else {
+        const b = mem.crashBackoff.get(c.name);
+        if (inBackoff(b, eventTime, now)) {
+          mem.waiting.set(c.name, {
+            reason: "CrashLoopBackOff",
+            message: `back-off ${
+              goDuration(b!.ms)
+            } restarting failed container=${c.name} pod=${info.name}_${info.namespace}(${info.uid})`,
+          });
+          return false;
+        }
+        mem.crashBackoff.set(c.name, nextBackoff(b, eventTime, now));
+      }
+    } else {
+      // Not created yet (or created and not started): retry a failure on its schedule.
+      const retryAt = mem.retryAt.get(c.name);
+      if (mem.waiting.has(c.name) && retryAt !== undefined && now < retryAt) {
+        this.#pullBackingOff(mem, c);
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Starts container `c`; a failure is remembered as its waiting reason with a retry time. */
+  async #startOne(
+    mem: Memory,
+    info: PodInfo,
+    c: Spec,
+    volumes: Volume[],
+    now: number,
+  ): Promise<void> {
+    try {
+      await this.#o.runtime.startContainer(info, toContainerSpec(c, volumes));
+      mem.waiting.delete(c.name);
+      mem.retryAt.delete(c.name);
+      mem.pullBackoff.delete(c.name);
+    } catch (err) {
+      const typed = err instanceof CreateContainerError || err instanceof ImagePullError ||
+        err instanceof PodSandboxError;
+      const reason = typed ? err.reason : "RunContainerError";
+      mem.waiting.set(c.name, { reason, message: (err as Error).message });
+      if (err instanceof ImagePullError && err.reason === "ErrImagePull") {
+        const b = nextBackoff(mem.pullBackoff.get(c.name), now, now);
+        mem.pullBackoff.set(c.name, b);
+        mem.retryAt.set(c.name, now + b.ms);
+      } else {
+        mem.retryAt.set(c.name, now + CREATE_RETRY_MS);
+      }
+    }
   }
 
   /** While an image pull waits for its retry, ErrImagePull becomes ImagePullBackOff. */

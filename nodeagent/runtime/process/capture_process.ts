@@ -211,73 +211,8 @@ export async function captureProcess(
   Deno.kill(pid, "SIGSTOP");
   try {
     await waitStopped(pid, signal);
-    await w.addDirectory("checkpoint");
-    for (const name of ["cmdline", "environ", "status", "maps"]) {
-      await w.addFile(`checkpoint/${name}`, await readOptional(`/proc/${pid}/${name}`));
-    }
-    let cwd = "";
-    try {
-      cwd = await Deno.readLink(`/proc/${pid}/cwd`);
-    } catch {
-      // unreadable cwd
-    }
-    await w.addFile(
-      "checkpoint/fds.json",
-      JSON.stringify({ cwd, fds: await listFds(pid) }, null, 2),
-    );
-    const maps = parseMaps(await Deno.readTextFile(`/proc/${pid}/maps`));
-    const pagemap: PagemapEntry[] = [];
-    const mem = await Deno.open(`/proc/${pid}/mem`, { read: true });
-    try {
-      let index = 0;
-      for (const region of maps) {
-        signal.throwIfAborted();
-        const entry: PagemapEntry = {
-          start: region.start.toString(16),
-          end: region.end.toString(16),
-          perms: region.perms,
-          path: region.path,
-        };
-        pagemap.push(entry);
-        if (!region.perms.startsWith("r")) continue;
-        const size = Number(region.end - region.start);
-        const first = new Uint8Array(Math.min(CHUNK, size));
-        let got: number;
-        try {
-          got = await readAt(mem, region.start, first);
-        } catch {
-          got = 0;
-        }
-        if (got === 0) {
-          stats.unreadableRegions++;
-          continue;
-        }
-        const name = `checkpoint/pages-${++index}.img`;
-        const holes: [number, number][] = [];
-        if (got < first.length) holes.push([got, first.length]);
-        const chunks = async function* (): AsyncIterable<Uint8Array> {
-          yield first;
-          for (let off = first.length; off < size; off += CHUNK) {
-            const buf = new Uint8Array(Math.min(CHUNK, size - off));
-            let n = 0;
-            try {
-              n = await readAt(mem, region.start + BigInt(off), buf);
-            } catch {
-              n = 0;
-            }
-            if (n < buf.length) holes.push([off + n, off + buf.length]);
-            yield buf;
-          }
-        };
-        await w.addStream(name, size, chunks());
-        entry.file = name;
-        if (holes.length) entry.holes = holes;
-        stats.regions++;
-        stats.memoryBytes += size;
-      }
-    } finally {
-      mem.close();
-    }
+    await addProcessInfo(pid, w);
+    const pagemap = await addMemory(pid, w, signal, stats);
     await w.addFile("checkpoint/pagemap.json", JSON.stringify(pagemap, null, 2));
     if (opts.workDir) stats.workdirFiles = await addWorkdir(w, opts.workDir, signal);
   } finally {
@@ -289,4 +224,99 @@ export async function captureProcess(
     stats.pausedMs = Date.now() - pausedAt;
   }
   return stats;
+}
+
+/** Adds the `checkpoint` directory with the process's /proc files, cwd and open fds. */
+async function addProcessInfo(pid: number, w: ArchiveWriter): Promise<void> {
+  await w.addDirectory("checkpoint");
+  for (const name of ["cmdline", "environ", "status", "maps"]) {
+    await w.addFile(`checkpoint/${name}`, await readOptional(`/proc/${pid}/${name}`));
+  }
+  let cwd = "";
+  try {
+    cwd = await Deno.readLink(`/proc/${pid}/cwd`);
+  } catch {
+    // unreadable cwd
+  }
+  await w.addFile(
+    "checkpoint/fds.json",
+    JSON.stringify({ cwd, fds: await listFds(pid) }, null, 2),
+  );
+}
+
+/**
+ * Adds each readable memory region of the process as `checkpoint/pages-<n>.img`, counting
+ * into `stats`; returns the page map of all regions.
+ */
+async function addMemory(
+  pid: number,
+  w: ArchiveWriter,
+  signal: AbortSignal,
+  stats: CaptureStats,
+): Promise<PagemapEntry[]> {
+  const maps = parseMaps(await Deno.readTextFile(`/proc/${pid}/maps`));
+  const pagemap: PagemapEntry[] = [];
+  const mem = await Deno.open(`/proc/${pid}/mem`, { read: true });
+  try {
+    let index = 0;
+    for (const region of maps) {
+      signal.throwIfAborted();
+      const entry: PagemapEntry = {
+        start: region.start.toString(16),
+        end: region.end.toString(16),
+        perms: region.perms,
+        path: region.path,
+      };
+      pagemap.push(entry);
+      if (!region.perms.startsWith("r")) continue;
+      const size = Number(region.end - region.start);
+      const first = new Uint8Array(Math.min(CHUNK, size));
+      let got: number;
+      try {
+        got = await readAt(mem, region.start, first);
+      } catch {
+        got = 0;
+      }
+      if (got === 0) {
+        stats.unreadableRegions++;
+        continue;
+      }
+      const name = `checkpoint/pages-${++index}.img`;
+      const holes: [number, number][] = [];
+      if (got < first.length) holes.push([got, first.length]);
+      await w.addStream(name, size, regionChunks(mem, region.start, size, first, holes));
+      entry.file = name;
+      if (holes.length) entry.holes = holes;
+      stats.regions++;
+      stats.memoryBytes += size;
+    }
+  } finally {
+    mem.close();
+  }
+  return pagemap;
+}
+
+/**
+ * Yields a region's `size` bytes: `first` (already read), then the rest chunk by chunk, noting
+ * in `holes` the ranges that could not be read (left zero).
+ */
+async function* regionChunks(
+  mem: Deno.FsFile,
+  start: bigint,
+  size: number,
+  first: Uint8Array,
+  holes: [number, number][],
+): AsyncIterable<Uint8Array> {
+  yield first;
+  for (let off = first.length; off < size; off += CHUNK) {
+    const buf = new Uint8Array(Math.min(CHUNK, size - off));
+    let n = 0;
+    try {
+      n = await readAt(mem, start + BigInt(off), buf);
+    } catch {
+      n = 0;
+    }
+    if (n < buf.length) holes.push([off + n, off + buf.length]);
+    yield buf;
+  }
 }

@@ -155,6 +155,57 @@ export class ProcessRuntime implements ContainerRuntime {
    *   an executable that cannot be started.
    */
   async startContainer(pod: PodInfo, spec: ContainerSpec): Promise<ContainerStatus> {
+    const { key, previous, argv } = this.#checkStartable(pod, spec);
+    const seccomp = await resolveSeccompProfile(pod, spec, {
+      rootDir: this.#opts.rootDir,
+      seccompDefault: this.#opts.seccompDefault ?? false,
+    });
+    const dir = `${this.#opts.rootDir}/pods/${pod.uid}/containers/${spec.name}`;
+    const workDir = spec.workingDir || `${dir}/work`;
+    await Deno.mkdir(`${dir}/work`, { recursive: true, mode: 0o700 });
+    const env: Record<string, string> = { PATH: DEFAULT_PATH };
+    for (const e of spec.env ?? []) env[e.name] = e.value ?? "";
+    const restartCount = previous ? previous.restartCount + 1 : 0;
+    if (previous) this.#byId.delete(previous.id);
+    const log = await Deno.open(`${dir}/${restartCount}.log`, {
+      create: true,
+      append: true,
+      mode: 0o600,
+    });
+    const child = spawnContainer(spec.name, argv, env, workDir, log);
+    const now = this.#clock.now();
+    const entry: Entry = {
+      id: randomId(),
+      pod,
+      spec,
+      seccomp,
+      dir,
+      workDir,
+      restartCount,
+      child,
+      startedAt: now,
+      createdAt: now,
+      argv,
+      env,
+      state: { running: { startedAt: iso(now) } },
+      exited: Promise.resolve(),
+    };
+    this.#watchExit(entry, log);
+    this.#byId.set(entry.id, entry);
+    this.#byKey.set(key, entry);
+    return this.#status(entry);
+  }
+
+  /**
+   * Checks that the container may be started: a valid name and pod uid, not already running, a
+   * command; returns its key, its previous entry and its argv.
+   *
+   * @throws {CreateContainerError} when it may not.
+   */
+  #checkStartable(
+    pod: PodInfo,
+    spec: ContainerSpec,
+  ): { key: string; previous: Entry | undefined; argv: string[] } {
     if (!DNS_LABEL.test(spec.name)) {
       throw new CreateContainerError(`invalid container name ${JSON.stringify(spec.name)}`);
     }
@@ -174,58 +225,12 @@ export class ProcessRuntime implements ContainerRuntime {
         `failed to create container "${spec.name}": the process runtime needs a command: no command specified`,
       );
     }
-    const seccomp = await resolveSeccompProfile(pod, spec, {
-      rootDir: this.#opts.rootDir,
-      seccompDefault: this.#opts.seccompDefault ?? false,
-    });
-    const dir = `${this.#opts.rootDir}/pods/${pod.uid}/containers/${spec.name}`;
-    const workDir = spec.workingDir || `${dir}/work`;
-    await Deno.mkdir(`${dir}/work`, { recursive: true, mode: 0o700 });
-    const env: Record<string, string> = { PATH: DEFAULT_PATH };
-    for (const e of spec.env ?? []) env[e.name] = e.value ?? "";
-    const restartCount = previous ? previous.restartCount + 1 : 0;
-    if (previous) this.#byId.delete(previous.id);
-    const log = await Deno.open(`${dir}/${restartCount}.log`, {
-      create: true,
-      append: true,
-      mode: 0o600,
-    });
-    let child: Deno.ChildProcess;
-    try {
-      child = new Deno.Command(argv[0], {
-        args: argv.slice(1),
-        env,
-        clearEnv: true,
-        cwd: workDir,
-        stdin: "null",
-        stdout: "piped",
-        stderr: "piped",
-      }).spawn();
-    } catch (e) {
-      log.close();
-      throw new CreateContainerError(
-        `failed to start container "${spec.name}": exec: ${JSON.stringify(argv[0])}: ${
-          (e as Error).message
-        }`,
-      );
-    }
-    const now = this.#clock.now();
-    const entry: Entry = {
-      id: randomId(),
-      pod,
-      spec,
-      seccomp,
-      dir,
-      workDir,
-      restartCount,
-      child,
-      startedAt: now,
-      createdAt: now,
-      argv,
-      env,
-      state: { running: { startedAt: iso(now) } },
-      exited: Promise.resolve(),
-    };
+    return { key, previous, argv };
+  }
+
+  /** Copies the process's output into `log` and records its exit in `entry.state`. */
+  #watchExit(entry: Entry, log: Deno.FsFile): void {
+    const child = entry.child;
     const logWriter = log.writable.getWriter();
     const pump = async (s: ReadableStream<Uint8Array>) => {
       for await (const chunk of s) await logWriter.write(chunk);
@@ -244,9 +249,6 @@ export class ProcessRuntime implements ContainerRuntime {
         },
       };
     });
-    this.#byId.set(entry.id, entry);
-    this.#byKey.set(key, entry);
-    return this.#status(entry);
   }
 
   /** SIGTERM, then SIGKILL after the grace period; resolves when the process has exited. */
@@ -365,5 +367,37 @@ export class ProcessRuntime implements ContainerRuntime {
   /** Kills every container and waits for them to exit. */
   async close(): Promise<void> {
     await Promise.all([...this.#byId.values()].map((e) => this.stopContainer(e.id, 0)));
+  }
+}
+
+/**
+ * Spawns the container's process with piped output; closes `log` when it cannot.
+ *
+ * @throws {CreateContainerError} when the executable cannot be started.
+ */
+function spawnContainer(
+  name: string,
+  argv: string[],
+  env: Record<string, string>,
+  workDir: string,
+  log: Deno.FsFile,
+): Deno.ChildProcess {
+  try {
+    return new Deno.Command(argv[0], {
+      args: argv.slice(1),
+      env,
+      clearEnv: true,
+      cwd: workDir,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+  } catch (e) {
+    log.close();
+    throw new CreateContainerError(
+      `failed to start container "${name}": exec: ${JSON.stringify(argv[0])}: ${
+        (e as Error).message
+      }`,
+    );
   }
 }

@@ -50,18 +50,54 @@ export async function writeArchiveAtomically(
     for await (const chunk of pack as AsyncIterable<Uint8Array>) await writeAll(file, chunk);
   })();
   consumer.catch(() => {}); // awaited below; avoid an unhandled rejection meanwhile
-  const entryDone = (header: Parameters<Pack["entry"]>[0]) => {
-    let resolve!: () => void, reject!: (e: Error) => void;
-    const done = new Promise<void>((res, rej) => [resolve, reject] = [res, rej]);
-    done.catch(() => {});
-    const sink = pack.entry(
-      { uid: 0, gid: 0, mtime, ...header },
-      (err) => (err ? reject(err) : resolve()),
-    );
-    sink.on("error", () => {}); // reported through the entry callback
-    return { sink, done };
-  };
-  const writer: ArchiveWriter = {
+  const writer = archiveWriter(pack, mtime, signal);
+  try {
+    await fill(writer);
+    signal?.throwIfAborted();
+    pack.finalize();
+    await consumer;
+    await file.sync();
+  } catch (e) {
+    failed = e;
+  }
+  if (failed !== undefined) {
+    pack.destroy(failed instanceof Error ? failed : new Error(String(failed)));
+    await consumer.catch(() => {});
+  }
+  file.close();
+  if (failed === undefined) {
+    try {
+      await Deno.rename(tmp, path);
+      return;
+    } catch (e) {
+      failed = e;
+    }
+  }
+  await Deno.remove(tmp).catch(() => {});
+  throw failed;
+}
+
+/** Starts an entry of `pack`; `done` settles when the entry is fully written or has failed. */
+function startEntry(
+  pack: Pack,
+  mtime: Date,
+  header: Parameters<Pack["entry"]>[0],
+): { sink: Sink; done: Promise<void> } {
+  let resolve!: () => void, reject!: (e: Error) => void;
+  const done = new Promise<void>((res, rej) => [resolve, reject] = [res, rej]);
+  done.catch(() => {});
+  const sink = pack.entry(
+    { uid: 0, gid: 0, mtime, ...header },
+    (err) => (err ? reject(err) : resolve()),
+  );
+  sink.on("error", () => {}); // reported through the entry callback
+  return { sink, done };
+}
+
+/** The {@link ArchiveWriter} adding entries to `pack`, each checking `signal` first. */
+function archiveWriter(pack: Pack, mtime: Date, signal?: AbortSignal): ArchiveWriter {
+  const entryDone = (header: Parameters<Pack["entry"]>[0]) => startEntry(pack, mtime, header);
+  return {
     async addFile(name, data) {
       signal?.throwIfAborted();
       const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
@@ -95,28 +131,4 @@ export async function writeArchiveAtomically(
       await done;
     },
   };
-  try {
-    await fill(writer);
-    signal?.throwIfAborted();
-    pack.finalize();
-    await consumer;
-    await file.sync();
-  } catch (e) {
-    failed = e;
-  }
-  if (failed !== undefined) {
-    pack.destroy(failed instanceof Error ? failed : new Error(String(failed)));
-    await consumer.catch(() => {});
-  }
-  file.close();
-  if (failed === undefined) {
-    try {
-      await Deno.rename(tmp, path);
-      return;
-    } catch (e) {
-      failed = e;
-    }
-  }
-  await Deno.remove(tmp).catch(() => {});
-  throw failed;
 }

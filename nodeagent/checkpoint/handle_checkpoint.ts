@@ -80,21 +80,7 @@ export async function handleCheckpoint(req: Request, deps: CheckpointDeps): Prom
 
 async function serve(req: Request, deps: CheckpointDeps): Promise<Response> {
   const url = new URL(req.url);
-  const user = await deps.authenticate(req);
-  if (!user) throw StatusError.unauthorized();
-  const attrs: NodeRequestAttributes = {
-    verb: req.method === "POST" ? "create" : req.method.toLowerCase(),
-    resource: "nodes",
-    subresource: "checkpoint",
-    name: deps.nodeName,
-  };
-  if (!(await deps.authorize(user, attrs))) {
-    throw StatusError.forbidden(
-      { group: "", resource: "nodes" },
-      deps.nodeName,
-      `User "${user.username}" cannot ${attrs.verb} resource "nodes/checkpoint" in API group "" at the cluster scope`,
-    );
-  }
+  await authorizeCheckpoint(req, deps);
   if (!deps.gates.enabled("ContainerCheckpoint") || !url.pathname.startsWith(PREFIX)) {
     throw StatusError.pathNotFound();
   }
@@ -116,11 +102,52 @@ async function serve(req: Request, deps: CheckpointDeps): Promise<Response> {
     throw StatusError.pathNotFound();
   }
   const [namespace, pod, container] = names;
+  const timeoutSeconds = parseTimeout(url);
+  const target = await findContainer(deps, { namespace, pod, container });
+  const location = await checkpoint(
+    req,
+    deps,
+    target,
+    { namespace, pod, container },
+    timeoutSeconds,
+  );
+  return json(200, { items: [location] });
+}
+
+/** Throws 401 without valid credentials and 403 unless the caller may checkpoint this node. */
+async function authorizeCheckpoint(req: Request, deps: CheckpointDeps): Promise<void> {
+  const user = await deps.authenticate(req);
+  if (!user) throw StatusError.unauthorized();
+  const attrs: NodeRequestAttributes = {
+    verb: req.method === "POST" ? "create" : req.method.toLowerCase(),
+    resource: "nodes",
+    subresource: "checkpoint",
+    name: deps.nodeName,
+  };
+  if (!(await deps.authorize(user, attrs))) {
+    throw StatusError.forbidden(
+      { group: "", resource: "nodes" },
+      deps.nodeName,
+      `User "${user.username}" cannot ${attrs.verb} resource "nodes/checkpoint" in API group "" at the cluster scope`,
+    );
+  }
+}
+
+/** The last `timeout` query parameter in seconds (0 when none); 404 when one is not an integer. */
+function parseTimeout(url: URL): number {
   let timeoutSeconds = 0;
   for (const t of url.searchParams.getAll("timeout")) {
     if (!/^[+-]?\d+$/.test(t)) throw notFound("cannot parse value of timeout parameter");
     timeoutSeconds = Number(t);
   }
+  return timeoutSeconds;
+}
+
+/** The named container (the running one, else the newest); 404 when the pod or it is unknown. */
+async function findContainer(
+  deps: CheckpointDeps,
+  { namespace, pod, container }: { namespace: string; pod: string; container: string },
+): Promise<ContainerStatus> {
   if (!validCheckpointNames(namespace, pod, container)) throw notFound("pod does not exist");
   const inPod = (await deps.runtime.listContainers()).filter((c) =>
     c.pod.namespace === namespace && c.pod.name === pod
@@ -128,8 +155,23 @@ async function serve(req: Request, deps: CheckpointDeps): Promise<Response> {
   if (inPod.length === 0) throw notFound("pod does not exist");
   const matching = inPod.filter((c) => c.name === container);
   if (matching.length === 0) throw notFound(`container ${container} does not exist`);
-  const target = pickContainer(matching);
+  return pickContainer(matching);
+}
 
+/**
+ * Checkpoints `target` into a new archive under the agent's `checkpoints` directory, aborted
+ * on timeout or when the client goes away; returns the archive's path.
+ *
+ * @throws {StatusError} 500 when the runtime fails (the partial archive removed).
+ */
+async function checkpoint(
+  req: Request,
+  deps: CheckpointDeps,
+  target: ContainerStatus,
+  names: { namespace: string; pod: string; container: string },
+  timeoutSeconds: number,
+): Promise<string> {
+  const { namespace, pod, container } = names;
   const clock = deps.clock ?? systemClock;
   const location = checkpointArchivePath(deps.rootDir, { namespace, pod, container }, clock.now());
   const effective = timeoutSeconds > 0 ? timeoutSeconds : deps.defaultTimeoutSeconds ?? 120;
@@ -159,5 +201,5 @@ async function serve(req: Request, deps: CheckpointDeps): Promise<Response> {
     clearTimeout(timer);
     req.signal.removeEventListener("abort", onClientGone);
   }
-  return json(200, { items: [location] });
+  return location;
 }

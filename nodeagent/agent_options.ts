@@ -75,6 +75,37 @@ export async function parseAgentOptions(
   const str = (k: string) => values[k] as string | undefined;
   const errors: string[] = [];
   if (!str("kubeconfig")) errors.push("--kubeconfig: required");
+  const overrides = flagOverrides(str, errors);
+  const nodeName = (str("hostname-override") ?? Deno.hostname()).trim().toLowerCase();
+  if (!DNS_SUBDOMAIN.test(nodeName) || nodeName.length > 253) {
+    errors.push(
+      `--hostname-override: ${
+        JSON.stringify(nodeName)
+      } is not a valid node name (a lowercase RFC 1123 subdomain)`,
+    );
+  }
+  let verbosity = 0;
+  try {
+    verbosity = parseVerbosity(str("v") ?? "0");
+  } catch (err) {
+    errors.push(`-v: ${(err as Error).message}`);
+  }
+  const config = await loadAgentConfig(str, overrides, errors);
+  // Port 0 (a free port) is allowed on the command line for tests.
+  if (config && str("port") === "0") config.port = 0;
+  const { gates, warnings } = effectiveGates(str, config, errors);
+  if (errors.length || !config) return { ok: false, errors };
+  return {
+    ok: true,
+    options: { kubeconfig: str("kubeconfig")!, nodeName, config, gates, verbosity, warnings },
+  };
+}
+
+/** A flag's value by name (undefined when not given). */
+type Flag = (name: string) => string | undefined;
+
+/** The configuration overrides of `--root-dir`, `--port` and `--node-labels`; problems to `errors`. */
+function flagOverrides(str: Flag, errors: string[]): { source: string; doc: Doc }[] {
   const overrides: { source: string; doc: Doc }[] = [];
   if (str("root-dir") !== undefined) {
     overrides.push({ source: "--root-dir", doc: { rootDir: str("root-dir") } });
@@ -92,20 +123,15 @@ export async function parseAgentOptions(
     }
     overrides.push({ source: "--node-labels", doc: { nodeLabels: labels } });
   }
-  const nodeName = (str("hostname-override") ?? Deno.hostname()).trim().toLowerCase();
-  if (!DNS_SUBDOMAIN.test(nodeName) || nodeName.length > 253) {
-    errors.push(
-      `--hostname-override: ${
-        JSON.stringify(nodeName)
-      } is not a valid node name (a lowercase RFC 1123 subdomain)`,
-    );
-  }
-  let verbosity = 0;
-  try {
-    verbosity = parseVerbosity(str("v") ?? "0");
-  } catch (err) {
-    errors.push(`-v: ${(err as Error).message}`);
-  }
+  return overrides;
+}
+
+/** The configuration of `--config` and `--config-dir` with the overrides; problems to `errors`. */
+async function loadAgentConfig(
+  str: Flag,
+  overrides: { source: string; doc: Doc }[],
+  errors: string[],
+): Promise<NodeAgentConfiguration | undefined> {
   let config: NodeAgentConfiguration | undefined;
   try {
     const loaded = await loadConfig({
@@ -119,8 +145,15 @@ export async function parseAgentOptions(
       errors.push(...err.problems.map((p) => `${p.file}: ${p.field}: ${p.message}`));
     } else errors.push(`configuration: ${(err as Error).message}`);
   }
-  // Port 0 (a free port) is allowed on the command line for tests.
-  if (config && str("port") === "0") config.port = 0;
+  return config;
+}
+
+/** The feature gates of the configuration, then `--feature-gates`; problems to `errors`. */
+function effectiveGates(
+  str: Flag,
+  config: NodeAgentConfiguration | undefined,
+  errors: string[],
+): { gates: FeatureGates; warnings: string[] } {
   const gates = new FeatureGates();
   const warnings: string[] = [];
   if (config) {
@@ -132,9 +165,5 @@ export async function parseAgentOptions(
     errors.push(...r.errors.map((e) => `--feature-gates: ${e}`));
     warnings.push(...r.warnings);
   }
-  if (errors.length || !config) return { ok: false, errors };
-  return {
-    ok: true,
-    options: { kubeconfig: str("kubeconfig")!, nodeName, config, gates, verbosity, warnings },
-  };
+  return { gates, warnings };
 }

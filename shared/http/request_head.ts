@@ -62,12 +62,7 @@ export function parseRequestHead(text: string): RequestHead {
   const version = requestLine.slice(sp2 + 1);
   if (!TOKEN.test(method)) throw new HttpParseError(400, "malformed method");
   if (!TARGET.test(target)) throw new HttpParseError(400, "malformed request target");
-  let minorVersion: 0 | 1;
-  if (version === "HTTP/1.1") minorVersion = 1;
-  else if (version === "HTTP/1.0") minorVersion = 0;
-  else if (/^HTTP\/[0-9]\.[0-9]$/.test(version)) {
-    throw new HttpParseError(505, `HTTP version ${version.slice(5)} is not supported`);
-  } else throw new HttpParseError(400, "malformed HTTP version");
+  const minorVersion = minorVersionOf(version);
 
   const rawHeaders: string[] = [];
   let host: string | undefined;
@@ -82,10 +77,7 @@ export function parseRequestHead(text: string): RequestHead {
     const line = text.slice(pos, end);
     pos = end + 2;
     if (line === "") continue;
-    const c0 = line.charCodeAt(0);
-    if (c0 === 0x20 || c0 === 0x09) throw new HttpParseError(400, "obsolete line folding");
-    const colon = line.indexOf(":");
-    if (colon <= 0) throw new HttpParseError(400, "malformed header field");
+    const colon = colonOf(line);
     const name = line.slice(0, colon);
     if (!TOKEN.test(name)) throw new HttpParseError(400, "malformed header field name");
     const value = trimOws(line.slice(colon + 1));
@@ -110,15 +102,7 @@ export function parseRequestHead(text: string): RequestHead {
         break;
       case 14:
         if (name.toLowerCase() === "content-length") {
-          // Repeated fields or a list must all agree (RFC 9110 section 8.6).
-          for (const part of value.split(",")) {
-            const v = trimOws(part);
-            if (!DIGITS.test(v)) throw new HttpParseError(400, "malformed Content-Length");
-            if (contentLength !== undefined && contentLength !== v) {
-              throw new HttpParseError(400, "conflicting Content-Length fields");
-            }
-            contentLength = v;
-          }
+          contentLength = agreedContentLength(value, contentLength);
         }
         break;
       case 17:
@@ -129,7 +113,62 @@ export function parseRequestHead(text: string): RequestHead {
     }
   }
 
-  let body: RequestHead["body"] = { kind: "none" };
+  const body = bodyFraming(transferEncoding, contentLength, minorVersion);
+  const keepAlive = keepAliveOf(connection, minorVersion);
+  return {
+    method,
+    target,
+    minorVersion,
+    rawHeaders,
+    host: host ?? "",
+    body,
+    keepAlive,
+    expectContinue: expectContinue && body.kind !== "none",
+  };
+}
+
+/** Where the colon after a field line's name is; rejects obsolete line folding. */
+function colonOf(line: string): number {
+  const c0 = line.charCodeAt(0);
+  if (c0 === 0x20 || c0 === 0x09) throw new HttpParseError(400, "obsolete line folding");
+  const colon = line.indexOf(":");
+  if (colon <= 0) throw new HttpParseError(400, "malformed header field");
+  return colon;
+}
+
+/** The minor version of an `HTTP/1.x` version string; 505 for other versions, 400 if malformed. */
+function minorVersionOf(version: string): 0 | 1 {
+  if (version === "HTTP/1.1") return 1;
+  if (version === "HTTP/1.0") return 0;
+  if (/^HTTP\/[0-9]\.[0-9]$/.test(version)) {
+    throw new HttpParseError(505, `HTTP version ${version.slice(5)} is not supported`);
+  }
+  throw new HttpParseError(400, "malformed HTTP version");
+}
+
+/**
+ * The Content-Length after one more field `value` (a list of lengths); repeated fields or a
+ * list must all agree with `previous` and each other (RFC 9110 section 8.6).
+ */
+function agreedContentLength(value: string, previous: string | undefined): string | undefined {
+  let contentLength = previous;
+  for (const part of value.split(",")) {
+    const v = trimOws(part);
+    if (!DIGITS.test(v)) throw new HttpParseError(400, "malformed Content-Length");
+    if (contentLength !== undefined && contentLength !== v) {
+      throw new HttpParseError(400, "conflicting Content-Length fields");
+    }
+    contentLength = v;
+  }
+  return contentLength;
+}
+
+/** The body framing declared by the Transfer-Encoding and Content-Length fields (combined). */
+function bodyFraming(
+  transferEncoding: string | undefined,
+  contentLength: string | undefined,
+  minorVersion: 0 | 1,
+): RequestHead["body"] {
   if (transferEncoding !== undefined) {
     if (contentLength !== undefined) {
       throw new HttpParseError(400, "both Content-Length and Transfer-Encoding");
@@ -143,26 +182,22 @@ export function parseRequestHead(text: string): RequestHead {
         `unsupported transfer coding ${JSON.stringify(transferEncoding)}`,
       );
     }
-    body = { kind: "chunked" };
-  } else if (contentLength !== undefined) {
+    return { kind: "chunked" };
+  }
+  if (contentLength !== undefined) {
     const length = Number(contentLength);
     if (!Number.isSafeInteger(length)) throw new HttpParseError(400, "Content-Length too large");
-    if (length > 0) body = { kind: "length", length };
+    if (length > 0) return { kind: "length", length };
   }
+  return { kind: "none" };
+}
+
+/** Whether the connection stays open, from the Connection tokens (lowercased) and the version. */
+function keepAliveOf(connection: string, minorVersion: 0 | 1): boolean {
   const tokens = connection.split(",").map((t) => t.trim());
-  const keepAlive = minorVersion === 1
+  return minorVersion === 1
     ? !tokens.includes("close")
     : tokens.includes("keep-alive") && !tokens.includes("close");
-  return {
-    method,
-    target,
-    minorVersion,
-    rawHeaders,
-    host: host ?? "",
-    body,
-    keepAlive,
-    expectContinue: expectContinue && body.kind !== "none",
-  };
 }
 
 function trimOws(s: string): string {

@@ -87,13 +87,8 @@ export function requestHeadOf(fields: string[], endStream: boolean): RequestHead
       continue;
     }
     regular = true;
-    if (!LOWER_TOKEN.test(name)) throw malformed("invalid field name");
-    if (BAD_VALUE.test(value)) throw malformed(`invalid value of ${name}`);
-    if (CONNECTION_SPECIFIC.has(name)) throw malformed(`connection-specific field ${name}`);
+    checkRegularField(name, value);
     switch (name) {
-      case "te":
-        if (value.trim().toLowerCase() !== "trailers") throw malformed("te other than trailers");
-        break;
       case "cookie":
         // Cookie crumbs are joined with "; " (RFC 9113 section 8.2.3).
         cookie = cookie === undefined ? value : `${cookie}; ${value}`;
@@ -114,28 +109,12 @@ export function requestHeadOf(fields: string[], endStream: boolean): RequestHead
   if (method === undefined || scheme === undefined || path === undefined) {
     throw malformed("missing :method, :scheme or :path");
   }
-  if (!LOWER_TOKEN.test(method.toLowerCase())) throw malformed("invalid :method");
-  if (method === "CONNECT") throw malformed("CONNECT is not supported");
-  if (!TARGET.test(path) || !(path.startsWith("/") || (path === "*" && method === "OPTIONS"))) {
-    throw malformed("invalid :path");
-  }
+  checkMethodAndPath(method, path);
   if (authority !== undefined && host === undefined) {
     rawHeaders.push("host", authority);
     host = authority;
   }
-  let body: RequestHead["body"];
-  if (endStream) {
-    if (contentLength !== undefined && Number(contentLength) > 0) {
-      throw malformed("content-length without a body");
-    }
-    body = { kind: "none" };
-  } else if (contentLength !== undefined) {
-    const length = Number(contentLength);
-    if (!Number.isSafeInteger(length)) throw malformed("invalid content-length");
-    body = { kind: "length", length };
-  } else {
-    body = { kind: "chunked" };
-  }
+  const body = bodyOf(endStream, contentLength);
   return {
     method,
     target: path,
@@ -146,6 +125,44 @@ export function requestHeadOf(fields: string[], endStream: boolean): RequestHead
     keepAlive: true,
     expectContinue: false,
   };
+}
+
+/** Checks a regular (not pseudo-header) request field's name and value. */
+function checkRegularField(name: string, value: string): void {
+  if (!LOWER_TOKEN.test(name)) throw malformed("invalid field name");
+  if (BAD_VALUE.test(value)) throw malformed(`invalid value of ${name}`);
+  if (CONNECTION_SPECIFIC.has(name)) throw malformed(`connection-specific field ${name}`);
+  if (name === "te" && value.trim().toLowerCase() !== "trailers") {
+    throw malformed("te other than trailers");
+  }
+}
+
+/** Checks the :method and :path pseudo-header fields. */
+function checkMethodAndPath(method: string, path: string): void {
+  if (!LOWER_TOKEN.test(method.toLowerCase())) throw malformed("invalid :method");
+  if (method === "CONNECT") throw malformed("CONNECT is not supported");
+  if (!TARGET.test(path) || !(path.startsWith("/") || (path === "*" && method === "OPTIONS"))) {
+    throw malformed("invalid :path");
+  }
+}
+
+/**
+ * How the body of a stream is framed: none when the headers end the stream, else by its
+ * content-length, else until the stream ends (read as chunked).
+ */
+function bodyOf(endStream: boolean, contentLength: string | undefined): RequestHead["body"] {
+  if (endStream) {
+    if (contentLength !== undefined && Number(contentLength) > 0) {
+      throw malformed("content-length without a body");
+    }
+    return { kind: "none" };
+  }
+  if (contentLength !== undefined) {
+    const length = Number(contentLength);
+    if (!Number.isSafeInteger(length)) throw malformed("invalid content-length");
+    return { kind: "length", length };
+  }
+  return { kind: "chunked" };
 }
 
 /** Response fields that HTTP/2 does not carry. */

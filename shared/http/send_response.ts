@@ -142,22 +142,29 @@ export async function sendResponse(ex: Exchange, response: Response): Promise<vo
     }
     if (!signal.aborted) ex.end();
   } catch (err) {
-    // The body failed mid-stream: the status is already sent, so end the connection abruptly
-    // to tell the client the response is incomplete.
-    if (!ex.headersSent && !signal.aborted) {
-      const status = toStatusError(err);
-      ex.respond(
-        status.code,
-        "",
-        "content-type: application/json\r\n",
-        JSON.stringify(status.status),
-      );
-    } else {
-      ex.destroy();
-    }
+    answerBodyFailure(ex, signal, err);
   } finally {
     signal.removeEventListener("abort", cancel);
     reader.releaseLock();
+  }
+}
+
+/**
+ * Answers a response body that failed: with the error's Status while no head is sent yet;
+ * once the status is sent, by ending the connection abruptly to tell the client the response
+ * is incomplete.
+ */
+function answerBodyFailure(ex: Exchange, signal: AbortSignal, err: unknown): void {
+  if (!ex.headersSent && !signal.aborted) {
+    const status = toStatusError(err);
+    ex.respond(
+      status.code,
+      "",
+      "content-type: application/json\r\n",
+      JSON.stringify(status.status),
+    );
+  } else {
+    ex.destroy();
   }
 }
 

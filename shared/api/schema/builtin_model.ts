@@ -202,28 +202,6 @@ export function buildSchemaModel(
   const prefixes: Record<string, string> = { runtime: "io.k8s.apimachinery.pkg.runtime" };
   for (const g of groups) prefixes[g.package] = g.openApiPrefix;
 
-  const propertiesOf = (
-    name: string,
-    seen: Set<string>,
-  ): { props: Record<string, FieldSchema>; required: string[] } => {
-    const tuples: readonly FieldTuple[] = messages[name] ?? [];
-    const props: Record<string, FieldSchema> = {};
-    const required: string[] = [];
-    for (const [, json, type, flags = 0] of tuples) {
-      if (json === "-") continue;
-      if ((flags & INLINE) !== 0 && !seen.has(type)) {
-        const inner = propertiesOf(type, new Set([...seen, type]));
-        Object.assign(props, inner.props);
-        required.push(...inner.required);
-        continue;
-      }
-      props[json] = fieldOf(type);
-    }
-    const overlay = byPackage.get(packageOf(name))?.types[name.slice(packageOf(name).length + 1)];
-    for (const r of overlay?.required ?? []) if (!required.includes(r)) required.push(r);
-    return { props, required };
-  };
-
   const names = new Set([
     ...Object.keys(NAMED_SCALARS),
     ...Object.keys(FREE_FORM),
@@ -252,7 +230,7 @@ export function buildSchemaModel(
     if (STRING_LISTS.has(name) || pkg === "runtime") continue;
     const group = byPackage.get(pkg);
     const overlay = group?.types[short];
-    const { props, required } = propertiesOf(name, new Set([name]));
+    const { props, required } = propertiesOf(name, new Set([name]), messages, byPackage);
     for (const [field, add] of Object.entries(overlay?.fields ?? {})) {
       if (!props[field]) throw new Error(`schema declaration: ${name} has no field ${field}`);
       props[field] = { ...props[field], ...add };
@@ -273,17 +251,56 @@ export function buildSchemaModel(
     if (group?.kinds.includes(short)) {
       const gvk = { group: group.group, version: group.version, kind: short };
       t.gvk = [gvk];
-      t.properties = {
-        apiVersion: {
-          type: "string",
-          description: "The versioned schema of this representation of an object.",
-        },
-        kind: { type: "string", description: "The REST resource this object represents." },
-        ...props,
-      };
+      t.properties = withTypeMeta(props);
     }
     types.push(t);
   }
+  checkDeclaredTypes(groups, messages);
+  return new SchemaModel(types);
+}
+
+/**
+ * The properties of message `name` (those of inlined messages included, `seen` guarding
+ * against cycles) and its required fields, the declaration's own added.
+ */
+function propertiesOf(
+  name: string,
+  seen: Set<string>,
+  messages: MessageTable,
+  byPackage: ReadonlyMap<string, GroupSchema>,
+): { props: Record<string, FieldSchema>; required: string[] } {
+  const tuples: readonly FieldTuple[] = messages[name] ?? [];
+  const props: Record<string, FieldSchema> = {};
+  const required: string[] = [];
+  for (const [, json, type, flags = 0] of tuples) {
+    if (json === "-") continue;
+    if ((flags & INLINE) !== 0 && !seen.has(type)) {
+      const inner = propertiesOf(type, new Set([...seen, type]), messages, byPackage);
+      Object.assign(props, inner.props);
+      required.push(...inner.required);
+      continue;
+    }
+    props[json] = fieldOf(type);
+  }
+  const overlay = byPackage.get(packageOf(name))?.types[name.slice(packageOf(name).length + 1)];
+  for (const r of overlay?.required ?? []) if (!required.includes(r)) required.push(r);
+  return { props, required };
+}
+
+/** A kind's properties: apiVersion and kind first, then `props`. */
+function withTypeMeta(props: Record<string, FieldSchema>): Record<string, FieldSchema> {
+  return {
+    apiVersion: {
+      type: "string",
+      description: "The versioned schema of this representation of an object.",
+    },
+    kind: { type: "string", description: "The REST resource this object represents." },
+    ...props,
+  };
+}
+
+/** Throws when a group declares a type that has no wire descriptor. */
+function checkDeclaredTypes(groups: readonly GroupSchema[], messages: MessageTable): void {
   for (const g of groups) {
     for (const short of Object.keys(g.types)) {
       if (!messages[`${g.package}.${short}`]) {
@@ -291,7 +308,6 @@ export function buildSchemaModel(
       }
     }
   }
-  return new SchemaModel(types);
 }
 
 let builtin: SchemaModel | undefined;

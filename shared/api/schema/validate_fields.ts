@@ -101,15 +101,7 @@ class Walker {
       case "any":
         return v;
       case "string":
-        if (typeof v !== "string") {
-          this.typeError(path, v, f);
-        } else if (f.enum && !f.enum.includes(v)) {
-          this.errors.push(notSupported(path, v, f.enum));
-        } else if (f.format === "byte" && !BASE64.test(v.replace(/\s/g, ""))) {
-          this.errors.push(invalid(path, "<redacted>", "must be base64 encoded"));
-        } else if (f.format === "date-time" && !RFC3339.test(v)) {
-          this.errors.push(invalid(path, v, "must be an RFC 3339 time"));
-        }
+        this.string(f, v, path);
         return v;
       case "boolean":
         if (typeof v !== "boolean") this.typeError(path, v, f);
@@ -128,47 +120,12 @@ class Walker {
           this.typeError(path, v, f);
         }
         return v;
-      case "quantity": {
-        if (typeof v !== "string" && !(typeof v === "number" && Number.isFinite(v))) {
-          this.typeError(path, v, f);
-          return v;
-        }
-        // Stored in canonical form, as decoding into resource.Quantity and encoding again does.
-        const text = typeof v === "number" ? String(v) : v.trim();
-        try {
-          return canonicalQuantity(text);
-        } catch (err) {
-          if (!(err instanceof QuantityParseError)) throw err;
-          this.errors.push(invalid(path, v, err.message));
-          return v;
-        }
-      }
+      case "quantity":
+        return this.quantity(f, v, path);
       case "array":
-        if (!Array.isArray(v)) {
-          this.typeError(path, v, f);
-          return v;
-        }
-        for (let i = 0; i < v.length; i++) {
-          const p = `${path}[${i}]`;
-          if (v[i] === null) continue;
-          const x = this.value(f.items!, v[i], p);
-          if (x !== v[i]) v[i] = x;
-        }
-        return v;
+        return this.array(f, v, path);
       case "map":
-        if (!isObject(v)) {
-          this.typeError(path, v, f);
-          return v;
-        }
-        for (const [k, x] of Object.entries(v)) {
-          if (x === null) {
-            v[k] = zeroOf(this.model.resolve(f.values!));
-            continue;
-          }
-          const y = this.value(f.values!, x, `${path}[${k}]`);
-          if (y !== x) v[k] = y;
-        }
-        return v;
+        return this.map(f, v, path);
       case "ref": {
         const t = this.model.type(f.ref!);
         if (!isObject(v)) {
@@ -179,6 +136,68 @@ class Walker {
         return v;
       }
     }
+  }
+
+  /** Checks a string value (its type, enum and format). */
+  string(f: FieldSchema, v: unknown, path: string): void {
+    if (typeof v !== "string") {
+      this.typeError(path, v, f);
+    } else if (f.enum && !f.enum.includes(v)) {
+      this.errors.push(notSupported(path, v, f.enum));
+    } else if (f.format === "byte" && !BASE64.test(v.replace(/\s/g, ""))) {
+      this.errors.push(invalid(path, "<redacted>", "must be base64 encoded"));
+    } else if (f.format === "date-time" && !RFC3339.test(v)) {
+      this.errors.push(invalid(path, v, "must be an RFC 3339 time"));
+    }
+  }
+
+  /** Checks a quantity; returns it in canonical form when it parses. */
+  quantity(f: FieldSchema, v: unknown, path: string): unknown {
+    if (typeof v !== "string" && !(typeof v === "number" && Number.isFinite(v))) {
+      this.typeError(path, v, f);
+      return v;
+    }
+    // Stored in canonical form, as decoding into resource.Quantity and encoding again does.
+    const text = typeof v === "number" ? String(v) : v.trim();
+    try {
+      return canonicalQuantity(text);
+    } catch (err) {
+      if (!(err instanceof QuantityParseError)) throw err;
+      this.errors.push(invalid(path, v, err.message));
+      return v;
+    }
+  }
+
+  /** Checks an array and its items (nulls skipped); returns it. */
+  array(f: FieldSchema, v: unknown, path: string): unknown {
+    if (!Array.isArray(v)) {
+      this.typeError(path, v, f);
+      return v;
+    }
+    for (let i = 0; i < v.length; i++) {
+      const p = `${path}[${i}]`;
+      if (v[i] === null) continue;
+      const x = this.value(f.items!, v[i], p);
+      if (x !== v[i]) v[i] = x;
+    }
+    return v;
+  }
+
+  /** Checks a map and its values (a null value becomes its type's zero); returns it. */
+  map(f: FieldSchema, v: unknown, path: string): unknown {
+    if (!isObject(v)) {
+      this.typeError(path, v, f);
+      return v;
+    }
+    for (const [k, x] of Object.entries(v)) {
+      if (x === null) {
+        v[k] = zeroOf(this.model.resolve(f.values!));
+        continue;
+      }
+      const y = this.value(f.values!, x, `${path}[${k}]`);
+      if (y !== x) v[k] = y;
+    }
+    return v;
   }
 }
 

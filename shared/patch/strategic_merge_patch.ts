@@ -47,41 +47,8 @@ function mergeMap(orig: Obj, patchIn: Obj, schema: StrategicSchema | undefined):
       throw new StrategicMergePatchError(`Unknown patch type: ${JSON.stringify(directive)}`);
     }
   }
-  if (RETAIN_KEYS in patch) {
-    const keep = patch[RETAIN_KEYS];
-    delete patch[RETAIN_KEYS];
-    if (!Array.isArray(keep)) {
-      throw new StrategicMergePatchError("$retainKeys must be a list of field names");
-    }
-    for (const k of Object.keys(patch)) {
-      if (!k.startsWith("$") && patch[k] !== null && !keep.includes(k)) {
-        throw new StrategicMergePatchError(
-          `The patch contains fields not present in $retainKeys: ${k}`,
-        );
-      }
-    }
-    for (const k of Object.keys(orig)) if (!keep.includes(k)) delete orig[k];
-  }
-  const orders = new Map<string, unknown[]>();
-  for (const k of Object.keys(patch)) {
-    if (k.startsWith(SET_ORDER)) {
-      const v = patch[k];
-      if (!Array.isArray(v)) throw new StrategicMergePatchError(`${k} must be a list`);
-      orders.set(k.slice(SET_ORDER.length), v);
-      delete patch[k];
-    } else if (k.startsWith(DELETE_PRIMITIVE)) {
-      const field = k.slice(DELETE_PRIMITIVE.length);
-      const v = patch[k];
-      delete patch[k];
-      if (!Array.isArray(v)) throw new StrategicMergePatchError(`${k} must be a list`);
-      const cur = orig[field];
-      if (Array.isArray(cur)) {
-        const left = cur.filter((x) => !v.some((d) => deepEqual(d, x)));
-        if (left.length > 0) orig[field] = left;
-        else delete orig[field];
-      }
-    }
-  }
+  if (RETAIN_KEYS in patch) applyRetainKeys(orig, patch);
+  const orders = takeListDirectives(orig, patch);
   const live = new Map<string, unknown[]>();
   for (const [k, order] of orders) {
     const key = schema?.field(k)?.mergeKey;
@@ -117,6 +84,54 @@ function mergeMap(orig: Obj, patchIn: Obj, schema: StrategicSchema | undefined):
     }
   }
   return orig;
+}
+
+/**
+ * Applies the patch's `$retainKeys` (removed from `patch`): fields of `orig` not listed are
+ * cleared; the patch may set no field outside the list.
+ */
+function applyRetainKeys(orig: Obj, patch: Obj): void {
+  const keep = patch[RETAIN_KEYS];
+  delete patch[RETAIN_KEYS];
+  if (!Array.isArray(keep)) {
+    throw new StrategicMergePatchError("$retainKeys must be a list of field names");
+  }
+  for (const k of Object.keys(patch)) {
+    if (!k.startsWith("$") && patch[k] !== null && !keep.includes(k)) {
+      throw new StrategicMergePatchError(
+        `The patch contains fields not present in $retainKeys: ${k}`,
+      );
+    }
+  }
+  for (const k of Object.keys(orig)) if (!keep.includes(k)) delete orig[k];
+}
+
+/**
+ * Takes the `$setElementOrder/<list>` and `$deleteFromPrimitiveList/<list>` directives out of
+ * `patch`: deletions are applied to `orig` now, the orders are returned by list name.
+ */
+function takeListDirectives(orig: Obj, patch: Obj): Map<string, unknown[]> {
+  const orders = new Map<string, unknown[]>();
+  for (const k of Object.keys(patch)) {
+    if (k.startsWith(SET_ORDER)) {
+      const v = patch[k];
+      if (!Array.isArray(v)) throw new StrategicMergePatchError(`${k} must be a list`);
+      orders.set(k.slice(SET_ORDER.length), v);
+      delete patch[k];
+    } else if (k.startsWith(DELETE_PRIMITIVE)) {
+      const field = k.slice(DELETE_PRIMITIVE.length);
+      const v = patch[k];
+      delete patch[k];
+      if (!Array.isArray(v)) throw new StrategicMergePatchError(`${k} must be a list`);
+      const cur = orig[field];
+      if (Array.isArray(cur)) {
+        const left = cur.filter((x) => !v.some((d) => deepEqual(d, x)));
+        if (left.length > 0) orig[field] = left;
+        else delete orig[field];
+      }
+    }
+  }
+  return orders;
 }
 
 /** A list outside merge strategy: replaced, its `$patch: replace` markers dropped. */

@@ -19,7 +19,7 @@ import type { Exchange } from "./exchange.ts";
 import { fixedResponse } from "./fixed_response.ts";
 import { Http1Connection } from "./http1_connection.ts";
 import { Http2Connection } from "./http2_connection.ts";
-import type { RequestHead } from "./request_head.ts";
+import { requestUrl } from "./request_url.ts";
 import { AcceptWatchdog } from "./accept_watchdog.ts";
 import { ConnectionGuard } from "./connection_guard.ts";
 import { readDescriptorLimit } from "./descriptor_limit.ts";
@@ -401,7 +401,7 @@ export function serveHttps(
     /** Why the request body could not be read (413, 400), which then is the answer. */
     let bodyError: StatusError | undefined;
     try {
-      const url = requestUrl(head);
+      const url = requestUrl(head, options.hostname, boundPort);
       const method = head.method;
       const declared = head.body.kind === "length" ? head.body.length : 0;
       if (declared > limit) throw requestEntityTooLarge(limit);
@@ -454,26 +454,6 @@ export function serveHttps(
     await sendResponse(ex, response);
   }
 
-  function requestUrl(head: RequestHead): string {
-    const target = head.target;
-    if (target.startsWith("/")) {
-      const host = head.host;
-      // A plain host[:port] and an origin-form target make the URL as they are; the Request
-      // parses it once (parsing it here as well would parse it twice).
-      if (host && !target.startsWith("//") && PLAIN_HOST.test(host)) {
-        return `https://${host}${target}`;
-      }
-      if (host) {
-        try {
-          return new URL(target, `https://${host}`).href;
-        } catch { /* fall through to the listening address */ }
-      }
-      const h = options.hostname.includes(":") ? `[${options.hostname}]` : options.hostname;
-      return new URL(target, `https://${h}:${boundPort}`).href;
-    }
-    return new URL(target).href;
-  }
-
   let closed!: () => void;
   const finished = new Promise<void>((resolve) => closed = resolve);
 
@@ -510,9 +490,6 @@ export function serveHttps(
     });
   });
 }
-
-/** A Host header that is a DNS name, IPv4 or bracketed IPv6 address, with an optional port. */
-const PLAIN_HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/;
 
 /**
  * Reads a whole request body of `length` bytes into a fresh array; undefined when the client

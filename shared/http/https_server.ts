@@ -24,6 +24,7 @@ import { AcceptWatchdog } from "./accept_watchdog.ts";
 import { ConnectionGuard } from "./connection_guard.ts";
 import { readDescriptorLimit } from "./descriptor_limit.ts";
 import { sendResponse } from "./send_response.ts";
+import { startSweep } from "./start_sweep.ts";
 
 export { fixedBody, FixedResponse, fixedResponse } from "./fixed_response.ts";
 
@@ -269,6 +270,20 @@ function statusResponse(err: StatusError): Response {
   });
 }
 
+/** The TLS server of `options`, offering h2 by ALPN when `http2`; not yet listening. */
+function createTlsServer(options: ServeHttpsOptions, http2: boolean): Server {
+  return createServer({
+    cert: options.certPem,
+    key: options.keyPem,
+    requestCert: options.requestClientCert,
+    rejectUnauthorized: false,
+    ...(options.requestClientCert && options.clientCaPems?.length
+      ? { ca: options.clientCaPems }
+      : {}),
+    ALPNProtocols: http2 ? ["h2", "http/1.1"] : ["http/1.1"],
+  });
+}
+
 /** Starts an HTTPS server; resolves once it listens. */
 export function serveHttps(
   handler: HttpsHandler,
@@ -303,16 +318,7 @@ export function serveHttps(
     probeTimeoutMs: ACCEPT_PROBE_TIMEOUT_MS,
     warn,
   });
-  const server: Server = createServer({
-    cert: options.certPem,
-    key: options.keyPem,
-    requestCert: options.requestClientCert,
-    rejectUnauthorized: false,
-    ...(options.requestClientCert && options.clientCaPems?.length
-      ? { ca: options.clientCaPems }
-      : {}),
-    ALPNProtocols: http2 ? ["h2", "http/1.1"] : ["http/1.1"],
-  });
+  const server = createTlsServer(options, http2);
   server.on("connection", onConnection);
   server.on("secureConnection", onSecureConnection);
   server.on("tlsClientError", (_err: unknown, socket: Socket) => socket.destroy());
@@ -362,29 +368,11 @@ export function serveHttps(
     });
   }
 
-  // Idle keep-alive connections and heads that never finish arriving are closed, as
-  // kube-apiserver's IdleTimeout and ReadHeaderTimeout do, and so are handshakes that take
-  // too long; the listener is checked on every second.
-  const sweepMs = Math.max(
-    10,
-    Math.min(5000, idleTimeoutMs / 2, readHeaderTimeoutMs / 2, handshakeTimeoutMs / 2),
-  );
-  const tickMs = Math.min(1000, sweepMs);
-  const ticksPerSweep = Math.max(1, Math.round(sweepMs / tickMs));
-  let ticks = 0;
-  const sweep = setInterval(() => {
-    watchdog.tick();
-    if (++ticks % ticksPerSweep !== 0) return;
-    const t = now();
-    guard.sweep();
-    for (const conn of connections) {
-      const { kind, since } = conn.state;
-      if (
-        (kind === "idle" && t - since > idleTimeoutMs) ||
-        (kind === "head" && t - since > readHeaderTimeoutMs)
-      ) conn.destroy();
-    }
-  }, tickMs);
+  const sweep = startSweep(connections, guard, watchdog, now, {
+    idleTimeoutMs,
+    readHeaderTimeoutMs,
+    handshakeTimeoutMs,
+  });
 
   async function handle(ex: Exchange, peer: Peer): Promise<void> {
     try {

@@ -374,72 +374,20 @@ export function serveHttps(
     handshakeTimeoutMs,
   });
 
+  const ctx: ServeContext = {
+    handler,
+    limit,
+    onError,
+    hostname: options.hostname,
+    port: () => boundPort,
+  };
+
   async function handle(ex: Exchange, peer: Peer): Promise<void> {
     try {
-      await serve(ex, peer);
+      await serveExchange(ex, peer, ctx);
     } finally {
       ex.release();
     }
-  }
-
-  async function serve(ex: Exchange, peer: Peer): Promise<void> {
-    const head = ex.head;
-    let request: Request;
-    let conn: ConnInfo;
-    /** Why the request body could not be read (413, 400), which then is the answer. */
-    let bodyError: StatusError | undefined;
-    try {
-      const url = requestUrl(head, options.hostname, boundPort);
-      const method = head.method;
-      const declared = head.body.kind === "length" ? head.body.length : 0;
-      if (declared > limit) throw requestEntityTooLarge(limit);
-      const chunked = head.body.kind === "chunked";
-      const hasBody = method !== "GET" && method !== "HEAD" && (chunked || declared > 0);
-      let whole: Uint8Array<ArrayBuffer> | undefined;
-      let body: ReadableStream<Uint8Array> | Uint8Array<ArrayBuffer> | null = null;
-      if (hasBody && !chunked && declared <= BUFFERED_REQUEST_BODY_BYTES) {
-        whole = await readWholeBody(ex, declared);
-        // The client left before sending its body: nobody is there to answer.
-        if (!whole) return;
-        body = whole;
-      } else if (hasBody) {
-        body = requestBody(ex, limit, (err) => {
-          bodyError = err;
-        });
-      }
-      const init: RequestInit & { duplex?: string } = { method, body };
-      if (body instanceof ReadableStream) init.duplex = "half";
-      request = new Request(url, init);
-      // Appending to the Request's own headers skips converting a HeadersInit.
-      const headers = request.headers;
-      const raw = head.rawHeaders;
-      for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
-      conn = new RequestConn(peer, ex, whole);
-    } catch (err) {
-      const status = err instanceof StatusError ? err : StatusError.badRequest(
-        `malformed request: ${err instanceof Error ? err.message : String(err)}`,
-      );
-      await sendResponse(ex, statusResponse(status));
-      return;
-    }
-
-    let response: Response;
-    try {
-      response = await handler(request, conn);
-      if (!(response instanceof Response)) throw new Error("handler did not return a Response");
-    } catch (err) {
-      if (bodyError) {
-        response = statusResponse(bodyError);
-      } else {
-        if (!(err instanceof StatusError)) onError(err, request);
-        response = statusResponse(toStatusError(err));
-      }
-    }
-    if (bodyError && response.status < 400) {
-      await response.body?.cancel().catch(() => {});
-      response = statusResponse(bodyError);
-    }
-    await sendResponse(ex, response);
   }
 
   let closed!: () => void;
@@ -477,6 +425,83 @@ export function serveHttps(
       resolve({ port: boundPort, hostname: options.hostname, close, finished });
     });
   });
+}
+
+/** What serving one exchange needs from its server. */
+interface ServeContext {
+  handler: HttpsHandler;
+  /** The limit on a request body, in bytes. */
+  limit: number;
+  onError: (err: unknown, req: Request) => void;
+  /** The listening address, for requests without a usable Host. */
+  hostname: string;
+  /** The port the server listens on. */
+  port: () => number;
+}
+
+/**
+ * Serves one exchange: reads the request (answering a malformed one 400 and one over the body
+ * limit 413), runs the handler, and sends its response (a Status for what it threw).
+ */
+async function serveExchange(ex: Exchange, peer: Peer, ctx: ServeContext): Promise<void> {
+  const { handler, limit, onError } = ctx;
+  const head = ex.head;
+  let request: Request;
+  let conn: ConnInfo;
+  /** Why the request body could not be read (413, 400), which then is the answer. */
+  let bodyError: StatusError | undefined;
+  try {
+    const url = requestUrl(head, ctx.hostname, ctx.port());
+    const method = head.method;
+    const declared = head.body.kind === "length" ? head.body.length : 0;
+    if (declared > limit) throw requestEntityTooLarge(limit);
+    const chunked = head.body.kind === "chunked";
+    const hasBody = method !== "GET" && method !== "HEAD" && (chunked || declared > 0);
+    let whole: Uint8Array<ArrayBuffer> | undefined;
+    let body: ReadableStream<Uint8Array> | Uint8Array<ArrayBuffer> | null = null;
+    if (hasBody && !chunked && declared <= BUFFERED_REQUEST_BODY_BYTES) {
+      whole = await readWholeBody(ex, declared);
+      // The client left before sending its body: nobody is there to answer.
+      if (!whole) return;
+      body = whole;
+    } else if (hasBody) {
+      body = requestBody(ex, limit, (err) => {
+        bodyError = err;
+      });
+    }
+    const init: RequestInit & { duplex?: string } = { method, body };
+    if (body instanceof ReadableStream) init.duplex = "half";
+    request = new Request(url, init);
+    // Appending to the Request's own headers skips converting a HeadersInit.
+    const headers = request.headers;
+    const raw = head.rawHeaders;
+    for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
+    conn = new RequestConn(peer, ex, whole);
+  } catch (err) {
+    const status = err instanceof StatusError ? err : StatusError.badRequest(
+      `malformed request: ${err instanceof Error ? err.message : String(err)}`,
+    );
+    await sendResponse(ex, statusResponse(status));
+    return;
+  }
+
+  let response: Response;
+  try {
+    response = await handler(request, conn);
+    if (!(response instanceof Response)) throw new Error("handler did not return a Response");
+  } catch (err) {
+    if (bodyError) {
+      response = statusResponse(bodyError);
+    } else {
+      if (!(err instanceof StatusError)) onError(err, request);
+      response = statusResponse(toStatusError(err));
+    }
+  }
+  if (bodyError && response.status < 400) {
+    await response.body?.cancel().catch(() => {});
+    response = statusResponse(bodyError);
+  }
+  await sendResponse(ex, response);
 }
 
 /**

@@ -348,7 +348,7 @@ export function serveHttps(
     sockets.add(socket);
     const peer = new Peer(socket, options.requestClientCert);
     const onRequest = (ex: Exchange) => {
-      handle(ex, peer).catch(() => {
+      handle(ex, peer, ctx).catch(() => {
         // Only reachable through a bug in handle(); never let it escape.
         ex.destroy();
       });
@@ -381,14 +381,6 @@ export function serveHttps(
     hostname: options.hostname,
     port: () => boundPort,
   };
-
-  async function handle(ex: Exchange, peer: Peer): Promise<void> {
-    try {
-      await serveExchange(ex, peer, ctx);
-    } finally {
-      ex.release();
-    }
-  }
 
   let closed!: () => void;
   const finished = new Promise<void>((resolve) => closed = resolve);
@@ -425,6 +417,15 @@ export function serveHttps(
       resolve({ port: boundPort, hostname: options.hostname, close, finished });
     });
   });
+}
+
+/** Serves one exchange, then releases it. */
+async function handle(ex: Exchange, peer: Peer, ctx: ServeContext): Promise<void> {
+  try {
+    await serveExchange(ex, peer, ctx);
+  } finally {
+    ex.release();
+  }
 }
 
 /** What serving one exchange needs from its server. */

@@ -12,6 +12,7 @@ import { escapePropertyName } from "./escaping.ts";
 import { celEquals } from "./library/compare.ts";
 import { Duration } from "./library/runtime_types.ts";
 import { DurationParseError, parseDuration } from "../../shared/time/duration.ts";
+import { fromBase64 } from "../../shared/codec/protobuf/well_known.ts";
 
 /** The subset of an OpenAPI v3 schema the CEL module reads. */
 export interface CelSchema {
@@ -62,15 +63,6 @@ export function parseGoDuration(s: string): Duration | undefined {
   }
   const seconds = total / 1_000_000_000n;
   return new Duration(seconds, Number(total - seconds * 1_000_000_000n));
-}
-
-function base64Decode(s: string): Uint8Array | undefined {
-  try {
-    const bin = atob(s);
-    return Uint8Array.from(bin, (c) => c.charCodeAt(0));
-  } catch {
-    return undefined;
-  }
 }
 
 /** Converts untyped JSON to CEL values: integral numbers become ints, objects maps. */
@@ -132,7 +124,7 @@ export function toCelValue(v: unknown, schema?: CelSchema, escape = true): unkno
       if (typeof v !== "string") return jsonToCel(v);
       switch (schema.format) {
         case "byte":
-          return base64Decode(v) ?? v;
+          return fromBase64(v) ?? v;
         case "date":
         case "date-time": {
           const d = new Date(schema.format === "date" ? `${v}T00:00:00Z` : v);

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { fromBase64 } from "../codec/protobuf/well_known.ts";
 
 /** Encodes DER bytes as one PEM block with the given label, e.g. `CERTIFICATE`. */
 export function pemEncode(label: string, der: Uint8Array): string {
@@ -31,16 +32,8 @@ export function pemDecodeAll(text: string): PemBlock[] {
   for (const m of text.matchAll(re)) {
     if (m[3] === undefined) throw new Error(`PEM block ${m[1]} has no END line`);
     if (m[3] !== m[1]) throw new Error(`PEM block ${m[1]} ends with ${m[3]}`);
-    const body = m[2].replace(/\s+/g, "");
-    let binary: string;
-    try {
-      binary = atob(body);
-    } catch {
-      throw new Error(`PEM block ${m[1]} holds invalid base64`);
-    }
-    // A plain loop: Uint8Array.from() with a callback is far slower on megabytes.
-    const der = new Uint8Array(binary.length);
-    for (let i = 0; i < binary.length; i++) der[i] = binary.charCodeAt(i);
+    const der = fromBase64(m[2].replace(/\s+/g, ""));
+    if (!der) throw new Error(`PEM block ${m[1]} holds invalid base64`);
     out.push({ label: m[1], der });
   }
   return out;

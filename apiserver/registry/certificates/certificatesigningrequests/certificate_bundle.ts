@@ -6,7 +6,7 @@
  * @module
  */
 import { parseCertificate } from "../../../../shared/pki/parse_certificate.ts";
-import { binaryBytes } from "./csr_fields.ts";
+import { fromBase64 } from "../../../../shared/codec/protobuf/well_known.ts";
 
 /** The complete PEM blocks of `text`, scanned once from start to end (linear time). */
 function* pemBlocks(text: string): Generator<{ label: string; body: string }> {
@@ -35,14 +35,6 @@ function* pemBlocks(text: string): Generator<{ label: string; body: string }> {
   }
 }
 
-function decodeBase64(text: string): Uint8Array | undefined {
-  try {
-    return binaryBytes(atob(text.replace(/\s/g, "")));
-  } catch {
-    return undefined;
-  }
-}
-
 /** Why `pem` is not an acceptable certificate bundle, or undefined (also for empty data). */
 export function certificateBundleProblem(pem: Uint8Array): string | undefined {
   if (pem.length === 0) return undefined;
@@ -50,7 +42,7 @@ export function certificateBundleProblem(pem: Uint8Array): string | undefined {
   let blocks = 0;
   for (const { label, body } of pemBlocks(text)) {
     const headers = body.split(/\r?\n/).some((line) => line.includes(":"));
-    const der = headers ? undefined : decodeBase64(body);
+    const der = headers ? undefined : fromBase64(body.replace(/\s/g, ""));
     if (!headers && !der) continue;
     if (label !== "CERTIFICATE") {
       return `only CERTIFICATE PEM blocks are allowed, found "${label}"`;

@@ -84,6 +84,14 @@ export interface Cidr {
   bits: number;
 }
 
+/** `b` with every bit after the first `bits` cleared. */
+function masked(b: Uint8Array, bits: number): Uint8Array {
+  return b.map((x, i) => {
+    const keep = Math.max(0, Math.min(8, bits - i * 8));
+    return x & (0xff << (8 - keep)) & 0xff;
+  });
+}
+
 /** Parses `address/prefix` as Go's ParseCIDR; null when it is not a CIDR. */
 export function parseCidr(text: string): Cidr | null {
   const slash = text.indexOf("/");
@@ -92,25 +100,13 @@ export function parseCidr(text: string): Cidr | null {
   const p = text.slice(slash + 1);
   if (!b || !/^\d{1,3}$/.test(p) || Number(p) > b.length * 8) return null;
   const bits = Number(p);
-  const bytes = b.map((x, i) => {
-    const keep = Math.max(0, Math.min(8, bits - i * 8));
-    return x & (0xff << (8 - keep)) & 0xff;
-  });
-  return { bytes, bits };
+  return { bytes: masked(b, bits), bits };
 }
 
 /** True when `inner` lies inside `outer` and is strictly smaller. */
 export function isStrictSubnet(outer: Cidr, inner: Cidr): boolean {
   if (outer.bytes.length !== inner.bytes.length || inner.bits <= outer.bits) return false;
-  const masked = parseCidr(`${formatBytes(inner.bytes)}/${outer.bits}`);
-  return !!masked && masked.bytes.every((x, i) => x === outer.bytes[i]);
-}
-
-function formatBytes(b: Uint8Array): string {
-  if (b.length === 4) return Array.from(b).join(".");
-  const groups: string[] = [];
-  for (let i = 0; i < 16; i += 2) groups.push(((b[i] << 8) | b[i + 1]).toString(16));
-  return groups.join(":");
+  return masked(inner.bytes, outer.bits).every((x, i) => x === outer.bytes[i]);
 }
 
 /** Kubernetes' IsFullyQualifiedDomainName (an optional trailing dot, at least two labels). */

@@ -38,15 +38,6 @@ function autoUpdates(obj: KubeObject): boolean {
   return v ?? obj.metadata.generation === 1;
 }
 
-async function getOrUndefined(store: Store, name: string): Promise<KubeObject | undefined> {
-  try {
-    return await store.get("", name);
-  } catch (err) {
-    if (err instanceof StatusError && err.code === 404) return undefined;
-    throw err;
-  }
-}
-
 /** Whether `existing`'s spec already is `wanted`'s, once defaulted (exempt keeps its own). */
 function specMatches(existing: KubeObject, wanted: KubeObject, mandatory: boolean): boolean {
   const want = structuredClone(wanted);
@@ -61,9 +52,13 @@ function specMatches(existing: KubeObject, wanted: KubeObject, mandatory: boolea
   return deepEqual(have, spec);
 }
 
-async function ensureOne(store: Store, wanted: KubeObject, mandatory: boolean): Promise<void> {
+async function ensureOne(
+  store: Store,
+  wanted: KubeObject,
+  existing: KubeObject | undefined,
+  mandatory: boolean,
+): Promise<void> {
   const name = wanted.metadata.name!;
-  const existing = await getOrUndefined(store, name);
   if (!existing) {
     try {
       await store.create("", structuredClone(wanted), { fieldManager: MANAGER });
@@ -92,9 +87,12 @@ async function ensureOne(store: Store, wanted: KubeObject, mandatory: boolean): 
   }
 }
 
-async function removeUnwanted(store: Store, wanted: Set<string>): Promise<void> {
-  const list = await store.list("", { plan: { mode: "latest" } });
-  for (const obj of list.items as KubeObject[]) {
+async function removeUnwanted(
+  store: Store,
+  existing: readonly KubeObject[],
+  wanted: Set<string>,
+): Promise<void> {
+  for (const obj of existing) {
     const name = obj.metadata.name!;
     if (wanted.has(name)) continue;
     if (parseBool(obj.metadata.annotations?.[AUTOUPDATE_SPEC_ANNOTATION]) !== true) continue;
@@ -113,9 +111,16 @@ async function ensureKind(
   mandatory: KubeObject[],
   suggested: KubeObject[],
 ): Promise<void> {
-  for (const obj of mandatory) await ensureOne(store, obj, true);
-  for (const obj of suggested) await ensureOne(store, obj, false);
-  await removeUnwanted(store, new Set([...mandatory, ...suggested].map((o) => o.metadata.name!)));
+  // One read of what exists: every object is then created, mended or removed from it.
+  const existing = (await store.list("", { plan: { mode: "latest" } })).items as KubeObject[];
+  const byName = new Map(existing.map((o) => [o.metadata.name!, o]));
+  for (const obj of mandatory) await ensureOne(store, obj, byName.get(obj.metadata.name!), true);
+  for (const obj of suggested) await ensureOne(store, obj, byName.get(obj.metadata.name!), false);
+  await removeUnwanted(
+    store,
+    existing,
+    new Set([...mandatory, ...suggested].map((o) => o.metadata.name!)),
+  );
 }
 
 /** Ensures the priority levels, then the flow schemas that refer to them. */

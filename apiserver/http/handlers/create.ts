@@ -26,6 +26,7 @@ export async function handleCreate(ctx: ResourceContext): Promise<Response> {
       name: ctx.info.name,
       body,
       user: ctx.user,
+      warn: (m: string) => void ctx.warnings.push(m),
       dryRun: q.dryRun,
       query: ctx.url.searchParams,
     });
@@ -44,6 +45,7 @@ export async function handleCreate(ctx: ResourceContext): Promise<Response> {
       name: "",
       body,
       user: ctx.user,
+      warn: (m: string) => void ctx.warnings.push(m),
       dryRun: q.dryRun,
       query: ctx.url.searchParams,
     });
@@ -57,6 +59,7 @@ export async function handleCreate(ctx: ResourceContext): Promise<Response> {
   const obj = await ctx.store.create(ctx.info.namespace, body, {
     dryRun: q.dryRun,
     user: ctx.user,
+    warn: (m: string) => void ctx.warnings.push(m),
     fieldManager: q.fieldManager,
     userAgent: ctx.req.headers.get("user-agent") ?? undefined,
   });

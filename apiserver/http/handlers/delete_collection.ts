@@ -17,6 +17,7 @@ export async function handleDeleteCollection(ctx: ResourceContext): Promise<Resp
   const deleted = await ctx.store.deleteCollection(ctx.info.namespace, query, options, {
     dryRun: q.dryRun || (options.dryRun?.length ?? 0) > 0,
     user: ctx.user,
+    warn: (m: string) => void ctx.warnings.push(m),
   });
   return objectResponse(200, deleted, ctx.format, {
     warnings: ctx.warnings,

@@ -16,6 +16,7 @@ export async function handleUpdate(ctx: ResourceContext): Promise<Response> {
   const { object, created } = await ctx.store.update(ctx.info.namespace, ctx.info.name, body, {
     dryRun: q.dryRun,
     user: ctx.user,
+    warn: (m: string) => void ctx.warnings.push(m),
     subresource: ctx.info.subresource || undefined,
     fieldManager: q.fieldManager,
     userAgent: ctx.req.headers.get("user-agent") ?? undefined,

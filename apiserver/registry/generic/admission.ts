@@ -21,6 +21,8 @@ export interface AdmissionAttributes {
   oldObject?: KubeObject;
   user?: UserInfo;
   dryRun: boolean;
+  /** Adds a warning to the response (a `Warning` header); absent outside a request. */
+  warn?: (message: string) => void;
 }
 
 /** One admission plugin. */

@@ -8,6 +8,7 @@ import type { FieldError } from "../../../shared/errors/status_error.ts";
 import type { DeleteOptions, KubeObject } from "../../../shared/api/meta/v1/types.ts";
 import type { UserInfo } from "../../../shared/api/authentication/v1/user_info.ts";
 import type { Claims } from "./claims.ts";
+import type { JSONSchemaProps } from "../../../shared/api/apiextensions/v1/types.ts";
 import type { NameValidator } from "../../../shared/api/validation/name_validators.ts";
 
 /** The API verbs of the spec's Verbs table. */
@@ -131,6 +132,8 @@ export interface CustomCreateArgs {
   /** The decoded request body. */
   body: KubeObject;
   user?: UserInfo;
+  /** Adds a warning to the response (a `Warning` header). */
+  warn?: (message: string) => void;
   dryRun: boolean;
   /** The request's query parameters. */
   query: URLSearchParams;
@@ -229,6 +232,11 @@ export interface KindDef {
    * validation and Table columns; the stored kind's strategy does the rest.
    */
   servedFrom?: ServedVersion;
+  /**
+   * The OpenAPI v3 schema of a custom resource's version (its CRD's `openAPIV3Schema`): the
+   * OpenAPI documents, explain and server-side apply read it in place of the built-in model.
+   */
+  customResourceSchema?: JSONSchemaProps;
   strategy: Strategy;
 }
 

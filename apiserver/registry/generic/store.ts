@@ -49,6 +49,8 @@ export interface WriteOptions {
   userAgent?: string;
   /** The body's managedFields were computed by server-side apply (no Update is recorded). */
   applied?: boolean;
+  /** Adds a warning to the response (a `Warning` header); admission plugins call it. */
+  warn?: (message: string) => void;
 }
 
 /** Options of an update: the write options, the subresource, and whether to create. */
@@ -568,6 +570,7 @@ export class Store {
       oldObject,
       user: opts.user,
       dryRun: !!opts.dryRun,
+      warn: opts.warn,
     };
   }
 

@@ -12,52 +12,20 @@
  * @module
  */
 import type { Socket } from "node:net";
-import { createServer, type DetailedPeerCertificate, type Server, type TLSSocket } from "node:tls";
-import { StatusError, toStatusError } from "../errors/status_error.ts";
-import { ChunkedBodyError } from "./chunked_decoder.ts";
+import { createServer, type Server, type TLSSocket } from "node:tls";
 import type { Exchange } from "./exchange.ts";
-import { fixedResponse } from "./fixed_response.ts";
 import { Http1Connection } from "./http1_connection.ts";
 import { Http2Connection } from "./http2_connection.ts";
-import { requestUrl } from "./request_url.ts";
 import { AcceptWatchdog } from "./accept_watchdog.ts";
 import { ConnectionGuard } from "./connection_guard.ts";
 import { readDescriptorLimit } from "./descriptor_limit.ts";
-import { sendResponse } from "./send_response.ts";
+import { handleExchange, Peer, type ServeContext } from "./serve_exchange.ts";
 import { startSweep } from "./start_sweep.ts";
+import type { HttpsHandler } from "./conn_info.ts";
 
 export { fixedBody, FixedResponse, fixedResponse } from "./fixed_response.ts";
-
-/**
- * What the handler learns about a request besides the `Request` itself: its client and
- * connection. One per request, passed explicitly as the handler's second argument.
- */
-export interface ConnInfo {
-  readonly remoteAddr: { readonly hostname: string; readonly port: number };
-  /** The client's certificates (DER, leaf first, as presented); empty when none. */
-  readonly peerCertificates: Uint8Array[];
-  /**
-   * Aborted when the client goes away (its connection closes, or it resets its HTTP/2 stream)
-   * before the response is complete. The Request carries no signal of its own: a Request
-   * built with one derives a dependent signal, which makes the constructor markedly slower.
-   */
-  readonly signal: AbortSignal;
-  /**
-   * The complete body when the listener read it ahead (see
-   * {@link BUFFERED_REQUEST_BODY_BYTES}), else undefined. Reading it leaves `req.body`
-   * untouched; the bytes are shared, so do not modify them.
-   */
-  readonly body: Uint8Array | undefined;
-  /**
-   * The header names as the client sent them (any case, repeated names repeated). Scanning
-   * them is much cheaper than iterating `req.headers`, which sorts and combines on every
-   * iteration.
-   */
-  readonly headerNames: readonly string[];
-}
-
-/** A fetch-style request handler. */
-export type HttpsHandler = (req: Request, conn: ConnInfo) => Promise<Response> | Response;
+export type { ConnInfo, HttpsHandler } from "./conn_info.ts";
+export { BUFFERED_REQUEST_BODY_BYTES } from "./serve_exchange.ts";
 
 /** Options of serveHttps(). */
 export interface ServeHttpsOptions {
@@ -138,18 +106,6 @@ const ACCEPT_PROBE_AFTER_MS = 5_000;
 /** A probe not accepted within this long means the listener stalled. */
 const ACCEPT_PROBE_TIMEOUT_MS = 2_000;
 
-/**
- * Request bodies that declare a Content-Length up to this size are read whole before the
- * handler runs, and the Request gets them as bytes, which spares a ReadableStream, its
- * controller and a reader per request.
- * Larger and chunked bodies are streamed with backpressure.
- */
-export const BUFFERED_REQUEST_BODY_BYTES = 64 * 1024;
-
-function requestEntityTooLarge(limit: number): StatusError {
-  return StatusError.requestEntityTooLarge(`limit is ${limit}`);
-}
-
 function defaultOnWarning(message: string, fields: Record<string, unknown>): void {
   console.error(JSON.stringify({ level: "warning", msg: message, ...fields }));
 }
@@ -181,95 +137,6 @@ function defaultOnError(err: unknown, req: Request): void {
   }));
 }
 
-/**
- * What a connection tells about every request on it. Its peer certificates are fixed once the
- * handshake is done, and reading them through getPeerCertificate() is costly, so each
- * keep-alive connection reads them once.
- */
-class Peer {
-  readonly remoteAddr: { readonly hostname: string; readonly port: number };
-  readonly #socket: Socket;
-  readonly #wantCerts: boolean;
-  #certs: Uint8Array[] | undefined;
-
-  constructor(socket: Socket, wantCerts: boolean) {
-    this.#socket = socket;
-    this.#wantCerts = wantCerts;
-    this.remoteAddr = Object.freeze({
-      hostname: socket.remoteAddress ?? "",
-      port: socket.remotePort ?? 0,
-    });
-  }
-
-  /** A copy of the peer's certificates (empty when none or not asked for). */
-  certificates(): Uint8Array[] {
-    if (!this.#wantCerts) return [];
-    if (!this.#certs) {
-      const read = readPeerCertificates(this.#socket);
-      if (!read) return [];
-      this.#certs = read;
-    }
-    return [...this.#certs];
-  }
-}
-
-/** The {@link ConnInfo} of one request. */
-class RequestConn implements ConnInfo {
-  readonly remoteAddr: { readonly hostname: string; readonly port: number };
-  readonly peerCertificates: Uint8Array[];
-  readonly signal: AbortSignal;
-  readonly body: Uint8Array | undefined;
-  readonly #raw: string[];
-  #names: string[] | undefined;
-
-  constructor(peer: Peer, ex: Exchange, body: Uint8Array | undefined) {
-    this.remoteAddr = peer.remoteAddr;
-    this.peerCertificates = peer.certificates();
-    this.signal = ex.signal;
-    this.body = body;
-    this.#raw = ex.head.rawHeaders;
-  }
-
-  get headerNames(): readonly string[] {
-    if (!this.#names) {
-      const raw = this.#raw;
-      const names: string[] = [];
-      for (let i = 0; i < raw.length; i += 2) names.push(raw[i]);
-      this.#names = names;
-    }
-    return this.#names;
-  }
-}
-
-/** The connection's certificates, or undefined when they cannot be read (not cached). */
-function readPeerCertificates(socket: Socket): Uint8Array[] | undefined {
-  const tls = socket as TLSSocket;
-  if (typeof tls.getPeerCertificate !== "function") return [];
-  let cert: DetailedPeerCertificate | undefined;
-  try {
-    cert = tls.getPeerCertificate(true);
-  } catch {
-    return undefined;
-  }
-  const out: Uint8Array[] = [];
-  const seen = new Set<unknown>();
-  while (cert && cert.raw && !seen.has(cert) && out.length < 16) {
-    seen.add(cert);
-    out.push(new Uint8Array(cert.raw));
-    const next: DetailedPeerCertificate | undefined = cert.issuerCertificate;
-    if (!next || next === cert) break;
-    cert = next;
-  }
-  return out;
-}
-
-function statusResponse(err: StatusError): Response {
-  return fixedResponse(JSON.stringify(err.status), {
-    status: err.code,
-    headers: { "content-type": "application/json", ...err.headers },
-  });
-}
-
 /** The TLS server of `options`, offering h2 by ALPN when `http2`; not yet listening. */
 function createTlsServer(options: ServeHttpsOptions, http2: boolean): Server {
   return createServer({
@@ -289,302 +156,154 @@ export function serveHttps(
   handler: HttpsHandler,
   options: ServeHttpsOptions,
 ): Promise<HttpsServer> {
-  const limit = options.maxRequestBodyBytes ?? MAX_REQUEST_BODY_BYTES;
-  const onError = options.onError ?? defaultOnError;
-  const now = options.now ?? Date.now;
-  const idleTimeoutMs = options.idleTimeoutMs ?? IDLE_TIMEOUT_MS;
-  const readHeaderTimeoutMs = options.readHeaderTimeoutMs ?? READ_HEADER_TIMEOUT_MS;
-  const sockets = new Set<Socket>();
-  const connections = new Set<Http1Connection | Http2Connection>();
-  const http2 = options.http2 ?? true;
-  const maxStreams = options.http2MaxStreamsPerConnection ?? HTTP2_MAX_STREAMS;
-  const handshakeTimeoutMs = options.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS;
-  const warn = options.onWarning ?? defaultOnWarning;
-  let closing = false;
-  let boundPort = options.port;
+  return new HttpsListener(handler, options).listen();
+}
 
-  const guard = new ConnectionGuard({
-    ...connectionLimits(options),
-    handshakeTimeoutMs,
-    now,
-    warn,
-  });
-  const watchdog = new AcceptWatchdog({
-    hostname: options.hostname,
-    port: () => boundPort,
-    relisten,
-    now,
-    probeAfterMs: ACCEPT_PROBE_AFTER_MS,
-    probeTimeoutMs: ACCEPT_PROBE_TIMEOUT_MS,
-    warn,
-  });
-  const server = createTlsServer(options, http2);
-  server.on("connection", onConnection);
-  server.on("secureConnection", onSecureConnection);
-  server.on("tlsClientError", (_err: unknown, socket: Socket) => socket.destroy());
+/**
+ * One listening server: its TLS server, the guard and watchdog over its connections, the
+ * periodic sweep of idle ones, and every open socket and connection (closed with it).
+ */
+class HttpsListener {
+  readonly #options: ServeHttpsOptions;
+  readonly #sockets = new Set<Socket>();
+  readonly #connections = new Set<Http1Connection | Http2Connection>();
+  readonly #http2: boolean;
+  readonly #now: () => number;
+  readonly #guard: ConnectionGuard;
+  readonly #watchdog: AcceptWatchdog;
+  readonly #server: Server;
+  readonly #ctx: ServeContext;
+  #sweep: ReturnType<typeof setInterval> | undefined;
+  #closing = false;
+  #boundPort: number;
+  #closed!: () => void;
+  readonly #finished = new Promise<void>((resolve) => this.#closed = resolve);
+
+  constructor(handler: HttpsHandler, options: ServeHttpsOptions) {
+    this.#options = options;
+    this.#boundPort = options.port;
+    this.#http2 = options.http2 ?? true;
+    this.#now = options.now ?? Date.now;
+    const warn = options.onWarning ?? defaultOnWarning;
+    const handshakeTimeoutMs = options.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS;
+    this.#guard = new ConnectionGuard({
+      ...connectionLimits(options),
+      handshakeTimeoutMs,
+      now: this.#now,
+      warn,
+    });
+    this.#watchdog = new AcceptWatchdog({
+      hostname: options.hostname,
+      port: () => this.#boundPort,
+      relisten: () => this.#relisten(),
+      now: this.#now,
+      probeAfterMs: ACCEPT_PROBE_AFTER_MS,
+      probeTimeoutMs: ACCEPT_PROBE_TIMEOUT_MS,
+      warn,
+    });
+    this.#ctx = {
+      handler,
+      limit: options.maxRequestBodyBytes ?? MAX_REQUEST_BODY_BYTES,
+      onError: options.onError ?? defaultOnError,
+      hostname: options.hostname,
+      port: () => this.#boundPort,
+    };
+    this.#server = createTlsServer(options, this.#http2);
+    this.#server.on("connection", (socket: Socket) => this.#onConnection(socket));
+    this.#server.on("secureConnection", (socket: TLSSocket) => this.#onSecureConnection(socket));
+    this.#server.on("tlsClientError", (_err: unknown, socket: Socket) => socket.destroy());
+  }
+
+  /** Listens; resolves with the running server, rejects when the port cannot be bound. */
+  listen(): Promise<HttpsServer> {
+    const options = this.#options;
+    this.#sweep = startSweep(this.#connections, this.#guard, this.#watchdog, this.#now, {
+      idleTimeoutMs: options.idleTimeoutMs ?? IDLE_TIMEOUT_MS,
+      readHeaderTimeoutMs: options.readHeaderTimeoutMs ?? READ_HEADER_TIMEOUT_MS,
+      handshakeTimeoutMs: options.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS,
+    });
+    const server = this.#server;
+    return new Promise((resolve, reject) => {
+      const onListenError = (err: Error) => {
+        clearInterval(this.#sweep);
+        this.#watchdog.stop();
+        reject(err);
+      };
+      server.once("error", onListenError);
+      server.listen(options.port, options.hostname, () => {
+        server.off("error", onListenError);
+        server.on(
+          "error",
+          (err: Error) => this.#ctx.onError(err, new Request("https://server.invalid/")),
+        );
+        const address = server.address();
+        this.#boundPort = typeof address === "object" && address ? address.port : options.port;
+        const close = () => this.#close();
+        if (options.signal) {
+          if (options.signal.aborted) close();
+          else options.signal.addEventListener("abort", close, { once: true });
+        }
+        const finished = this.#finished;
+        resolve({ port: this.#boundPort, hostname: options.hostname, close, finished });
+      });
+    });
+  }
 
   /**
    * Closes the stalled listening socket and listens anew on the same port, with the same
    * server (a new one would need descriptors for its TLS context, and there may be none).
    */
-  function relisten(): void {
-    if (closing) return;
-    server.close();
-    server.listen(boundPort, options.hostname);
+  #relisten(): void {
+    if (this.#closing) return;
+    this.#server.close();
+    this.#server.listen(this.#boundPort, this.#options.hostname);
   }
 
-  function onConnection(socket: Socket): void {
-    watchdog.accepted();
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-    guard.accepted(socket);
+  #onConnection(socket: Socket): void {
+    this.#watchdog.accepted();
+    this.#sockets.add(socket);
+    socket.on("close", () => this.#sockets.delete(socket));
+    this.#guard.accepted(socket);
   }
 
-  function onSecureConnection(socket: TLSSocket): void {
-    guard.secured(socket);
+  #onSecureConnection(socket: TLSSocket): void {
+    this.#guard.secured(socket);
     // A watch event or a response is sent at once, not held back by Nagle's algorithm
     // waiting for the previous segment's ACK.
     socket.setNoDelay(true);
-    sockets.add(socket);
-    const peer = new Peer(socket, options.requestClientCert);
+    this.#sockets.add(socket);
+    const peer = new Peer(socket, this.#options.requestClientCert);
     const onRequest = (ex: Exchange) => {
-      handle(ex, peer, ctx).catch(() => {
-        // Only reachable through a bug in handle(); never let it escape.
+      handleExchange(ex, peer, this.#ctx).catch(() => {
+        // Only reachable through a bug in handleExchange(); never let it escape.
         ex.destroy();
       });
     };
-    const conn = http2 && socket.alpnProtocol === "h2"
+    const conn = this.#http2 && socket.alpnProtocol === "h2"
       ? new Http2Connection(socket, {
         maxHeadBytes: MAX_HEAD_BYTES,
-        maxConcurrentStreams: maxStreams,
-        now,
+        maxConcurrentStreams: this.#options.http2MaxStreamsPerConnection ?? HTTP2_MAX_STREAMS,
+        now: this.#now,
         onRequest,
       })
-      : new Http1Connection(socket, { maxHeadBytes: MAX_HEAD_BYTES, now, onRequest });
-    connections.add(conn);
+      : new Http1Connection(socket, { maxHeadBytes: MAX_HEAD_BYTES, now: this.#now, onRequest });
+    this.#connections.add(conn);
     socket.on("close", () => {
-      sockets.delete(socket);
-      connections.delete(conn);
+      this.#sockets.delete(socket);
+      this.#connections.delete(conn);
     });
   }
 
-  const sweep = startSweep(connections, guard, watchdog, now, {
-    idleTimeoutMs,
-    readHeaderTimeoutMs,
-    handshakeTimeoutMs,
-  });
-
-  const ctx: ServeContext = {
-    handler,
-    limit,
-    onError,
-    hostname: options.hostname,
-    port: () => boundPort,
-  };
-
-  let closed!: () => void;
-  const finished = new Promise<void>((resolve) => closed = resolve);
-
-  const close = async (): Promise<void> => {
-    if (!closing) {
-      closing = true;
-      clearInterval(sweep);
-      watchdog.stop();
-      const done = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const s of sockets) s.destroy();
+  async #close(): Promise<void> {
+    if (!this.#closing) {
+      this.#closing = true;
+      clearInterval(this.#sweep);
+      this.#watchdog.stop();
+      const done = new Promise<void>((resolve) => this.#server.close(() => resolve()));
+      for (const s of this.#sockets) s.destroy();
       await done;
-      closed();
+      this.#closed();
     }
-    await finished;
-  };
-
-  return new Promise((resolve, reject) => {
-    const onListenError = (err: Error) => {
-      clearInterval(sweep);
-      watchdog.stop();
-      reject(err);
-    };
-    server.once("error", onListenError);
-    server.listen(options.port, options.hostname, () => {
-      server.off("error", onListenError);
-      server.on("error", (err: Error) => onError(err, new Request("https://server.invalid/")));
-      const address = server.address();
-      boundPort = typeof address === "object" && address ? address.port : options.port;
-      if (options.signal) {
-        if (options.signal.aborted) close();
-        else options.signal.addEventListener("abort", () => close(), { once: true });
-      }
-      resolve({ port: boundPort, hostname: options.hostname, close, finished });
-    });
-  });
-}
-
-/** Serves one exchange, then releases it. */
-async function handle(ex: Exchange, peer: Peer, ctx: ServeContext): Promise<void> {
-  try {
-    await serveExchange(ex, peer, ctx);
-  } finally {
-    ex.release();
+    await this.#finished;
   }
-}
-
-/** What serving one exchange needs from its server. */
-interface ServeContext {
-  handler: HttpsHandler;
-  /** The limit on a request body, in bytes. */
-  limit: number;
-  onError: (err: unknown, req: Request) => void;
-  /** The listening address, for requests without a usable Host. */
-  hostname: string;
-  /** The port the server listens on. */
-  port: () => number;
-}
-
-/**
- * Serves one exchange: reads the request (answering a malformed one 400 and one over the body
- * limit 413), runs the handler, and sends its response (a Status for what it threw).
- */
-async function serveExchange(ex: Exchange, peer: Peer, ctx: ServeContext): Promise<void> {
-  const { handler, limit, onError } = ctx;
-  const head = ex.head;
-  let request: Request;
-  let conn: ConnInfo;
-  /** Why the request body could not be read (413, 400), which then is the answer. */
-  let bodyError: StatusError | undefined;
-  try {
-    const url = requestUrl(head, ctx.hostname, ctx.port());
-    const method = head.method;
-    const declared = head.body.kind === "length" ? head.body.length : 0;
-    if (declared > limit) throw requestEntityTooLarge(limit);
-    const chunked = head.body.kind === "chunked";
-    const hasBody = method !== "GET" && method !== "HEAD" && (chunked || declared > 0);
-    let whole: Uint8Array<ArrayBuffer> | undefined;
-    let body: ReadableStream<Uint8Array> | Uint8Array<ArrayBuffer> | null = null;
-    if (hasBody && !chunked && declared <= BUFFERED_REQUEST_BODY_BYTES) {
-      whole = await readWholeBody(ex, declared);
-      // The client left before sending its body: nobody is there to answer.
-      if (!whole) return;
-      body = whole;
-    } else if (hasBody) {
-      body = requestBody(ex, limit, (err) => {
-        bodyError = err;
-      });
-    }
-    const init: RequestInit & { duplex?: string } = { method, body };
-    if (body instanceof ReadableStream) init.duplex = "half";
-    request = new Request(url, init);
-    // Appending to the Request's own headers skips converting a HeadersInit.
-    const headers = request.headers;
-    const raw = head.rawHeaders;
-    for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
-    conn = new RequestConn(peer, ex, whole);
-  } catch (err) {
-    const status = err instanceof StatusError ? err : StatusError.badRequest(
-      `malformed request: ${err instanceof Error ? err.message : String(err)}`,
-    );
-    await sendResponse(ex, statusResponse(status));
-    return;
-  }
-
-  let response: Response;
-  try {
-    response = await handler(request, conn);
-    if (!(response instanceof Response)) throw new Error("handler did not return a Response");
-  } catch (err) {
-    if (bodyError) {
-      response = statusResponse(bodyError);
-    } else {
-      if (!(err instanceof StatusError)) onError(err, request);
-      response = statusResponse(toStatusError(err));
-    }
-  }
-  if (bodyError && response.status < 400) {
-    await response.body?.cancel().catch(() => {});
-    response = statusResponse(bodyError);
-  }
-  await sendResponse(ex, response);
-}
-
-/**
- * Reads a whole request body of `length` bytes into a fresh array; undefined when the client
- * goes away first.
- */
-function readWholeBody(
-  ex: Exchange,
-  length: number,
-): Promise<Uint8Array<ArrayBuffer> | undefined> {
-  return new Promise((resolve) => {
-    const out = new Uint8Array(length);
-    let offset = 0;
-    ex.readBody({
-      data(chunk) {
-        out.set(chunk, offset);
-        offset += chunk.length;
-        return true;
-      },
-      end() {
-        resolve(out);
-      },
-      error() {
-        resolve(undefined);
-      },
-    });
-  });
-}
-
-/**
- * The request body as a ReadableStream with backpressure and a size limit. A body over the
- * limit (413) or with broken chunked framing (400) errors the stream with a StatusError, also
- * handed to `onBodyError`.
- */
-function requestBody(
-  ex: Exchange,
-  limit: number,
-  onBodyError: (err: StatusError) => void,
-): ReadableStream<Uint8Array> {
-  let received = 0;
-  let done = false;
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      ex.readBody({
-        data(chunk) {
-          if (done) return true;
-          received += chunk.length;
-          if (received > limit) {
-            done = true;
-            const tooLarge = requestEntityTooLarge(limit);
-            onBodyError(tooLarge);
-            controller.error(tooLarge);
-            return true;
-          }
-          // A copy: the chunk is a view of the connection's buffer.
-          controller.enqueue(chunk.slice());
-          return (controller.desiredSize ?? 1) > 0;
-        },
-        end() {
-          if (done) return;
-          done = true;
-          controller.close();
-        },
-        error(err) {
-          if (done) return;
-          done = true;
-          if (err instanceof ChunkedBodyError) {
-            const malformed = StatusError.badRequest(
-              `malformed chunked request body: ${err.message}`,
-            );
-            onBodyError(malformed);
-            controller.error(malformed);
-          } else controller.error(err);
-        },
-      });
-    },
-    pull() {
-      ex.resumeBody();
-    },
-    cancel() {
-      done = true;
-      ex.resumeBody();
-    },
-  }, { highWaterMark: 4 });
 }

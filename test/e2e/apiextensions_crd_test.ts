@@ -5,7 +5,12 @@
  * finalizer, discovery, and kubectl apply/get/explain where kubectl exists.
  */
 import assert from "node:assert/strict";
-import { kubectlFor, runKubectl as kubectl, skipWithoutKubectl } from "../support/kubectl.ts";
+import {
+  kubectlFor,
+  kubectlOk as ok,
+  runKubectl as kubectl,
+  skipWithoutKubectl,
+} from "../support/kubectl.ts";
 import { startTestServer, type TestServer } from "../support/test_server.ts";
 import { type Json, watch } from "./_watch_helpers.ts";
 
@@ -174,4 +179,73 @@ Deno.test("CustomResourceDefinition: patches, watch and delete marked by the cle
       await w.cancel();
     }
   });
+});
+
+Deno.test("CustomResourceDefinition: invalid CRDs are 422 with apiextensions' causes", async () => {
+  await withServer(async (t) => {
+    const bad = widgetCrd({
+      group: "example",
+      scope: "Galaxy",
+      names: { plural: "widgets", kind: "Widget", shortNames: ["W_D"], listKind: "Widget" },
+    });
+    (bad.metadata as Json).name = "widgets.example.org";
+    const versions = (bad.spec as Json).versions as Json[];
+    versions.push({ ...versions[0], name: "V2", storage: true });
+    const res = await send(t, "POST", CRDS, bad);
+    assert.equal(res.status, 422, JSON.stringify(res.body));
+    assert.equal(res.body.reason, "Invalid");
+    const got = causes(res.body);
+    for (
+      const want of [
+        'metadata.name: Invalid value: "widgets.example.org": must be spec.names.plural+"."+spec.group',
+        'spec.group: Invalid value: "example": should be a domain with at least one dot',
+        'spec.scope: Unsupported value: "Galaxy": supported values: "Cluster", "Namespaced"',
+        "spec.versions[1].name: Invalid value: \"V2\": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')",
+        'spec.names.listKind: Invalid value: "Widget": kind and listKind may not be the same',
+      ]
+    ) {
+      assert.ok(got.includes(want), `missing ${want} in ${JSON.stringify(got, null, 1)}`);
+    }
+    assert.ok(
+      got.some((c) => c.endsWith("must have exactly one version marked as storage version")),
+      JSON.stringify(got),
+    );
+    assert.ok(got.some((c) => c.startsWith('spec.names.shortNames[0]: Invalid value: "W_D"')));
+
+    // Immutable on update: group and plural.
+    assert.equal((await send(t, "POST", CRDS, widgetCrd())).status, 201);
+    const cur = await (await t.fetch(`${CRDS}/widgets.example.com`)).json();
+    cur.spec.group = "example.org";
+    const upd = await send(t, "PUT", `${CRDS}/widgets.example.com`, cur);
+    assert.equal(upd.status, 422);
+    assert.ok(
+      causes(upd.body).includes('spec.group: Invalid value: "example.org": field is immutable'),
+      JSON.stringify(causes(upd.body)),
+    );
+  });
+});
+
+Deno.test({
+  name: "kubectl apply -f crd.yaml, get crd and explain crd",
+  ignore: skipWithoutKubectl("the kubectl CRD tests"),
+  fn: async () => {
+    await withServer(async (t) => {
+      const k = kubectlFor(t);
+      const applied = ok(await kubectl(k, ["apply", "-f", "-"], JSON.stringify(widgetCrd())));
+      assert.match(
+        applied,
+        /customresourcedefinition.apiextensions.k8s.io\/widgets.example.com created/,
+      );
+      const listed = ok(await kubectl(k, ["get", "crd"]));
+      assert.match(listed, /^NAME\s+CREATED AT\n/);
+      assert.match(listed, /widgets\.example\.com\s+\d{4}-/);
+      const explained = ok(await kubectl(k, ["explain", "crd.spec.names"]));
+      assert.match(explained, /KIND:\s+CustomResourceDefinition/);
+      assert.match(explained, /listKind\s+<string>/);
+      const schema = ok(await kubectl(k, ["explain", "crd.spec.versions.schema.openAPIV3Schema"]));
+      assert.match(schema, /x-kubernetes-list-type\s+<string>/);
+      const again = ok(await kubectl(k, ["apply", "-f", "-"], JSON.stringify(widgetCrd())));
+      assert.match(again, /unchanged/);
+    });
+  },
 });

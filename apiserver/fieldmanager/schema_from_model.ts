@@ -45,10 +45,15 @@ export function kindSchema(
   if (!t) return DEDUCED;
   let schema = CACHE.get(model);
   if (!schema) {
-    schema = new Schema([...model.types()].map(namedType));
+    schema = new Schema(modelNamedTypes(model));
     CACHE.set(model, schema);
   }
   return { schema, root: { namedType: t.name } };
+}
+
+/** The ownership types of every type of `model` (for schemas that refer to them, e.g. ObjectMeta). */
+export function modelNamedTypes(model: SchemaModel): NamedType[] {
+  return [...model.types()].map(namedType);
 }
 
 function namedType(t: TypeSchema): NamedType {

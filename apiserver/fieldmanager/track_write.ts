@@ -12,6 +12,8 @@ import { FieldSet } from "./field_set.ts";
 import { managerOrUserAgent } from "./manager_name.ts";
 import { fieldElement } from "./path_element.ts";
 import { kindSchema } from "./schema_from_model.ts";
+import { customResourceKindSchema } from "./schema_from_crd.ts";
+import type { JSONSchemaProps } from "../../shared/api/apiextensions/v1/types.ts";
 
 /** The parts of a kind declaration the field manager needs. */
 export interface TrackedKind {
@@ -19,6 +21,8 @@ export interface TrackedKind {
   version: string;
   kind: string;
   subresources?: readonly { name: string }[];
+  /** A custom resource's schema: ownership follows its list and map markers. */
+  customResourceSchema?: JSONSchemaProps;
 }
 
 /** Who writes, as the store's write options carry it. */
@@ -48,7 +52,9 @@ export function fieldManagerFor(def: TrackedKind, subresource = ""): FieldManage
       ? FieldSet.of([fieldElement("status")])
       : undefined;
     fm = new FieldManager({
-      schema: kindSchema(builtinSchemaModel(), def.group, def.version, def.kind),
+      schema: def.customResourceSchema
+        ? customResourceKindSchema(builtinSchemaModel(), def.customResourceSchema)
+        : kindSchema(builtinSchemaModel(), def.group, def.version, def.kind),
       group: def.group,
       version: def.version,
       kind: def.kind,

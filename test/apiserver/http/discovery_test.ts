@@ -61,6 +61,7 @@ Deno.test("Discovery.handle() serves the legacy documents", async (t) => {
       const byName = Object.fromEntries(groups.map((g) => [g.name, g]));
       assert.deepEqual(Object.keys(byName).sort(), [
         "admissionregistration.k8s.io",
+        "apiextensions.k8s.io",
         "apps",
         "authentication.k8s.io",
         "autoscaling",

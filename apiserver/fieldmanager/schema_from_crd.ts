@@ -86,7 +86,11 @@ function objectAtom(s: JSONSchemaProps, resource: boolean): Atom {
   }
   for (const [name, p] of Object.entries(s.properties ?? {})) {
     if (resource && (name === "apiVersion" || name === "kind" || name === "metadata")) continue;
-    fields.push({ name, type: typeOf(p), ...(p.default !== undefined ? { default: p.default } : {}) });
+    fields.push({
+      name,
+      type: typeOf(p),
+      ...(p.default !== undefined ? { default: p.default } : {}),
+    });
   }
   const ap = s.additionalProperties;
   const elementType = typeof ap === "object"

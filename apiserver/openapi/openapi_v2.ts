@@ -31,7 +31,7 @@ export async function buildOpenApiV2(
   for (const gv of groupVersionsOf(kinds)) {
     await new Promise((resolve) => setTimeout(resolve, 0));
     const inGv = kinds.filter((k) => k.group === gv.group && k.version === gv.version);
-    const v3 = buildOpenApiV3(model, gv.group, gv.version, inGv, served);
+    const v3 = buildOpenApiV3(model, gv.group, gv.version, inGv, served, { v2: true });
     const schemas = (v3.components as { schemas: Record<string, Json> }).schemas;
     for (const [name, s] of Object.entries(schemas)) definitions[name] ??= schemaToV2(s);
     for (const [p, item] of Object.entries(v3.paths as Record<string, Json>)) {

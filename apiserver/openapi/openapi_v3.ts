@@ -9,6 +9,11 @@
 import type { SchemaModel } from "../../shared/api/schema/model.ts";
 import { ALL_VERBS, apiVersionOf, type KindDef, type Verb } from "../registry/generic/kind.ts";
 import { type Json, ref, typeToOpenApi } from "./type_to_openapi.ts";
+import {
+  customResourceDefinitionName,
+  customResourceListSchema,
+  customResourceSchema,
+} from "./custom_resource_openapi.ts";
 
 export { typeToOpenApi };
 
@@ -171,9 +176,23 @@ class DocumentParts {
   readonly schemas: Json = {};
   readonly paths: Record<string, Json> = {};
   readonly #model: SchemaModel;
+  /** Building the v2 document: custom resource schemas say only what v2 can. */
+  readonly v2: boolean;
 
-  constructor(model: SchemaModel) {
+  constructor(model: SchemaModel, v2 = false) {
     this.#model = model;
+    this.v2 = v2;
+  }
+
+  /** Adds a custom resource kind's schema and its List's; returns both names. */
+  addCustomKind(def: KindDef): { obj: string; list: string } {
+    const obj = customResourceDefinitionName(def.group, def.version, def.kind);
+    const list = customResourceDefinitionName(def.group, def.version, `${def.kind}List`);
+    this.addType("meta.v1.ObjectMeta");
+    this.addType("meta.v1.ListMeta");
+    this.schemas[obj] ??= customResourceSchema(def, def.customResourceSchema, this.v2);
+    this.schemas[list] ??= customResourceListSchema(def);
+    return { obj, list };
   }
 
   /** Adds the schema of a model type and of every type it refers to. */
@@ -216,8 +235,9 @@ export function buildOpenApiV3(
   version: string,
   kinds: readonly KindDef[],
   served: ReadonlySet<string>,
+  opts: { v2?: boolean } = {},
 ): Json {
-  const parts = new DocumentParts(model);
+  const parts = new DocumentParts(model, opts.v2);
   for (
     const n of [
       "meta.v1.Status",
@@ -297,7 +317,7 @@ function kindPaths(parts: DocumentParts, def: KindDef, prefix: string, tag: stri
     gvk: { group: def.group, version: def.version, kind: def.kind },
     tag,
     prefix,
-    obj: parts.addKind(def),
+    obj: def.customResourceSchema ? parts.addCustomKind(def).obj : parts.addKind(def),
     ns: def.namespaced ? "Namespaced" : "",
     nsParams: def.namespaced
       ? [pathParam("namespace", "object name and auth scope, such as for teams and projects")]
@@ -355,8 +375,14 @@ const anyOk = (obj: string) => ({ "200": ref(obj), "201": ref(obj), "202": ref(o
 const objectBody = (obj: string): Json => ({
   requestBody: { content: { "*/*": { schema: ref(obj) } }, required: true },
 });
-const patchBody = (): Json => ({
-  requestBody: { content: content(ref(`${META}.Patch`), PATCH_MEDIA), required: true },
+const patchBody = (types?: readonly string[]): Json => ({
+  requestBody: {
+    content: content(
+      ref(`${META}.Patch`),
+      types ? PATCH_MEDIA.filter((m) => types.includes(m)) : PATCH_MEDIA,
+    ),
+    required: true,
+  },
 });
 const deleteBody = (): Json => ({
   requestBody: { content: { "*/*": { schema: ref(`${META}.DeleteOptions`) } } },
@@ -409,7 +435,7 @@ const PATCH: OperationSpec = {
   describe: (kind) => `partially update the specified ${kind}`,
   params: [...WRITE_PARAMS, P.force],
   codes: okCreated,
-  body: patchBody,
+  body: () => patchBody(),
 };
 const DELETE: OperationSpec = {
   verb: "delete",
@@ -452,7 +478,7 @@ function specOperation(
     params: [...spec.params],
     responses: responses(spec.codes(obj), OBJECT_MEDIA),
     gvk,
-    extra: spec.body?.(obj),
+    extra: spec.method === "patch" ? patchBody(k.def.patchTypes) : spec.body?.(obj),
   });
 }
 
@@ -461,7 +487,11 @@ function addKindPaths(parts: DocumentParts, k: KindPaths, served: ReadonlySet<st
   const { def } = k;
   const verbs = new Set((def.verbs ?? ALL_VERBS).filter((v) => served.has(v)));
   const listGvk = { ...def, kind: `${def.kind}List` };
-  const list = parts.hasKind(listGvk) ? parts.addKind(listGvk) : undefined;
+  const list = def.customResourceSchema
+    ? parts.addCustomKind(def).list
+    : parts.hasKind(listGvk)
+    ? parts.addKind(listGvk)
+    : undefined;
   if (verbs.has("list") && list) addListOperations(parts, k, list);
   const opId = (spec: OperationSpec) => `${spec.id}${k.tag}${k.ns}${def.kind}`;
   for (const spec of COLLECTION_OPERATIONS) {

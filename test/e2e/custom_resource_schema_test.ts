@@ -130,3 +130,86 @@ Deno.test("server-side apply of a custom resource shares list-map items between 
     assert.deepEqual(forced.body.spec.tags, ["b"]);
   });
 });
+
+Deno.test("OpenAPI v3 and v2 publish a custom resource kind's schema as it comes and goes", async () => {
+  const t = await startTestServer();
+  try {
+    const index0 = await (await t.fetch("/openapi/v3")).json();
+    assert.equal(index0.paths["apis/stable.example.com/v1"], undefined);
+    const v2etag0 = (await t.fetch("/openapi/v2")).headers.get("etag");
+    t.server.registry.add(gadgetKind());
+
+    const index = await (await t.fetch("/openapi/v3")).json();
+    const url = index.paths["apis/stable.example.com/v1"].serverRelativeURL;
+    assert.match(url, /^\/openapi\/v3\/apis\/stable.example.com\/v1\?hash=[0-9A-F]{128}$/);
+    const doc = await (await t.fetch(url)).json();
+    const schemas = doc.components.schemas;
+    const g = schemas["com.example.stable.v1.Gadget"];
+    assert.deepEqual(g["x-kubernetes-group-version-kind"], [
+      { group: "stable.example.com", kind: "Gadget", version: "v1" },
+    ]);
+    assert.deepEqual(Object.keys(g.properties), [
+      "apiVersion",
+      "kind",
+      "metadata",
+      "spec",
+      "status",
+    ]);
+    assert.deepEqual(g.properties.metadata.allOf, [
+      { $ref: "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta" },
+    ]);
+    assert.equal(g.properties.spec.properties.ports["x-kubernetes-list-type"], "map");
+    assert.deepEqual(g.properties.spec.properties.ports.items.required, ["name"]);
+    assert.ok(schemas["io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"]);
+    const list = schemas["com.example.stable.v1.GadgetList"];
+    assert.equal(
+      list.properties.items.items.$ref,
+      "#/components/schemas/com.example.stable.v1.Gadget",
+    );
+    const item = doc.paths["/apis/stable.example.com/v1/namespaces/{namespace}/gadgets/{name}"];
+    assert.deepEqual(Object.keys(item.patch.requestBody.content), [
+      "application/apply-patch+yaml",
+      "application/json-patch+json",
+      "application/merge-patch+json",
+    ]);
+    assert.equal(
+      item.get.responses["200"].content["application/json"].schema.$ref,
+      "#/components/schemas/com.example.stable.v1.Gadget",
+    );
+
+    const v2res = await t.fetch("/openapi/v2");
+    assert.notEqual(v2res.headers.get("etag"), v2etag0);
+    const v2 = await v2res.json();
+    const d = v2.definitions["com.example.stable.v1.Gadget"];
+    assert.equal(
+      d.properties.metadata.$ref,
+      "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+    );
+    // v2 strips value validations (required included).
+    assert.equal(d.properties.spec.properties.ports.items.required, undefined);
+    assert.ok(v2.paths["/apis/stable.example.com/v1/namespaces/{namespace}/gadgets"]);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test({
+  name: "kubectl explain a custom resource kind and its fields",
+  ignore: skipWithoutKubectl("kubectl explain of custom resources"),
+  fn: async () => {
+    await withGadgets(async (t) => {
+      const k = kubectlFor(t);
+      const top = ok(await kubectl(k, ["explain", "gadgets"]));
+      assert.match(top, /GROUP:\s+stable.example.com/);
+      assert.match(top, /KIND:\s+Gadget/);
+      assert.match(top, /A gadget of the test suite\./);
+      assert.match(top, /spec\s+<Object>/);
+      const ports = ok(await kubectl(k, ["explain", "gadgets.spec.ports"]));
+      assert.match(ports, /FIELD:\s+ports <\[\]Object>/);
+      assert.match(ports, /Ports by name\./);
+      assert.match(ports, /name\s+<string> -required-/);
+      const color = ok(await kubectl(k, ["explain", "gd.spec.color"]));
+      assert.match(color, /The gadget's color\./);
+    });
+  },
+});

@@ -12,10 +12,12 @@ import {
   skipWithoutKubectl,
 } from "../support/kubectl.ts";
 import { startTestServer, type TestServer } from "../support/test_server.ts";
+import { decodeObject, encodeObject } from "../../shared/codec/protobuf/mod.ts";
 import { type Json, watch } from "./_watch_helpers.ts";
 
 const CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
 const TABLE = "application/json;as=Table;v=v1;g=meta.k8s.io";
+const PB = "application/vnd.kubernetes.protobuf";
 
 async function withServer(fn: (t: TestServer) => Promise<void>) {
   const t = await startTestServer();
@@ -248,4 +250,39 @@ Deno.test({
       assert.match(again, /unchanged/);
     });
   },
+});
+
+Deno.test("CustomResourceDefinition: Protobuf round trip keeps JSON values and schema wrappers", async () => {
+  await withServer(async (t) => {
+    const crd = widgetCrd();
+    const schema = (crd.spec as Json).versions[0].schema.openAPIV3Schema;
+    schema.properties.spec.default = { color: "red" };
+    schema.properties.spec.properties.size.maximum = 10.5;
+    schema.properties.spec.properties.color.enum = ["red", "blue"];
+    schema.properties.spec.properties.tags = {
+      type: "array",
+      items: { type: "string" },
+      "x-kubernetes-list-type": "set",
+    };
+    schema.properties.spec.properties.labels = {
+      type: "object",
+      additionalProperties: { type: "string" },
+    };
+    const created = await t.fetch(CRDS, {
+      method: "POST",
+      headers: { "content-type": PB, accept: "application/json" },
+      body: encodeObject(crd),
+    });
+    assert.equal(created.status, 201, await created.clone().text());
+    const asJson = await (await t.fetch(`${CRDS}/widgets.example.com`)).json();
+    assert.deepEqual(asJson.spec.versions[0].schema, (crd.spec as Json).versions[0].schema);
+    const res = await t.fetch(`${CRDS}/widgets.example.com`, { headers: { accept: PB } });
+    assert.equal(res.headers.get("content-type"), PB);
+    assert.deepEqual(decodeObject(new Uint8Array(await res.arrayBuffer())), asJson);
+    const list = await t.fetch(CRDS, { headers: { accept: PB } });
+    assert.equal(
+      decodeObject(new Uint8Array(await list.arrayBuffer())).kind,
+      "CustomResourceDefinitionList",
+    );
+  });
 });

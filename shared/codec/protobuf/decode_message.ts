@@ -9,9 +9,9 @@
  * @module
  */
 import { type FieldInfo, type MessageInfo, messageInfo } from "./message_table.ts";
-import { ProtoReader, WIRE_LEN, WIRE_VARINT } from "./proto_reader.ts";
+import { ProtoReader, WIRE_FIXED64, WIRE_LEN, WIRE_VARINT } from "./proto_reader.ts";
 import { ProtobufError } from "./protobuf_error.ts";
-import { formatRfc3339, SPECIAL_MESSAGES, toBase64 } from "./well_known.ts";
+import { formatRfc3339, JSON_SCHEMA_WRAPPERS, SPECIAL_MESSAGES, toBase64 } from "./well_known.ts";
 
 /**
  * Decodes the bytes of a RawExtension that hold an embedded Protobuf object (they start with the
@@ -38,6 +38,7 @@ function isZero(v: unknown): boolean {
 }
 
 function wireTypeOf(f: FieldInfo): number {
+  if (f.kind === "double" && !f.map) return WIRE_FIXED64;
   return f.kind === "string" || f.kind === "bytes" || f.kind === "message" || f.map
     ? WIRE_LEN
     : WIRE_VARINT;
@@ -128,6 +129,7 @@ class MessageDecoder {
         return false;
       case "int32":
       case "int64":
+      case "double":
         return 0;
       default:
         return this.messageValue(f.message ?? "", new Uint8Array(0), depth);
@@ -140,6 +142,8 @@ class MessageDecoder {
         return r.bool();
       case "int32":
         return r.int32();
+      case "double":
+        return r.double();
       default:
         return r.int64();
     }
@@ -159,8 +163,36 @@ class MessageDecoder {
   }
 
   messageValue(name: string, bytes: Uint8Array, depth: number): unknown {
+    if (JSON_SCHEMA_WRAPPERS.includes(name)) return this.schemaWrapper(name, bytes, depth);
     if (SPECIAL_MESSAGES.has(name)) return this.special(name, bytes);
     return this.message(requireMessage(name), bytes, depth);
+  }
+
+  /** apiextensions/v1's JSON and JSONSchemaPropsOr* values in their JSON form. */
+  schemaWrapper(name: string, bytes: Uint8Array, depth: number): unknown {
+    const schema = (b: Uint8Array) =>
+      this.message(requireMessage("apiextensions.v1.JSONSchemaProps"), b, depth + 1);
+    const r = new ProtoReader(bytes);
+    let one: unknown;
+    const many: unknown[] = [];
+    let allows = false;
+    let raw: Uint8Array | undefined;
+    while (!r.done) {
+      const [no, wt] = r.tag();
+      if (name === "apiextensions.v1.JSON" && no === 1 && wt === WIRE_LEN) raw = r.bytes();
+      else if (name.endsWith("OrBool") && no === 1 && wt === WIRE_VARINT) allows = r.bool();
+      else if (name.endsWith("OrBool") && no === 2 && wt === WIRE_LEN) one = schema(r.bytes());
+      else if (no === 1 && wt === WIRE_LEN) one = schema(r.bytes());
+      else if (no === 2 && wt === WIRE_LEN && name.endsWith("OrArray")) {
+        many.push(schema(r.bytes()));
+      } else if (no === 2 && wt === WIRE_LEN) many.push(r.string());
+      else r.skip(wt);
+    }
+    if (name === "apiextensions.v1.JSON") {
+      return raw && raw.length > 0 ? parseJsonBytes(raw, name) : null;
+    }
+    if (name.endsWith("OrBool")) return one ?? allows;
+    return many.length > 0 ? many : one ?? null;
   }
 
   special(name: string, bytes: Uint8Array): unknown {

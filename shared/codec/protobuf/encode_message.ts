@@ -11,7 +11,7 @@
  */
 import { type FieldInfo, type MessageInfo, messageInfo } from "./message_table.ts";
 import { ProtoWriter } from "./proto_writer.ts";
-import { WIRE_LEN, WIRE_VARINT } from "./proto_reader.ts";
+import { WIRE_FIXED64, WIRE_LEN, WIRE_VARINT } from "./proto_reader.ts";
 import { ProtobufError } from "./protobuf_error.ts";
 import { fromBase64, GO_ZERO_TIME_SECONDS, parseRfc3339, SPECIAL_MESSAGES } from "./well_known.ts";
 import { isObject } from "../../json/is_object.ts";
@@ -152,6 +152,10 @@ class MessageEncoder {
         if (!Number.isSafeInteger(v)) throw invalid(path, "expected an integer");
         w.tag(f.no, WIRE_VARINT).int64(v as number);
         return;
+      case "double":
+        if (typeof v !== "number" || !Number.isFinite(v)) throw invalid(path, "expected a number");
+        w.tag(f.no, WIRE_FIXED64).double(v);
+        return;
       case "bytes": {
         if (typeof v !== "string") throw invalid(path, "expected a base64 string");
         const b = fromBase64(v);
@@ -215,6 +219,12 @@ class MessageEncoder {
           w.tag(1, WIRE_LEN).bytes(this.embedded(v));
         } else w.tag(1, WIRE_LEN).string(JSON.stringify(v));
         return;
+      case "apiextensions.v1.JSON":
+      case "apiextensions.v1.JSONSchemaPropsOrArray":
+      case "apiextensions.v1.JSONSchemaPropsOrBool":
+      case "apiextensions.v1.JSONSchemaPropsOrStringArray":
+        writeSchemaWrapper(this, name, v, path);
+        return;
       default: // string lists: ExtraValue, Verbs
         if (!Array.isArray(v)) throw invalid(path, "expected an array of strings");
         v.forEach((s, i) => {
@@ -222,6 +232,38 @@ class MessageEncoder {
           w.tag(1, WIRE_LEN).string(s);
         });
     }
+  }
+}
+
+/** Writes one JSONSchemaProps as field `no` of the wrapper being written. */
+function writeSchema(e: MessageEncoder, no: number, v: unknown, path: string): void {
+  if (!isObject(v)) throw invalid(path, "expected an object");
+  e.w.tag(no, WIRE_LEN).fork();
+  e.body(requireMessage("apiextensions.v1.JSONSchemaProps"), v, path);
+  e.w.ldelim();
+}
+
+/** The Protobuf form of apiextensions/v1's JSON and JSONSchemaPropsOr* values. */
+function writeSchemaWrapper(e: MessageEncoder, name: string, v: unknown, path: string): void {
+  const w = e.w;
+  switch (name) {
+    case "apiextensions.v1.JSON":
+      w.tag(1, WIRE_LEN).bytes(new TextEncoder().encode(JSON.stringify(v)));
+      return;
+    case "apiextensions.v1.JSONSchemaPropsOrArray":
+      if (Array.isArray(v)) v.forEach((s, i) => writeSchema(e, 2, s, `${path}[${i}]`));
+      else writeSchema(e, 1, v, path);
+      return;
+    case "apiextensions.v1.JSONSchemaPropsOrBool":
+      w.tag(1, WIRE_VARINT).bool(typeof v === "boolean" ? v : true);
+      if (typeof v !== "boolean") writeSchema(e, 2, v, path);
+      return;
+    default: // JSONSchemaPropsOrStringArray
+      if (!Array.isArray(v)) return writeSchema(e, 1, v, path);
+      v.forEach((s, i) => {
+        if (typeof s !== "string") throw invalid(`${path}[${i}]`, "expected a string");
+        w.tag(2, WIRE_LEN).string(s);
+      });
   }
 }
 

@@ -166,6 +166,10 @@ const KINDS: Readonly<Record<string, { pkg: string; kinds: readonly string[] }>>
       "PriorityLevelConfigurationList",
     ],
   },
+  "apiextensions.k8s.io/v1": {
+    pkg: "apiextensions.v1",
+    kinds: ["CustomResourceDefinition", "CustomResourceDefinitionList", "ConversionReview"],
+  },
   "meta.k8s.io/v1": {
     pkg: "meta.v1",
     kinds: ["PartialObjectMetadata", "PartialObjectMetadataList"],

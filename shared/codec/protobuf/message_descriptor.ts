@@ -4,7 +4,7 @@
  * A message is a list of fields in declaration order (the order Kubernetes' Go structs, and so
  * their JSON, use). A field is `[number, jsonName, type, flags?]`:
  *
- * - `type` is a scalar (`string`, `bool`, `int32`, `int64`, `bytes`), a message name such as
+ * - `type` is a scalar (`string`, `bool`, `int32`, `int64`, `double`, `bytes`), a message name such as
  *   `core.v1.PodSpec`, `[]<type>` for a repeated field, or `map:<type>` for `map<string, type>`.
  * - `flags` is a bit set of {@link KEEP_ZERO} and {@link INLINE}.
  *

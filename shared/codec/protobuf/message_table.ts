@@ -26,9 +26,10 @@ import { schedulingV1Messages } from "./schema/scheduling_v1.ts";
 import { nodeV1Messages } from "./schema/node_v1.ts";
 import { certificatesV1Messages } from "./schema/certificates_v1.ts";
 import { flowcontrolV1Messages } from "./schema/flowcontrol_v1.ts";
+import { apiextensionsV1Messages } from "./schema/apiextensions_v1.ts";
 
 /** The shape of a field's values. */
-export type FieldKind = "string" | "bool" | "int32" | "int64" | "bytes" | "message";
+export type FieldKind = "string" | "bool" | "int32" | "int64" | "double" | "bytes" | "message";
 
 /** A compiled field. */
 export interface FieldInfo {
@@ -66,7 +67,7 @@ export interface MessageInfo {
   readonly inlineFields: readonly FieldInfo[];
 }
 
-const SCALARS = new Set(["string", "bool", "int32", "int64", "bytes"]);
+const SCALARS = new Set(["string", "bool", "int32", "int64", "double", "bytes"]);
 
 const tables: MessageTable[] = [
   metaV1Messages,
@@ -90,6 +91,7 @@ const tables: MessageTable[] = [
   nodeV1Messages,
   certificatesV1Messages,
   flowcontrolV1Messages,
+  apiextensionsV1Messages,
 ];
 
 function compileField(t: FieldTuple): FieldInfo {

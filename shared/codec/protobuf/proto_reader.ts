@@ -109,6 +109,14 @@ export class ProtoReader {
     return v !== 0 && v !== 0n;
   }
 
+  /** Reads a little-endian IEEE 754 double (wire type 1). */
+  double(): number {
+    const start = this.#pos;
+    this.#advance(8);
+    const b = this.#buf;
+    return new DataView(b.buffer, b.byteOffset + start, 8).getFloat64(0, true);
+  }
+
   /** Reads length-prefixed bytes (a view into the input, not a copy). */
   bytes(): Uint8Array {
     const len = this.uint();

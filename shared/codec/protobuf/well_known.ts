@@ -7,6 +7,17 @@
  */
 import { ProtobufError } from "./protobuf_error.ts";
 
+/**
+ * apiextensions/v1 messages whose JSON is not their fields: JSON (any value, as raw JSON bytes)
+ * and the JSONSchemaPropsOr{Array,Bool,StringArray} wrappers (see json_schema_wrappers.ts).
+ */
+export const JSON_SCHEMA_WRAPPERS: readonly string[] = [
+  "apiextensions.v1.JSON",
+  "apiextensions.v1.JSONSchemaPropsOrArray",
+  "apiextensions.v1.JSONSchemaPropsOrBool",
+  "apiextensions.v1.JSONSchemaPropsOrStringArray",
+];
+
 /** Messages converted by the codec itself rather than field by field. */
 export const SPECIAL_MESSAGES: ReadonlySet<string> = new Set([
   "meta.v1.Time",
@@ -19,6 +30,7 @@ export const SPECIAL_MESSAGES: ReadonlySet<string> = new Set([
   "authorization.v1.ExtraValue",
   "certificates.v1.ExtraValue",
   "meta.v1.Verbs",
+  ...JSON_SCHEMA_WRAPPERS,
 ]);
 
 /** Seconds of Go's zero `time.Time` (0001-01-01T00:00:00Z), which Go encodes as an empty Time. */

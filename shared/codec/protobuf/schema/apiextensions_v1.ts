@@ -13,6 +13,20 @@ import type { MessageTable } from "../message_descriptor.ts";
 
 /** Messages of apiextensions.k8s.io/v1. */
 export const apiextensionsV1Messages: MessageTable = {
+  "apiextensions.v1.ConversionRequest": [
+    [1, "uid", "string", 1],
+    [2, "desiredAPIVersion", "string", 1],
+    [3, "objects", "[]runtime.RawExtension"],
+  ],
+  "apiextensions.v1.ConversionResponse": [
+    [1, "uid", "string", 1],
+    [2, "convertedObjects", "[]runtime.RawExtension"],
+    [3, "result", "meta.v1.Status"],
+  ],
+  "apiextensions.v1.ConversionReview": [
+    [1, "request", "apiextensions.v1.ConversionRequest"],
+    [2, "response", "apiextensions.v1.ConversionResponse"],
+  ],
   "apiextensions.v1.CustomResourceColumnDefinition": [
     [1, "name", "string", 1],
     [2, "type", "string", 1],

@@ -232,6 +232,7 @@ function validateTopLevel(spec: Obj, internal: InternalSpec, opts: Options): Fie
       internal.selectableFields,
       internal.validation,
       "spec.selectableFields",
+      true,
     ),
   );
   const conversion = obj(spec.conversion);

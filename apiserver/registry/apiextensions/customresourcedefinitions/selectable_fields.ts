@@ -32,17 +32,16 @@ export function validateSelectableFields(
   fields: unknown,
   schema: JSONSchemaProps | undefined,
   path: string,
+  topLevel = false,
 ): FieldError[] {
   const list = Array.isArray(fields) ? fields : [];
   if (list.length === 0) return [];
   if (!schema) {
-    return [
-      invalid(
-        path,
-        "",
-        "selectableFields may only be set when version.schema.openAPIV3Schema is not included",
-      ),
-    ];
+    // Both messages are kube's, the per-version one as worded there.
+    const detail = topLevel
+      ? "selectableFields may only be set when validations.schema is included"
+      : "selectableFields may only be set when version.schema.openAPIV3Schema is not included";
+    return [invalid(path, "", detail)];
   }
   const errs: FieldError[] = [];
   const seen = new Set<string>();

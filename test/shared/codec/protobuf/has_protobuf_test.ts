@@ -25,7 +25,8 @@ Deno.test("hasProtobuf() answers for built-in kinds, lists, common meta kinds an
     ["v1", "Widget", false],
     ["example.com/v1", "Widget", false],
     ["example.com/v1", "DeleteOptions", false],
-    ["apiextensions.k8s.io/v1", "CustomResourceDefinition", false],
+    ["apiextensions.k8s.io/v1", "CustomResourceDefinition", true],
+    ["apiextensions.k8s.io/v1", "CustomResourceDefinitionList", true],
     ["authentication.k8s.io/v1beta1", "SelfSubjectReview", false],
   ];
   for (const [apiVersion, kind, expected] of cases) {

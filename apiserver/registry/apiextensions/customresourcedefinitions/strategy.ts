@@ -23,7 +23,10 @@ function objAt(parent: Obj, key: string): Obj {
   return parent[key] as Obj;
 }
 
-/** SetDefaults_CustomResourceDefinitionSpec and SetDefaults_ServiceReference (port 443). */
+/**
+ * SetDefaults_CustomResourceDefinitionSpec and SetDefaults_ServiceReference (port 443), and the
+ * zero values v1's plain fields always have.
+ */
 export function defaultCrdSpec(crd: KubeObject): void {
   const spec = isObject(crd.spec) ? crd.spec : (crd.spec = {});
   const names = objAt(spec, "names");
@@ -31,6 +34,12 @@ export function defaultCrdSpec(crd: KubeObject): void {
   if (!names.singular) names.singular = kind.toLowerCase();
   if (!names.listKind && kind !== "") names.listKind = `${kind}List`;
   if (!isObject(spec.conversion)) spec.conversion = { strategy: "None" };
+  // served and storage are plain bools: Go always has (and writes) them.
+  for (const v of Array.isArray(spec.versions) ? spec.versions : []) {
+    if (!isObject(v)) continue;
+    v.served ??= false;
+    v.storage ??= false;
+  }
   const webhook = (spec.conversion as Obj).webhook;
   const service = isObject(webhook) && isObject(webhook.clientConfig)
     ? webhook.clientConfig.service

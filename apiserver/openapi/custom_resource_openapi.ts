@@ -147,6 +147,15 @@ export interface CustomResourceNames {
   kind: string;
   plural: string;
   listKind?: string;
+  /** The version's selectable fields (`spec.color`), as its strategy names them. */
+  strategy?: { selectableFieldNames?: readonly string[] };
+}
+
+/** `x-kubernetes-selectable-fields`: every CRD version has it, empty when it selects none. */
+function selectableFields(names: CustomResourceNames): Json[] {
+  return (names.strategy?.selectableFieldNames ?? []).map((f) => ({
+    fieldPath: f.replace(/^\./, ""),
+  }));
 }
 
 /** The object schema of a custom resource version (buildKubeNative). */
@@ -157,7 +166,11 @@ export function customResourceSchema(
 ): Json {
   const gvk = [{ group: names.group, kind: names.kind, version: names.version }];
   if (!schema || (v2 && schema["x-kubernetes-preserve-unknown-fields"] === true)) {
-    return { type: "object", "x-kubernetes-group-version-kind": gvk };
+    return {
+      type: "object",
+      "x-kubernetes-group-version-kind": gvk,
+      "x-kubernetes-selectable-fields": selectableFields(names),
+    };
   }
   const out = node(schema, v2);
   out.properties = sortedProperties({
@@ -168,6 +181,7 @@ export function customResourceSchema(
   });
   addEmbeddedProperties(out, v2);
   out["x-kubernetes-group-version-kind"] = gvk;
+  out["x-kubernetes-selectable-fields"] = selectableFields(names);
   return out;
 }
 
@@ -192,5 +206,6 @@ export function customResourceListSchema(names: CustomResourceNames): Json {
     "x-kubernetes-group-version-kind": [
       { group: names.group, kind: listKind, version: names.version },
     ],
+    "x-kubernetes-selectable-fields": selectableFields(names),
   };
 }

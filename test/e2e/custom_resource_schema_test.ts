@@ -188,6 +188,12 @@ Deno.test("OpenAPI v3 and v2 publish a custom resource kind's schema as it comes
     // v2 strips value validations (required included).
     assert.equal(d.properties.spec.properties.ports.items.required, undefined);
     assert.ok(v2.paths["/apis/stable.example.com/v1/namespaces/{namespace}/gadgets"]);
+    const proto = await t.fetch("/openapi/v2", {
+      headers: { accept: "application/com.github.proto-openapi.spec.v2@v1.0+protobuf" },
+    });
+    assert.equal(proto.status, 200);
+    const bytes = new Uint8Array(await proto.arrayBuffer());
+    assert.ok(new TextDecoder().decode(bytes).includes("com.example.stable.v1.Gadget"));
   } finally {
     await t.close();
   }

@@ -91,7 +91,18 @@ Deno.test("customResourceSchema() strips for v2 what v2 cannot say", () => {
       kind: "CronTab",
       version: "v1",
     }],
+    "x-kubernetes-selectable-fields": [],
   });
+});
+
+Deno.test("customResourceSchema() lists the version's selectable fields", () => {
+  const names = { ...NAMES, strategy: { selectableFieldNames: [".spec.cronSpec", "spec.image"] } };
+  const fields = [{ fieldPath: "spec.cronSpec" }, { fieldPath: "spec.image" }];
+  assert.deepEqual(
+    (customResourceSchema(names, SCHEMA, false) as Json)["x-kubernetes-selectable-fields"],
+    fields,
+  );
+  assert.deepEqual(customResourceListSchema(names)["x-kubernetes-selectable-fields"], fields);
 });
 
 Deno.test("customResourceListSchema() is the List with items of the kind", () => {

@@ -248,6 +248,25 @@ Deno.test({
       assert.match(schema, /x-kubernetes-list-type\s+<string>/);
       const again = ok(await kubectl(k, ["apply", "-f", "-"], JSON.stringify(widgetCrd())));
       assert.match(again, /unchanged/);
+      const other = widgetCrd();
+      (other.metadata as Json).name = "gizmos.example.com";
+      (other.spec as Json).names = { plural: "gizmos", kind: "Gizmo" };
+      const ssa = ok(
+        await kubectl(k, ["apply", "--server-side", "-f", "-"], JSON.stringify(other)),
+      );
+      assert.match(
+        ssa,
+        /customresourcedefinition.apiextensions.k8s.io\/gizmos.example.com serverside-applied/,
+      );
+      (other.spec as Json).versions[0].schema.openAPIV3Schema.properties.spec.properties.extra = {
+        type: "string",
+      };
+      ok(await kubectl(k, ["apply", "--server-side", "-f", "-"], JSON.stringify(other)));
+      const got = JSON.parse(
+        ok(await kubectl(k, ["get", "crd", "gizmos.example.com", "-o", "json"])),
+      );
+      const props = got.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties;
+      assert.deepEqual(Object.keys(props).sort(), ["color", "extra", "size"]);
     });
   },
 });

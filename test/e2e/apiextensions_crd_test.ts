@@ -6,6 +6,11 @@
  */
 import assert from "node:assert/strict";
 import {
+  ApiextensionsV1Api,
+  KubeConfig,
+  type V1CustomResourceDefinition,
+} from "@kubernetes/client-node";
+import {
   kubectlFor,
   kubectlOk as ok,
   runKubectl as kubectl,
@@ -304,4 +309,32 @@ Deno.test("CustomResourceDefinition: Protobuf round trip keeps JSON values and s
       "CustomResourceDefinitionList",
     );
   });
+});
+
+Deno.test({
+  name: "@kubernetes/client-node creates, reads (with /status), lists and deletes a CRD",
+  // The client's HTTP agent keeps sockets alive past a test's end.
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await withServer(async (t) => {
+      const kc = new KubeConfig();
+      kc.loadFromFile(t.server.kubeconfigPath);
+      const api = kc.makeApiClient(ApiextensionsV1Api);
+      const body = widgetCrd() as unknown as V1CustomResourceDefinition;
+      const created = await api.createCustomResourceDefinition({ body });
+      assert.equal(created.spec.names.listKind, "WidgetList");
+      assert.deepEqual(created.status?.storedVersions, ["v1"]);
+      const schema = created.spec.versions[0].schema?.openAPIV3Schema;
+      assert.equal(schema?.properties?.spec.properties?.size.type, "integer");
+      const got = await api.readCustomResourceDefinition({ name: "widgets.example.com" });
+      assert.equal(got.metadata?.uid, created.metadata?.uid);
+      const list = await api.listCustomResourceDefinition();
+      assert.deepEqual(list.items.map((c) => c.metadata?.name), ["widgets.example.com"]);
+      const status = await api.readCustomResourceDefinitionStatus({ name: "widgets.example.com" });
+      assert.equal(status.status?.acceptedNames?.plural, "");
+      const deleted = await api.deleteCustomResourceDefinition({ name: "widgets.example.com" });
+      assert.equal(deleted.kind, "CustomResourceDefinition");
+    });
+  },
 });

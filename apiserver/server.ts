@@ -15,6 +15,7 @@ import { priorityAdmission } from "./admission/priority.ts";
 import { defaultStorageClass } from "./admission/default_storage_class.ts";
 import { runtimeClassAdmission } from "./admission/runtime_class.ts";
 import { defaultIngressClass } from "./admission/default_ingress_class.ts";
+import { podSecurity } from "./admission/pod_security/pod_security.ts";
 import { type ApiHandler, buildApiHandler } from "./api_handler.ts";
 import { patchAppliers } from "./http/patch_appliers.ts";
 import { YamlDecoder } from "./http/yaml_decoder.ts";
@@ -235,6 +236,7 @@ async function startRegistry(
       runtimeClassAdmission(() => kinds.lookup("node.k8s.io", "v1", "runtimeclasses")),
       certificateSignerCheck(authorizer),
       certificateSubjectRestriction(),
+      podSecurity(kinds),
     ],
   });
   const authn = await buildAuthenticator(opts.authentication, { pki, registry, logger });

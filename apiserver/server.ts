@@ -16,6 +16,8 @@ import { defaultStorageClass } from "./admission/default_storage_class.ts";
 import { runtimeClassAdmission } from "./admission/runtime_class.ts";
 import { defaultIngressClass } from "./admission/default_ingress_class.ts";
 import { podSecurity } from "./admission/pod_security/pod_security.ts";
+import { RecentCharges, resourceQuota } from "./admission/resource_quota/resource_quota.ts";
+import { ResourceQuotaController } from "./controllers/resource_quota_controller.ts";
 import { type ApiHandler, buildApiHandler } from "./api_handler.ts";
 import { patchAppliers } from "./http/patch_appliers.ts";
 import { YamlDecoder } from "./http/yaml_decoder.ts";
@@ -196,6 +198,8 @@ interface RegistryParts {
   watchCaches: WatchCaches;
   authn: ServerAuthentication;
   authorization: BuiltAuthorization;
+  /** When the ResourceQuota admission last charged each namespace (for the quota controller). */
+  recentCharges: RecentCharges;
   /** Stops the change feed and the authorizer's following of it. */
   stopFeeds(): Promise<void>;
 }
@@ -223,6 +227,7 @@ async function startRegistry(
       onError: (message, err) => logger.error(message, { err: String(err) }),
     }),
   );
+  const recentCharges = new RecentCharges();
   const registry = new ResourceRegistry({
     storage,
     listCacheFor: (store) => watchCaches.listCacheFor(store),
@@ -237,6 +242,7 @@ async function startRegistry(
       certificateSignerCheck(authorizer),
       certificateSubjectRestriction(),
       podSecurity(kinds),
+      resourceQuota(kinds, recentCharges),
     ],
   });
   const authn = await buildAuthenticator(opts.authentication, { pki, registry, logger });
@@ -267,7 +273,7 @@ async function startRegistry(
     authn.close();
     throw err;
   }
-  return { registry, watchCaches, authn, authorization, stopFeeds };
+  return { registry, watchCaches, authn, authorization, recentCharges, stopFeeds };
 }
 
 /** Serves `handler` over HTTPS with the serving certificate. */
@@ -323,6 +329,12 @@ function startControllers(
   });
   const gc = new GarbageCollector({ registry, feed, logger });
   const disruption = new DisruptionController({ registry, feed, logger });
+  const quota = new ResourceQuotaController({
+    registry,
+    feed,
+    logger,
+    recentCharges: deps.recentCharges,
+  });
   const aggregation = new ClusterRoleAggregationController({
     index: deps.authorization.index,
     clusterRoles: () => registry.lookup("rbac.authorization.k8s.io", "v1", "clusterroles")!,
@@ -346,6 +358,7 @@ function startControllers(
     nodeLifecycle.start();
     await gc.start();
     await disruption.start();
+    await quota.start();
     flowControl.status.start();
   });
   ready.catch((err) => logger.error("bootstrap failed", { err: String(err) }));
@@ -358,6 +371,7 @@ function startControllers(
       await aggregation.stop();
       await gc.stop();
       await disruption.stop();
+      await quota.stop();
       await nodeLifecycle.stop();
       await flowControl.status.stop();
     },

@@ -1,0 +1,139 @@
+/**
+ * The ResourceQuota admission plugin, as kube-apiserver's: a write that a quota of its
+ * namespace selects is checked against the quota (see check_request.ts) and, when allowed,
+ * charged to the quota's `status.used` by a compare-and-swap update of the quota before the
+ * object is written. A swap that loses to a concurrent one (another write charged first)
+ * re-reads the quotas and checks again, so concurrent creates can never take the quota past
+ * `status.hard`. Checks of one namespace run one at a time in this process, so its own
+ * concurrent writes rarely need the retry. A dry run is checked but never charged.
+ *
+ * @module
+ */
+import type { KubeObject } from "../../../shared/api/meta/v1/types.ts";
+import { StatusError } from "../../../shared/errors/status_error.ts";
+import type { AdmissionAttributes, AdmissionPlugin } from "../../registry/generic/admission.ts";
+import type { Store } from "../../registry/generic/store.ts";
+import { type Charge, checkRequest } from "./check_request.ts";
+import { EvaluatorRegistry } from "./evaluators.ts";
+import { toJson } from "./resource_list.ts";
+
+/** How many times a charge that loses to concurrent ones is checked again (then 500). */
+const MAX_CHARGE_ATTEMPTS = 10;
+
+/** Where the plugin finds the ResourceQuota store (the registry). */
+export interface QuotaStoreLookup {
+  lookup(group: string, version: string, resource: string): Store | undefined;
+}
+
+/**
+ * When this process last charged a quota of each namespace: the quota controller leaves a
+ * namespace alone for a moment after a charge, since the charged object may not be stored
+ * yet and a recount would miss it.
+ */
+export class RecentCharges {
+  readonly #at = new Map<string, number>();
+
+  /** Records a charge in `namespace` now. */
+  charged(namespace: string): void {
+    this.#at.set(namespace, Date.now());
+  }
+
+  /** Milliseconds since the last charge in `namespace` (Infinity when none). */
+  sinceLast(namespace: string): number {
+    const at = this.#at.get(namespace);
+    if (at === undefined) return Infinity;
+    const since = Date.now() - at;
+    if (since > 60_000) this.#at.delete(namespace);
+    return since;
+  }
+}
+
+/** Runs `fn` after every earlier call for the same key has finished. */
+class KeyedLock {
+  readonly #tails = new Map<string, Promise<unknown>>();
+
+  async run<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const before = this.#tails.get(key) ?? Promise.resolve();
+    const mine = before.catch(() => {}).then(fn);
+    const tail = mine.catch(() => {});
+    this.#tails.set(key, tail);
+    try {
+      return await mine;
+    } finally {
+      if (this.#tails.get(key) === tail) this.#tails.delete(key);
+    }
+  }
+}
+
+/** Builds the plugin over the registry's ResourceQuota store. */
+export function resourceQuota(kinds: QuotaStoreLookup, recent?: RecentCharges): AdmissionPlugin {
+  const evaluators = new EvaluatorRegistry();
+  const lock = new KeyedLock();
+  return {
+    name: "ResourceQuota",
+    async validate(a) {
+      if (!a.namespace || !a.kind.namespaced || !a.object) return;
+      if (a.operation !== "CREATE" && a.operation !== "UPDATE") return;
+      const quotas = kinds.lookup("", "v1", "resourcequotas");
+      if (!quotas) return;
+      const evaluator = evaluators.get(a.kind.group, a.kind.plural);
+      if (!evaluator.handles(a)) return;
+      await lock.run(a.namespace, () => admit(a, quotas, evaluator, recent));
+    },
+  };
+}
+
+async function admit(
+  a: AdmissionAttributes,
+  quotas: Store,
+  evaluator: ReturnType<EvaluatorRegistry["get"]>,
+  recent?: RecentCharges,
+): Promise<void> {
+  const charged = new Set<string>();
+  for (let attempt = 1;; attempt++) {
+    const list = await quotas.list(a.namespace, { plan: { mode: "latest" } });
+    const pending = list.items.filter((q) => !charged.has(q.metadata.name!));
+    if (pending.length === 0) return;
+    const charges = checkRequest(pending, {
+      ...a,
+      group: a.kind.group,
+      resource: a.kind.plural,
+      now: Date.now(),
+    }, evaluator);
+    if (charges.length === 0 || a.dryRun) return;
+    if (await chargeAll(quotas, a.namespace, charges, charged)) {
+      recent?.charged(a.namespace);
+      return;
+    }
+    if (attempt >= MAX_CHARGE_ATTEMPTS) {
+      throw StatusError.internal(
+        "resource quota evaluation failed: too many concurrent quota updates",
+      );
+    }
+  }
+}
+
+/**
+ * Writes each charge with a compare-and-swap on the quota revision it was checked against;
+ * false when one lost to a concurrent write. The quotas charged are added to `charged`: a
+ * retry checks and charges only the others.
+ */
+async function chargeAll(
+  quotas: Store,
+  namespace: string,
+  charges: Charge[],
+  charged: Set<string>,
+): Promise<boolean> {
+  for (const { quota, used } of charges) {
+    const next: KubeObject = structuredClone(quota);
+    next.status = { ...(next.status as Record<string, unknown> ?? {}), used: toJson(used) };
+    try {
+      await quotas.update(namespace, quota.metadata.name!, next, { subresource: "status" });
+      charged.add(quota.metadata.name!);
+    } catch (err) {
+      if (err instanceof StatusError && (err.code === 409 || err.code === 404)) return false;
+      throw err;
+    }
+  }
+  return true;
+}

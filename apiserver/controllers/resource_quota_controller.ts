@@ -118,10 +118,12 @@ export class ResourceQuotaController {
         if (e.type !== "DELETED" && needsSync(e)) this.#queue.add(ns);
         continue;
       }
+      // Namespaced keys are /registry/<group>/<plural>/<namespace>/<name>: most changes are
+      // in namespaces without quotas and cost no more than this split.
+      const parts = e.key.split("/");
+      if (parts.length !== 6 || !this.#quotaCount.has(parts[4])) continue;
       const store = this.#storeOfKey(e.key);
-      if (!store) continue;
-      const ns = e.key.slice(store.prefix.length).split("/")[0];
-      if (this.#quotaCount.has(ns) && releasesUsage(store, e)) this.#queue.add(ns);
+      if (store && releasesUsage(store, e)) this.#queue.add(parts[4]);
     }
   }
 

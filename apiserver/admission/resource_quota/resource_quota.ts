@@ -6,6 +6,7 @@
  * re-reads the quotas and checks again, so concurrent creates can never take the quota past
  * `status.hard`. Checks of one namespace run one at a time in this process, so its own
  * concurrent writes rarely need the retry. A dry run is checked but never charged.
+ * Subresources, events and virtual kinds are never counted, as in kube.
  *
  * @module
  */
@@ -19,6 +20,20 @@ import { toJson } from "./resource_list.ts";
 
 /** How many times a charge that loses to concurrent ones is checked again (then 500). */
 const MAX_CHARGE_ATTEMPTS = 10;
+
+/** Kinds kube's quota never counts: virtual kinds, and events (never quota-ed). */
+const IGNORED = new Set([
+  "/bindings",
+  "/componentstatuses",
+  "/events",
+  "events.k8s.io/events",
+  "authentication.k8s.io/tokenreviews",
+  "authentication.k8s.io/selfsubjectreviews",
+  "authorization.k8s.io/subjectaccessreviews",
+  "authorization.k8s.io/selfsubjectaccessreviews",
+  "authorization.k8s.io/localsubjectaccessreviews",
+  "authorization.k8s.io/selfsubjectrulesreviews",
+]);
 
 /** Where the plugin finds the ResourceQuota store (the registry). */
 export interface QuotaStoreLookup {
@@ -72,7 +87,8 @@ export function resourceQuota(kinds: QuotaStoreLookup, recent?: RecentCharges): 
   return {
     name: "ResourceQuota",
     async validate(a) {
-      if (!a.namespace || !a.kind.namespaced || !a.object) return;
+      if (a.subresource || !a.namespace || !a.kind.namespaced || !a.object) return;
+      if (IGNORED.has(`${a.kind.group}/${a.kind.plural}`)) return;
       if (a.operation !== "CREATE" && a.operation !== "UPDATE") return;
       const quotas = kinds.lookup("", "v1", "resourcequotas");
       if (!quotas) return;

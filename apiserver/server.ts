@@ -16,7 +16,8 @@ import { defaultStorageClass } from "./admission/default_storage_class.ts";
 import { runtimeClassAdmission } from "./admission/runtime_class.ts";
 import { defaultIngressClass } from "./admission/default_ingress_class.ts";
 import { podSecurity } from "./admission/pod_security/pod_security.ts";
-import { RecentCharges, resourceQuota } from "./admission/resource_quota/resource_quota.ts";
+import { resourceQuota } from "./admission/resource_quota/resource_quota.ts";
+import { PendingCharges } from "./admission/resource_quota/pending_charges.ts";
 import { ResourceQuotaController } from "./controllers/resource_quota_controller.ts";
 import { type ApiHandler, buildApiHandler } from "./api_handler.ts";
 import { patchAppliers } from "./http/patch_appliers.ts";
@@ -198,8 +199,8 @@ interface RegistryParts {
   watchCaches: WatchCaches;
   authn: ServerAuthentication;
   authorization: BuiltAuthorization;
-  /** When the ResourceQuota admission last charged each namespace (for the quota controller). */
-  recentCharges: RecentCharges;
+  /** The ResourceQuota admission's charges whose objects are not stored yet (for the controller). */
+  pendingCharges: PendingCharges;
   /** Stops the change feed and the authorizer's following of it. */
   stopFeeds(): Promise<void>;
 }
@@ -227,7 +228,7 @@ async function startRegistry(
       onError: (message, err) => logger.error(message, { err: String(err) }),
     }),
   );
-  const recentCharges = new RecentCharges();
+  const pendingCharges = new PendingCharges();
   const registry = new ResourceRegistry({
     storage,
     listCacheFor: (store) => watchCaches.listCacheFor(store),
@@ -242,7 +243,7 @@ async function startRegistry(
       certificateSignerCheck(authorizer),
       certificateSubjectRestriction(),
       podSecurity(kinds),
-      resourceQuota(kinds, recentCharges),
+      resourceQuota(kinds, pendingCharges),
     ],
   });
   const authn = await buildAuthenticator(opts.authentication, { pki, registry, logger });
@@ -273,7 +274,7 @@ async function startRegistry(
     authn.close();
     throw err;
   }
-  return { registry, watchCaches, authn, authorization, recentCharges, stopFeeds };
+  return { registry, watchCaches, authn, authorization, pendingCharges, stopFeeds };
 }
 
 /** Serves `handler` over HTTPS with the serving certificate. */
@@ -333,7 +334,7 @@ function startControllers(
     registry,
     feed,
     logger,
-    recentCharges: deps.recentCharges,
+    pendingCharges: deps.pendingCharges,
   });
   const aggregation = new ClusterRoleAggregationController({
     index: deps.authorization.index,

@@ -6,8 +6,8 @@
  * changes, when an object in it is deleted or a pod ends or starts deleting (replenishment),
  * when a Service or claim changes, and every resync period (5 minutes, as kube's
  * `--resource-quota-sync-period`). Creates are charged by the ResourceQuota admission plugin
- * before they are stored; a namespace charged in this process a moment ago is recounted a
- * little later, so the count never misses an object admitted but not yet stored.
+ * before they are stored; a namespace with a charge of this process whose object the feed has
+ * not delivered yet is recounted later, so the count never misses an admitted object.
  *
  * @module
  */
@@ -16,7 +16,7 @@ import type { Logger } from "../../shared/log/mod.ts";
 import { StatusError } from "../../shared/errors/status_error.ts";
 import { deepEqual } from "../../shared/json/deep_equal.ts";
 import { isObject } from "../../shared/json/is_object.ts";
-import type { RecentCharges } from "../admission/resource_quota/resource_quota.ts";
+import type { PendingCharges } from "../admission/resource_quota/pending_charges.ts";
 import { computeQuotaStatus } from "./quota_usage.ts";
 import { EvaluatorRegistry } from "../admission/resource_quota/evaluators.ts";
 import { parseStoredValue } from "../registry/generic/stored_value.ts";
@@ -32,12 +32,10 @@ export interface ResourceQuotaControllerOptions {
   /** The change feed it follows (started). */
   feed: ChangeFeed;
   logger?: Logger;
-  /** Charges of this process's ResourceQuota admission, to stay clear of (optional). */
-  recentCharges?: RecentCharges;
+  /** Charges of this process's ResourceQuota admission whose objects are not stored yet. */
+  pendingCharges?: PendingCharges;
   /** Resync period in ms (default 5 minutes). */
   resyncMs?: number;
-  /** How long after a charge a namespace is left alone (ms, default 2 s). */
-  settleMs?: number;
 }
 
 /** Keeps ResourceQuota status up to date. */
@@ -108,7 +106,9 @@ export class ResourceQuotaController {
 
   #onChanges(events: ChangeEvent[]): void {
     const quotaPrefix = this.#quotas().prefix;
+    const pending = this.#opts.pendingCharges;
     for (const e of events) {
+      if (pending && e.type !== "DELETED") pending.observe(e.key, e.revision);
       if (e.key.startsWith(quotaPrefix)) {
         const ns = e.key.slice(quotaPrefix.length).split("/")[0];
         const delta = e.type === "ADDED" ? 1 : e.type === "DELETED" ? -1 : 0;
@@ -142,11 +142,9 @@ export class ResourceQuotaController {
     this.#timers.add(timer);
   }
 
-  /** Recounts every quota of `ns`; a namespace charged a moment ago waits for its writes. */
+  /** Recounts every quota of `ns` once no charged object of it waits to be stored. */
   async #sync(ns: string): Promise<void> {
-    const settle = this.#opts.settleMs ?? 2000;
-    const since = this.#opts.recentCharges?.sinceLast(ns) ?? Infinity;
-    if (since < settle) return this.#later(ns, settle - since + 10);
+    if (this.#opts.pendingCharges?.hasPending(ns)) return this.#later(ns, 200);
     const list = await this.#quotas().list(ns, { plan: { mode: "latest" } });
     for (const quota of list.items) await this.#syncQuota(ns, quota);
   }

@@ -16,6 +16,7 @@ import type { AdmissionAttributes, AdmissionPlugin } from "../../registry/generi
 import type { Store } from "../../registry/generic/store.ts";
 import { type Charge, checkRequest } from "./check_request.ts";
 import { EvaluatorRegistry } from "./evaluators.ts";
+import type { PendingCharges } from "./pending_charges.ts";
 import { toJson } from "./resource_list.ts";
 
 /** How many times a charge that loses to concurrent ones is checked again (then 500). */
@@ -40,29 +41,6 @@ export interface QuotaStoreLookup {
   lookup(group: string, version: string, resource: string): Store | undefined;
 }
 
-/**
- * When this process last charged a quota of each namespace: the quota controller leaves a
- * namespace alone for a moment after a charge, since the charged object may not be stored
- * yet and a recount would miss it.
- */
-export class RecentCharges {
-  readonly #at = new Map<string, number>();
-
-  /** Records a charge in `namespace` now. */
-  charged(namespace: string): void {
-    this.#at.set(namespace, Date.now());
-  }
-
-  /** Milliseconds since the last charge in `namespace` (Infinity when none). */
-  sinceLast(namespace: string): number {
-    const at = this.#at.get(namespace);
-    if (at === undefined) return Infinity;
-    const since = Date.now() - at;
-    if (since > 60_000) this.#at.delete(namespace);
-    return since;
-  }
-}
-
 /** Runs `fn` after every earlier call for the same key has finished. */
 class KeyedLock {
   readonly #tails = new Map<string, Promise<unknown>>();
@@ -81,7 +59,7 @@ class KeyedLock {
 }
 
 /** Builds the plugin over the registry's ResourceQuota store. */
-export function resourceQuota(kinds: QuotaStoreLookup, recent?: RecentCharges): AdmissionPlugin {
+export function resourceQuota(kinds: QuotaStoreLookup, pending?: PendingCharges): AdmissionPlugin {
   const evaluators = new EvaluatorRegistry();
   const lock = new KeyedLock();
   return {
@@ -94,7 +72,7 @@ export function resourceQuota(kinds: QuotaStoreLookup, recent?: RecentCharges): 
       if (!quotas) return;
       const evaluator = evaluators.get(a.kind.group, a.kind.plural);
       if (!evaluator.handles(a)) return;
-      await lock.run(a.namespace, () => admit(a, quotas, evaluator, recent));
+      await lock.run(a.namespace, () => admit(a, quotas, evaluator, pending));
     },
   };
 }
@@ -103,24 +81,17 @@ async function admit(
   a: AdmissionAttributes,
   quotas: Store,
   evaluator: ReturnType<EvaluatorRegistry["get"]>,
-  recent?: RecentCharges,
+  pending?: PendingCharges,
 ): Promise<void> {
   const charged = new Set<string>();
   for (let attempt = 1;; attempt++) {
     const list = await quotas.list(a.namespace, { plan: { mode: "latest" } });
-    const pending = list.items.filter((q) => !charged.has(q.metadata.name!));
-    if (pending.length === 0) return;
-    const charges = checkRequest(pending, {
-      ...a,
-      group: a.kind.group,
-      resource: a.kind.plural,
-      now: Date.now(),
-    }, evaluator);
+    const unchecked = list.items.filter((q) => !charged.has(q.metadata.name!));
+    if (unchecked.length === 0) return;
+    const w = { ...a, group: a.kind.group, resource: a.kind.plural, now: Date.now() };
+    const charges = checkRequest(unchecked, w, evaluator);
     if (charges.length === 0 || a.dryRun) return;
-    if (await chargeAll(quotas, a.namespace, charges, charged)) {
-      recent?.charged(a.namespace);
-      return;
-    }
+    if (await chargeTracked(a, quotas, charges, charged, pending)) return;
     if (attempt >= MAX_CHARGE_ATTEMPTS) {
       throw StatusError.internal(
         "resource quota evaluation failed: too many concurrent quota updates",
@@ -130,26 +101,55 @@ async function admit(
 }
 
 /**
+ * Charges, recording the charge as pending first (the controller must not recount from the
+ * moment a swap commits until the object is stored); false when a swap lost.
+ */
+async function chargeTracked(
+  a: AdmissionAttributes,
+  quotas: Store,
+  charges: Charge[],
+  charged: Set<string>,
+  pending?: PendingCharges,
+): Promise<boolean> {
+  const entry = pending?.add(a.namespace, a.kind.group, a.kind.plural, a.name);
+  let result = { revision: 0, complete: false };
+  try {
+    result = await chargeAll(quotas, a.namespace, charges, charged);
+  } finally {
+    // Whatever was charged holds the namespace until the object is seen written.
+    if (entry && result.revision > 0) pending!.charged(entry, result.revision);
+    else if (entry) pending!.cancel(a.namespace, entry);
+  }
+  return result.complete;
+}
+
+/**
  * Writes each charge with a compare-and-swap on the quota revision it was checked against;
- * false when one lost to a concurrent write. The quotas charged are added to `charged`: a
- * retry checks and charges only the others.
+ * answers the last revision written and whether every swap won. The quotas charged are added
+ * to `charged`: a retry checks and charges only the others.
  */
 async function chargeAll(
   quotas: Store,
   namespace: string,
   charges: Charge[],
   charged: Set<string>,
-): Promise<boolean> {
+): Promise<{ revision: number; complete: boolean }> {
+  let revision = 0;
   for (const { quota, used } of charges) {
     const next: KubeObject = structuredClone(quota);
     next.status = { ...(next.status as Record<string, unknown> ?? {}), used: toJson(used) };
     try {
-      await quotas.update(namespace, quota.metadata.name!, next, { subresource: "status" });
+      const { object } = await quotas.update(namespace, quota.metadata.name!, next, {
+        subresource: "status",
+      });
       charged.add(quota.metadata.name!);
+      revision = Math.max(revision, Number(object.metadata.resourceVersion));
     } catch (err) {
-      if (err instanceof StatusError && (err.code === 409 || err.code === 404)) return false;
+      if (err instanceof StatusError && (err.code === 409 || err.code === 404)) {
+        return { revision, complete: false };
+      }
       throw err;
     }
   }
-  return true;
+  return { revision, complete: true };
 }

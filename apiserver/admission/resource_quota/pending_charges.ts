@@ -29,6 +29,7 @@ export class PendingCharges {
    * quota revision by {@link charged} or dropped by {@link cancel}.
    */
   add(namespace: string, group: string, plural: string, name: string): object {
+    this.hasPending(namespace); // drops the expired ones, so an unwatched set stays small
     const entry: Pending = {
       key: `${group || "core"}/${plural}/${namespace}/${name}`,
       afterRevision: 0,

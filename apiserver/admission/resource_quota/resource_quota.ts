@@ -72,6 +72,10 @@ export function resourceQuota(kinds: QuotaStoreLookup, pending?: PendingCharges)
       if (!quotas) return;
       const evaluator = evaluators.get(a.kind.group, a.kind.plural);
       if (!evaluator.handles(a)) return;
+      // Most namespaces have no quota: the watch cache answers that without waiting (as kube's
+      // quota informer does); the check itself reads the latest state.
+      const cached = await quotas.list(a.namespace, { plan: { mode: "any" } });
+      if (cached.items.length === 0) return;
       await lock.run(a.namespace, () => admit(a, quotas, evaluator, pending));
     },
   };

@@ -194,6 +194,17 @@ Deno.test({
         ok.stderr,
         /Warning: would violate PodSecurity "baseline:latest": host namespaces \(hostNetwork=true\)/,
       );
+      const enforce = await runKubectl(k, [
+        "label",
+        "namespace",
+        "default",
+        `${P}enforce=baseline`,
+      ]);
+      assert.equal(enforce.code, 0, enforce.stderr);
+      assert.match(
+        enforce.stderr,
+        /Warning: existing pods in namespace "default" violate the new PodSecurity enforce level "baseline:latest"\nWarning: hn: host namespaces\n/,
+      );
     } finally {
       await s.close();
     }

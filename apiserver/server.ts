@@ -15,6 +15,10 @@ import { priorityAdmission } from "./admission/priority.ts";
 import { defaultStorageClass } from "./admission/default_storage_class.ts";
 import { runtimeClassAdmission } from "./admission/runtime_class.ts";
 import { defaultIngressClass } from "./admission/default_ingress_class.ts";
+import { podSecurity } from "./admission/pod_security/pod_security.ts";
+import { resourceQuota } from "./admission/resource_quota/resource_quota.ts";
+import { PendingCharges } from "./admission/resource_quota/pending_charges.ts";
+import { ResourceQuotaController } from "./controllers/resource_quota_controller.ts";
 import { type ApiHandler, buildApiHandler } from "./api_handler.ts";
 import { patchAppliers } from "./http/patch_appliers.ts";
 import { YamlDecoder } from "./http/yaml_decoder.ts";
@@ -195,6 +199,8 @@ interface RegistryParts {
   watchCaches: WatchCaches;
   authn: ServerAuthentication;
   authorization: BuiltAuthorization;
+  /** The ResourceQuota admission's charges whose objects are not stored yet (for the controller). */
+  pendingCharges: PendingCharges;
   /** Stops the change feed and the authorizer's following of it. */
   stopFeeds(): Promise<void>;
 }
@@ -222,6 +228,7 @@ async function startRegistry(
       onError: (message, err) => logger.error(message, { err: String(err) }),
     }),
   );
+  const pendingCharges = new PendingCharges();
   const registry = new ResourceRegistry({
     storage,
     listCacheFor: (store) => watchCaches.listCacheFor(store),
@@ -235,6 +242,8 @@ async function startRegistry(
       runtimeClassAdmission(() => kinds.lookup("node.k8s.io", "v1", "runtimeclasses")),
       certificateSignerCheck(authorizer),
       certificateSubjectRestriction(),
+      podSecurity(kinds),
+      resourceQuota(kinds, pendingCharges),
     ],
   });
   const authn = await buildAuthenticator(opts.authentication, { pki, registry, logger });
@@ -265,7 +274,7 @@ async function startRegistry(
     authn.close();
     throw err;
   }
-  return { registry, watchCaches, authn, authorization, stopFeeds };
+  return { registry, watchCaches, authn, authorization, pendingCharges, stopFeeds };
 }
 
 /** Serves `handler` over HTTPS with the serving certificate. */
@@ -321,6 +330,12 @@ function startControllers(
   });
   const gc = new GarbageCollector({ registry, feed, logger });
   const disruption = new DisruptionController({ registry, feed, logger });
+  const quota = new ResourceQuotaController({
+    registry,
+    feed,
+    logger,
+    pendingCharges: deps.pendingCharges,
+  });
   const aggregation = new ClusterRoleAggregationController({
     index: deps.authorization.index,
     clusterRoles: () => registry.lookup("rbac.authorization.k8s.io", "v1", "clusterroles")!,
@@ -344,6 +359,7 @@ function startControllers(
     nodeLifecycle.start();
     await gc.start();
     await disruption.start();
+    await quota.start();
     flowControl.status.start();
   });
   ready.catch((err) => logger.error("bootstrap failed", { err: String(err) }));
@@ -356,6 +372,7 @@ function startControllers(
       await aggregation.stop();
       await gc.stop();
       await disruption.stop();
+      await quota.stop();
       await nodeLifecycle.stop();
       await flowControl.status.stop();
     },

@@ -2,7 +2,7 @@
 import { StatusError } from "../../../shared/errors/status_error.ts";
 import { apiVersionOf } from "../../registry/generic/kind.ts";
 import type { ResourceContext } from "../context.ts";
-import { objectResponse } from "../respond.ts";
+import { objectResponse, warningHeader } from "../respond.ts";
 import { isPretty } from "../negotiation.ts";
 import { parseWriteQuery } from "../write_options.ts";
 import { readObjectBody } from "./object_body.ts";
@@ -26,7 +26,7 @@ export async function handleCreate(ctx: ResourceContext): Promise<Response> {
       name: ctx.info.name,
       body,
       user: ctx.user,
-      warn: (m: string) => void ctx.warnings.push(m),
+      warn: (m: string) => void ctx.warnings.push(warningHeader(m)),
       dryRun: q.dryRun,
       query: ctx.url.searchParams,
     });
@@ -45,7 +45,7 @@ export async function handleCreate(ctx: ResourceContext): Promise<Response> {
       name: "",
       body,
       user: ctx.user,
-      warn: (m: string) => void ctx.warnings.push(m),
+      warn: (m: string) => void ctx.warnings.push(warningHeader(m)),
       dryRun: q.dryRun,
       query: ctx.url.searchParams,
     });
@@ -59,7 +59,7 @@ export async function handleCreate(ctx: ResourceContext): Promise<Response> {
   const obj = await ctx.store.create(ctx.info.namespace, body, {
     dryRun: q.dryRun,
     user: ctx.user,
-    warn: (m: string) => void ctx.warnings.push(m),
+    warn: (m: string) => void ctx.warnings.push(warningHeader(m)),
     fieldManager: q.fieldManager,
     userAgent: ctx.req.headers.get("user-agent") ?? undefined,
   });

@@ -1,7 +1,7 @@
 /** DELETE of one object, honouring DeleteOptions (preconditions, propagation, grace). */
 import { decodeBody, readBody } from "../body.ts";
 import type { ResourceContext } from "../context.ts";
-import { objectResponse } from "../respond.ts";
+import { objectResponse, warningHeader } from "../respond.ts";
 import { isPretty } from "../negotiation.ts";
 import { parseDeleteOptions, parseWriteQuery } from "../write_options.ts";
 import type { KubeObject, Status } from "../../../shared/api/meta/v1/types.ts";
@@ -41,7 +41,7 @@ export async function handleDelete(ctx: ResourceContext): Promise<Response> {
     ctx.info.namespace,
     ctx.info.name,
     options,
-    { dryRun, user: ctx.user, warn: (m: string) => void ctx.warnings.push(m) },
+    { dryRun, user: ctx.user, warn: (m: string) => void ctx.warnings.push(warningHeader(m)) },
   );
   const def = ctx.store.def;
   const body = deleted && !def.returnDeletedObject ? deletedStatus(def, object) : object;

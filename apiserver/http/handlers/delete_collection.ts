@@ -3,7 +3,7 @@
  * the list of the objects it deleted.
  */
 import type { ResourceContext } from "../context.ts";
-import { objectResponse } from "../respond.ts";
+import { objectResponse, warningHeader } from "../respond.ts";
 import { isPretty } from "../negotiation.ts";
 import { parseWriteQuery } from "../write_options.ts";
 import { readDeleteOptions } from "./delete.ts";
@@ -17,7 +17,7 @@ export async function handleDeleteCollection(ctx: ResourceContext): Promise<Resp
   const deleted = await ctx.store.deleteCollection(ctx.info.namespace, query, options, {
     dryRun: q.dryRun || (options.dryRun?.length ?? 0) > 0,
     user: ctx.user,
-    warn: (m: string) => void ctx.warnings.push(m),
+    warn: (m: string) => void ctx.warnings.push(warningHeader(m)),
   });
   return objectResponse(200, deleted, ctx.format, {
     warnings: ctx.warnings,

@@ -70,7 +70,7 @@ export async function handlePatch(ctx: ResourceContext): Promise<Response> {
     {
       dryRun: query.dryRun,
       user: ctx.user,
-      warn: (m: string) => void ctx.warnings.push(m),
+      warn: (m: string) => void ctx.warnings.push(warningHeader(m)),
       subresource: subresource || undefined,
       fieldManager: query.fieldManager,
       userAgent: ctx.req.headers.get("user-agent") ?? undefined,

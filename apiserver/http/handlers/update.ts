@@ -1,6 +1,6 @@
 /** PUT of an object or a subresource: replace, 409 on a stale resourceVersion. */
 import type { ResourceContext } from "../context.ts";
-import { objectResponse } from "../respond.ts";
+import { objectResponse, warningHeader } from "../respond.ts";
 import { isPretty } from "../negotiation.ts";
 import { parseWriteQuery } from "../write_options.ts";
 import { readObjectBody } from "./object_body.ts";
@@ -16,7 +16,7 @@ export async function handleUpdate(ctx: ResourceContext): Promise<Response> {
   const { object, created } = await ctx.store.update(ctx.info.namespace, ctx.info.name, body, {
     dryRun: q.dryRun,
     user: ctx.user,
-    warn: (m: string) => void ctx.warnings.push(m),
+    warn: (m: string) => void ctx.warnings.push(warningHeader(m)),
     subresource: ctx.info.subresource || undefined,
     fieldManager: q.fieldManager,
     userAgent: ctx.req.headers.get("user-agent") ?? undefined,

@@ -23,6 +23,8 @@ export interface AdmissionAttributes {
   dryRun: boolean;
   /** Adds a warning to the response (a `Warning` header); absent outside a request. */
   warn?: (message: string) => void;
+  /** Audit annotations plugins record (`pod-security.kubernetes.io/audit-violations`, ...). */
+  auditAnnotations?: Record<string, string>;
 }
 
 /** One admission plugin. */

@@ -19,7 +19,9 @@ export function applyDefaultsTo(x: unknown, s: JSONSchemaProps | undefined): voi
   if (Array.isArray(x)) {
     const items = itemsOf(s);
     x.forEach((v, i) => {
-      if (nonNullableNull(v, items) && items?.default !== undefined) x[i] = cloneJson(items.default);
+      if (nonNullableNull(v, items) && items?.default !== undefined) {
+        x[i] = cloneJson(items.default);
+      }
       applyDefaultsTo(v, items);
     });
     return;

@@ -1,0 +1,23 @@
+/**
+ * Ratcheting of CRD-write rules on update (apiextensions validation.go's options computed from
+ * the old CRD): a rule the old schema already broke is not enforced on the new one — invalid
+ * property types, non-atomic items of sets and unpruned defaults.
+ *
+ * @module
+ */
+import type { FieldError } from "../../../../shared/errors/status_error.ts";
+
+type Category = (e: FieldError) => boolean;
+
+const CATEGORIES: Category[] = [
+  (e) => e.type === "FieldValueNotSupported" && e.field.endsWith(".type"),
+  (e) => e.detail === "must be atomic as item of a list with x-kubernetes-list-type=set",
+  (e) => e.detail === "must not have unknown fields",
+];
+
+/** `errs` without the categories `oldErrs` already had. */
+export function ratchetSchemaErrors(errs: FieldError[], oldErrs: FieldError[]): FieldError[] {
+  const lifted = CATEGORIES.filter((c) => oldErrs.some(c));
+  if (lifted.length === 0) return errs;
+  return errs.filter((e) => !lifted.some((c) => c(e)));
+}

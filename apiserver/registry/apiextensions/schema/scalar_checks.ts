@@ -26,6 +26,11 @@ export interface At {
   root: string;
 }
 
+/** go-openapi's `<name> in body` (just `in body` at the validated value's root). */
+export function inBody(at: At): string {
+  return at.name === "" ? "in body" : `${at.name} in body`;
+}
+
 const enums = new WeakMap<unknown[], { set: Set<string>; names: string[] }>();
 
 function enumOf(values: unknown[]): { set: Set<string>; names: string[] } {
@@ -75,7 +80,7 @@ export function checkType(v: unknown, s: JSONSchemaProps, at: At, errs: FieldErr
   errs.push(typeInvalid(
     at.field,
     v === null ? "null" : v,
-    `${at.name} in body must be of type ${t}: ${goQuote(kind)}`,
+    `${inBody(at)} must be of type ${t}: ${goQuote(kind)}`,
   ));
   return false;
 }
@@ -89,7 +94,7 @@ export function checkEnum(v: unknown, s: JSONSchemaProps, at: At, errs: FieldErr
 
 /** minimum/maximum (exclusive) and multipleOf. */
 export function checkNumber(v: number, s: JSONSchemaProps, at: At, errs: FieldError[]): void {
-  const body = `${at.name} in body`;
+  const body = `${inBody(at)}`;
   if (typeof s.minimum === "number") {
     if (s.exclusiveMinimum ? v <= s.minimum : v < s.minimum) {
       const rel = s.exclusiveMinimum ? "greater than" : "greater than or equal to";
@@ -120,15 +125,15 @@ export function checkString(v: string, s: JSONSchemaProps, at: At, errs: FieldEr
   }
   if (typeof s.minLength === "number" && len < s.minLength) {
     errs.push(
-      invalid(at.field, v, `${at.name} in body should be at least ${s.minLength} chars long`),
+      invalid(at.field, v, `${inBody(at)} should be at least ${s.minLength} chars long`),
     );
   }
   if (typeof s.pattern === "string" && s.pattern !== "" && !patternMatches(s.pattern, v)) {
-    errs.push(invalid(at.field, v, `${at.name} in body should match '${s.pattern}'`));
+    errs.push(invalid(at.field, v, `${inBody(at)} should match '${s.pattern}'`));
   }
   if (typeof s.format === "string" && s.format !== "" && !matchesFormat(s.format, v)) {
     errs.push(
-      typeInvalid(at.field, v, `${at.name} in body must be of type ${s.format}: ${goQuote(v)}`),
+      typeInvalid(at.field, v, `${inBody(at)} must be of type ${s.format}: ${goQuote(v)}`),
     );
   }
 }

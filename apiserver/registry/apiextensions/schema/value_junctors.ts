@@ -8,6 +8,7 @@
 import type { JSONSchemaProps } from "../../../../shared/api/apiextensions/v1/types.ts";
 import type { FieldError } from "../../../../shared/errors/status_error.ts";
 import { invalid } from "../../../../shared/api/validation/field_errors.ts";
+import { inBody } from "./scalar_checks.ts";
 import type { At } from "./scalar_checks.ts";
 import { walk } from "./value_validation.ts";
 
@@ -23,8 +24,7 @@ function rootField(at: At): string {
 
 /** Runs the junctors of `s` on `v`, appending their errors. */
 export function validateJunctors(v: unknown, s: JSONSchemaProps, at: At, errs: FieldError[]): void {
-  const composite = (msg: string) =>
-    errs.push(invalid(rootField(at), "", `${at.name} in body ${msg}`));
+  const composite = (msg: string) => errs.push(invalid(rootField(at), "", `${inBody(at)} ${msg}`));
   if (s.allOf?.length) {
     let ok = 0;
     for (const n of s.allOf) {

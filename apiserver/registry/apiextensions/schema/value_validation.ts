@@ -9,7 +9,14 @@
 import type { JSONSchemaProps } from "../../../../shared/api/apiextensions/v1/types.ts";
 import type { FieldError } from "../../../../shared/errors/status_error.ts";
 import { invalid, required } from "../../../../shared/api/validation/field_errors.ts";
-import { checkEnum, checkNumber, checkString, checkType, tooMany } from "./scalar_checks.ts";
+import {
+  checkEnum,
+  checkNumber,
+  checkString,
+  checkType,
+  inBody,
+  tooMany,
+} from "./scalar_checks.ts";
 import type { At } from "./scalar_checks.ts";
 import { validateJunctors } from "./value_junctors.ts";
 import { correlateItem } from "./list_values.ts";
@@ -58,10 +65,10 @@ function walkArray(v: unknown[], s: JSONSchemaProps, at: At, old: Old, errs: Fie
     errs.push(tooMany(at.field, v.length, s.maxItems));
   }
   if (typeof s.minItems === "number" && v.length < s.minItems) {
-    errs.push(invalid(at.field, v, `${at.name} in body should have at least ${s.minItems} items`));
+    errs.push(invalid(at.field, v, `${inBody(at)} should have at least ${s.minItems} items`));
   }
   if (s.uniqueItems && new Set(v.map(canonicalJson)).size !== v.length) {
-    errs.push(invalid(at.field, v, `${at.name} in body shouldn't contain duplicates`));
+    errs.push(invalid(at.field, v, `${inBody(at)} shouldn't contain duplicates`));
   }
   const items = itemsOf(s);
   if (!items) return;
@@ -85,7 +92,7 @@ function walkObject(
   }
   if (typeof s.minProperties === "number" && n < s.minProperties) {
     errs.push(
-      invalid(at.field, v, `${at.name} in body should have at least ${s.minProperties} properties`),
+      invalid(at.field, v, `${inBody(at)} should have at least ${s.minProperties} properties`),
     );
   }
   for (const k of s.required ?? []) {

@@ -87,7 +87,7 @@ Deno.test("validateCrdSchema() checks defaults: placement, pruning and validity"
       },
     }),
     [
-      'spec.versions[0].schema.openAPIV3Schema.properties[a].default: Invalid value: "x":  in body must be of type integer: "string"',
+      'spec.versions[0].schema.openAPIV3Schema.properties[a].default: Invalid value: "x": in body must be of type integer: "string"',
       'spec.versions[0].schema.openAPIV3Schema.properties[b].default: Invalid value: {"x":"1","y":2}: must not have unknown fields',
       "spec.versions[0].schema.openAPIV3Schema.properties[c].default: Too long: may not be more than 2 bytes",
       'spec.versions[0].schema.openAPIV3Schema.properties[e].default: Invalid value: "integer": failed rule: self > 5',

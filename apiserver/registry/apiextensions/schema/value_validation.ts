@@ -37,12 +37,10 @@ export function validateValue(
   return errs;
 }
 
-function childAt(at: At, key: string, index: boolean): At {
-  return {
-    root: at.root,
-    name: at.name === "" ? key : `${at.name}.${key}`,
-    field: index ? `${at.field}[${key}]` : at.field === "" ? key : `${at.field}.${key}`,
-  };
+function childAt(at: At, key: string): At {
+  const name = at.name === "" ? key : `${at.name}.${key}`;
+  // kube: fldPath.Child(<go-openapi name>), so indices stay dotted (`spec.list.0.name`)
+  return { root: at.root, name, field: at.root === "" ? name : `${at.root}.${name}` };
 }
 
 /** Validates one node; exported for the junctors, which re-validate against sub-schemas. */
@@ -75,7 +73,7 @@ function walkArray(v: unknown[], s: JSONSchemaProps, at: At, old: Old, errs: Fie
   const oldList = old && Array.isArray(old.value) ? old.value : undefined;
   v.forEach((x, i) => {
     const o = oldList ? correlateItem(s, x, oldList) : undefined;
-    walk(x, items, childAt(at, String(i), true), o, errs);
+    walk(x, items, childAt(at, String(i)), o, errs);
   });
 }
 
@@ -97,7 +95,7 @@ function walkObject(
   }
   for (const k of s.required ?? []) {
     if (!Object.hasOwn(v, k) || v[k] === undefined) {
-      errs.push(required(childAt(at, k, false).field, ""));
+      errs.push(required(childAt(at, k).field, ""));
     }
   }
   const props = s.properties ?? {};
@@ -107,6 +105,6 @@ function walkObject(
     const ps = Object.hasOwn(props, k) ? props[k] : ap;
     if (!ps || x === undefined) continue;
     const o: Old = oldObj && Object.hasOwn(oldObj, k) ? { value: oldObj[k] } : undefined;
-    walk(x, ps, childAt(at, k, false), o, errs);
+    walk(x, ps, childAt(at, k), o, errs);
   }
 }

@@ -15,7 +15,15 @@ import {
 } from "../../../../shared/api/validation/field_errors.ts";
 import type { CompiledRule } from "./rule_compile.ts";
 import { appendSegments } from "./rule_field_path.ts";
-import type { RunState } from "./cel_validation.ts";
+import type { CostBudget } from "../../../cel/mod.ts";
+
+/** Per-validation state: the shared budget, the errors, and whether to stop. */
+export interface RunState {
+  budget: CostBudget;
+  errs: FieldError[];
+  stopped: boolean;
+  ratchet: boolean;
+}
 
 /** kube's MaxEvaluatedMessageExpressionSizeBytes. */
 export const MAX_MESSAGE_EXPRESSION_BYTES = 5 * 1024;

@@ -15,17 +15,10 @@ import { correlateItem } from "./list_values.ts";
 import { compileRules } from "./rule_compile.ts";
 import type { CompiledRule, CompiledRules } from "./rule_compile.ts";
 import { evaluateRule } from "./cel_rule_eval.ts";
+import type { RunState } from "./cel_rule_eval.ts";
 import { additionalOf, isObject, itemsOf, jsonEqual } from "./schema_nodes.ts";
 
 type Old = { value: unknown } | undefined;
-
-/** Per-validation state: the shared budget, the errors, and whether to stop. */
-export interface RunState {
-  budget: CostBudget;
-  errs: FieldError[];
-  stopped: boolean;
-  ratchet: boolean;
-}
 
 /** Evaluates the CEL rules of one compiled schema; rules are compiled on first use. */
 export class CelRuleValidator {

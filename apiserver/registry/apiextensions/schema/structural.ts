@@ -14,10 +14,8 @@ import { forbidden, invalid, required } from "../../../../shared/api/validation/
 import { childPath, keyPath } from "./field_paths.ts";
 import { additionalOf, itemsOf } from "./schema_nodes.ts";
 import { validateNestedValueValidation } from "./structural_nested.ts";
+import type { Level } from "./structural_nested.ts";
 import { validateCompleteness } from "./structural_complete.ts";
-
-/** Where a node sits: the root, an array's items, or an object's field. */
-export type Level = "root" | "item" | "field";
 
 /** Every structural-schema violation of `schema`, sorted as Kubernetes sorts them. */
 export function validateStructural(schema: JSONSchemaProps, path: string): FieldError[] {

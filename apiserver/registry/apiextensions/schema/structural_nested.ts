@@ -11,7 +11,9 @@ import { forbidden, invalid } from "../../../../shared/api/validation/field_erro
 import { compileRe2, Re2SyntaxError } from "../../../cel/mod.ts";
 import { childPath, indexPath, keyPath } from "./field_paths.ts";
 import { additionalOf, itemsOf } from "./schema_nodes.ts";
-import type { Level } from "./structural.ts";
+
+/** Where a node sits: the root, an array's items, or an object's field. */
+export type Level = "root" | "item" | "field";
 
 /**
  * Checks the junctors of `v` (and, when `nested`, that `v` itself only holds value

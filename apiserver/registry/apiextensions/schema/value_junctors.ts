@@ -10,20 +10,27 @@ import type { FieldError } from "../../../../shared/errors/status_error.ts";
 import { invalid } from "../../../../shared/api/validation/field_errors.ts";
 import { inBody } from "./scalar_checks.ts";
 import type { At } from "./scalar_checks.ts";
-import { walk } from "./value_validation.ts";
 
-function run(v: unknown, s: JSONSchemaProps, at: At): FieldError[] {
-  const errs: FieldError[] = [];
-  walk(v, s, at, undefined, errs);
-  return errs;
-}
+/** Validates `v` against a sub-schema at `at`, appending to `errs` (the value walk). */
+export type NodeWalk = (v: unknown, s: JSONSchemaProps, at: At, errs: FieldError[]) => void;
 
 function rootField(at: At): string {
   return at.root === "" ? "<nil>" : at.root;
 }
 
 /** Runs the junctors of `s` on `v`, appending their errors. */
-export function validateJunctors(v: unknown, s: JSONSchemaProps, at: At, errs: FieldError[]): void {
+export function validateJunctors(
+  v: unknown,
+  s: JSONSchemaProps,
+  at: At,
+  errs: FieldError[],
+  walk: NodeWalk,
+): void {
+  const run = (x: unknown, n: JSONSchemaProps, a: At) => {
+    const e: FieldError[] = [];
+    walk(x, n, a, e);
+    return e;
+  };
   const composite = (msg: string) => errs.push(invalid(rootField(at), "", `${inBody(at)} ${msg}`));
   if (s.allOf?.length) {
     let ok = 0;

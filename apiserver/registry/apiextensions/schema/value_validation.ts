@@ -43,8 +43,8 @@ function childAt(at: At, key: string): At {
   return { root: at.root, name, field: at.root === "" ? name : `${at.root}.${name}` };
 }
 
-/** Validates one node; exported for the junctors, which re-validate against sub-schemas. */
-export function walk(v: unknown, s: JSONSchemaProps, at: At, old: Old, errs: FieldError[]): void {
+/** Validates one node (the junctors re-validate against their sub-schemas through it). */
+function walk(v: unknown, s: JSONSchemaProps, at: At, old: Old, errs: FieldError[]): void {
   if (old !== undefined && jsonEqual(v, old.value)) return;
   if (v === null) {
     if (s.nullable || (!s.type && !s["x-kubernetes-int-or-string"])) return;
@@ -55,7 +55,7 @@ export function walk(v: unknown, s: JSONSchemaProps, at: At, old: Old, errs: Fie
   else if (typeof v === "string") checkString(v, s, at, errs);
   else if (Array.isArray(v)) walkArray(v, s, at, old, errs);
   else if (isObject(v)) walkObject(v, s, at, old, errs);
-  validateJunctors(v, s, at, errs);
+  validateJunctors(v, s, at, errs, (x, n, a, e) => walk(x, n, a, undefined, e));
 }
 
 function walkArray(v: unknown[], s: JSONSchemaProps, at: At, old: Old, errs: FieldError[]): void {

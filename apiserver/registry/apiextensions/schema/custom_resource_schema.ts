@@ -89,6 +89,7 @@ export interface CustomResourceSchema {
 
 const BLOCKING = new Set([
   "FieldValueNotSupported",
+  "FieldValueRequired",
   "FieldValueTooLong",
   "FieldValueTooMany",
   "FieldValueTypeInvalid",

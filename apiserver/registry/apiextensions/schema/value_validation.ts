@@ -37,9 +37,9 @@ export function validateValue(
   return errs;
 }
 
-function childAt(at: At, key: string): At {
-  const name = at.name === "" ? key : `${at.name}.${key}`;
-  // kube: fldPath.Child(<go-openapi name>), so indices stay dotted (`spec.list.0.name`)
+function childAt(at: At, key: string, index = false): At {
+  const name = index ? `${at.name}[${key}]` : at.name === "" ? key : `${at.name}.${key}`;
+  // kube: fldPath.Child(<the validator's name>), so the error field follows the name
   return { root: at.root, name, field: at.root === "" ? name : `${at.root}.${name}` };
 }
 
@@ -73,7 +73,7 @@ function walkArray(v: unknown[], s: JSONSchemaProps, at: At, old: Old, errs: Fie
   const oldList = old && Array.isArray(old.value) ? old.value : undefined;
   v.forEach((x, i) => {
     const o = oldList ? correlateItem(s, x, oldList) : undefined;
-    walk(x, items, childAt(at, String(i)), o, errs);
+    walk(x, items, childAt(at, String(i), true), o, errs);
   });
 }
 

@@ -13,6 +13,7 @@ import {
   invalid,
   required,
 } from "../../../../shared/api/validation/field_errors.ts";
+import { goQuote } from "../../../../shared/api/validation/go_quote.ts";
 import type { CompiledRule } from "./rule_compile.ts";
 import { appendSegments } from "./rule_field_path.ts";
 import type { CostBudget } from "../../../cel/mod.ts";
@@ -99,7 +100,7 @@ export function evaluateRule(
     : cr.fieldPath.length
     ? appendSegments("", cr.fieldPath)
     : at;
-  const detail = messageOf(cr, vars, st);
+  const detail = messageOf(cr, vars, at, type, st);
   if (detail === undefined) return;
   st.errs.push(fieldErrorForReason(field, type, detail, cr.rule.reason));
 }
@@ -107,20 +108,29 @@ export function evaluateRule(
 function messageOf(
   cr: CompiledRule,
   vars: Record<string, unknown>,
+  at: string,
+  type: string,
   st: RunState,
 ): string | undefined {
   if (!cr.messageProgram) return ruleMessageOrDefault(cr.rule);
   const m = cr.messageProgram.evaluate(vars, { budget: st.budget });
   if (!m.ok) {
-    if (m.error.code === "cost_limit_exceeded") {
-      st.stopped = true;
-      st.errs.push(invalid("<nil>", "", OUT_OF_BUDGET));
-      return undefined;
-    }
-    return ruleMessageOrDefault(cr.rule);
+    if (m.error.code !== "cost_limit_exceeded") return ruleMessageOrDefault(cr.rule);
+    st.stopped = true;
+    const perObject = m.error.message.includes("per-object") || st.budget.remaining <= 0;
+    st.errs.push(invalid(
+      at,
+      type,
+      perObject
+        ? "messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run"
+        : `no further validation rules will be run due to call cost exceeds limit for messageExpression: ${
+          goQuote(cr.rule.messageExpression ?? "")
+        }`,
+    ));
+    return undefined;
   }
-  const text = typeof m.value === "string" ? m.value : "";
-  if (text.trim() === "" || text.includes("\n")) return ruleMessageOrDefault(cr.rule);
+  const text = typeof m.value === "string" ? m.value.trim() : "";
+  if (text === "" || text.includes("\n")) return ruleMessageOrDefault(cr.rule);
   if (new TextEncoder().encode(text).length > MAX_MESSAGE_EXPRESSION_BYTES) {
     return ruleMessageOrDefault(cr.rule);
   }

@@ -11,7 +11,7 @@ import type { JSONSchemaProps } from "../../../../shared/api/apiextensions/v1/ty
 import type { FieldError } from "../../../../shared/errors/status_error.ts";
 import { CostBudget, Optional, RUNTIME_COST_BUDGET, toCelValue } from "../../../cel/mod.ts";
 import { childPath, indexPath, keyPath, rootOr } from "./field_paths.ts";
-import { correlateItem } from "./list_values.ts";
+import { correlateItem, mapIsCorrelatable } from "./list_values.ts";
 import { compileRules } from "./rule_compile.ts";
 import type { CompiledRule, CompiledRules } from "./rule_compile.ts";
 import { evaluateRule } from "./cel_rule_eval.ts";
@@ -71,13 +71,15 @@ export class CelRuleValidator {
       const items = itemsOf(s);
       const oldList = old && Array.isArray(old.value) ? old.value : undefined;
       v.forEach((x, i) => {
-        const o = oldList ? correlateItem(s, x, oldList) : undefined;
+        const o = oldList && s["x-kubernetes-list-type"] === "map"
+          ? correlateItem(s, x, oldList)
+          : undefined;
         this.#walk(x, items, indexPath(at, i), o, false, st);
       });
     } else if (isObject(v)) {
       const ap = additionalOf(s);
       const oldObj = old && isObject(old.value) ? old.value : undefined;
-      const mapOld = s["x-kubernetes-map-type"] !== "atomic";
+      const mapOld = mapIsCorrelatable(s["x-kubernetes-map-type"]);
       for (const [k, x] of Object.entries(v)) {
         const isProp = !!s.properties && Object.hasOwn(s.properties, k);
         const ps = isProp ? s.properties![k] : ap;

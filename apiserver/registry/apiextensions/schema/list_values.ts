@@ -11,6 +11,11 @@ import type { FieldError } from "../../../../shared/errors/status_error.ts";
 import { duplicate, invalid } from "../../../../shared/api/validation/field_errors.ts";
 import { additionalOf, canonicalJson, isObject, itemsOf, jsonEqual } from "./schema_nodes.ts";
 
+/** Whether a map's old and new entries correlate by key (kube: unset, granular and atomic do). */
+export function mapIsCorrelatable(mapType: string | undefined): boolean {
+  return mapType === undefined || mapType === "" || mapType === "granular" || mapType === "atomic";
+}
+
 /** The key values of a list-map item (missing keys take their default). */
 export function mapKeyOf(s: JSONSchemaProps, item: unknown): Record<string, unknown> {
   const out: Record<string, unknown> = {};

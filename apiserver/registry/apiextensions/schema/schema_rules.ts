@@ -24,6 +24,7 @@ import { additionalOf, itemsOf } from "./schema_nodes.ts";
 import { validateListMarkers } from "./list_markers.ts";
 import { validateRuleFields } from "./rule_fields.ts";
 import { maxCardinality } from "./cardinality.ts";
+import { mapIsCorrelatable } from "./list_values.ts";
 
 /** One schema node carrying `x-kubernetes-validations`, found while walking the schema. */
 export interface RuleSite {
@@ -91,7 +92,7 @@ function walk(s: JSONSchemaProps, path: string, w: Walk, isRoot: boolean): Field
 }
 
 function mapCorrelatable(s: JSONSchemaProps): boolean {
-  return s["x-kubernetes-map-type"] !== "atomic";
+  return mapIsCorrelatable(s["x-kubernetes-map-type"]);
 }
 
 function walkAdditional(s: JSONSchemaProps, path: string, w: Walk): FieldError[] {

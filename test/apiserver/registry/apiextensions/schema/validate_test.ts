@@ -100,7 +100,10 @@ Deno.test("validate() checks types, formats and bounds with go-openapi's message
       "nested items",
       { type: "array", items: { type: "object", properties: { n: { type: "integer" } } } },
       [{ n: "x" }],
-      ['spec[0].n: Invalid value: "x": spec[0].n in body must be of type integer: "string"', BLOCKED],
+      [
+        'spec[0].n: Invalid value: "x": spec[0].n in body must be of type integer: "string"',
+        BLOCKED,
+      ],
     ],
     [
       "anyOf",

@@ -7,7 +7,12 @@
  */
 import type { JSONSchemaProps } from "../../../../shared/api/apiextensions/v1/types.ts";
 import type { FieldError } from "../../../../shared/errors/status_error.ts";
-import { invalid, notSupported, required } from "../../../../shared/api/validation/field_errors.ts";
+import {
+  forbidden,
+  invalid,
+  notSupported,
+  required,
+} from "../../../../shared/api/validation/field_errors.ts";
 import { childPath, keyPath } from "./field_paths.ts";
 import { itemsOf } from "./schema_nodes.ts";
 
@@ -47,7 +52,10 @@ function setItems(items: JSONSchemaProps, ip: string): FieldError[] {
       return [invalid(childPath(ip, "x-kubernetes-list-type"), ilt, msg)];
     }
   } else if (items.type === "object" && items["x-kubernetes-map-type"] !== "atomic") {
-    return [required(childPath(ip, "x-kubernetes-map-type"), msg)];
+    // kube reports the items' list type (unset) as the value
+    return [
+      invalid(childPath(ip, "x-kubernetes-map-type"), items["x-kubernetes-list-type"] ?? null, msg),
+    ];
   }
   return [];
 }
@@ -92,6 +100,46 @@ function mapList(s: JSONSchemaProps, path: string, keys: string[]): FieldError[]
     }
     if (seen.has(k)) errs.push(invalid(kp, keys, "must not contain duplicate entries"));
     seen.add(k);
+  }
+  return errs;
+}
+
+/**
+ * Items of `set` and `map` lists cannot be nullable, and the keys of a `map` list must be
+ * required or defaulted and not nullable (kube's validateMapListKeysMapSet).
+ */
+export function validateMapListKeys(s: JSONSchemaProps, path: string): FieldError[] {
+  const lt = s["x-kubernetes-list-type"];
+  const items = itemsOf(s);
+  if (!items || (lt !== "set" && lt !== "map")) return [];
+  const errs: FieldError[] = [];
+  const ip = childPath(path, "items");
+  if (items.nullable) {
+    errs.push(
+      forbidden(
+        childPath(ip, "nullable"),
+        `cannot be nullable when x-kubernetes-list-type is ${lt}`,
+      ),
+    );
+  }
+  if (lt !== "map") return errs;
+  const req = new Set(items.required ?? []);
+  for (const k of s["x-kubernetes-list-map-keys"] ?? []) {
+    const p = items.properties?.[k];
+    if (!p) continue;
+    const kp = keyPath(childPath(ip, "properties"), k);
+    if (!req.has(k) && p.default === undefined) {
+      errs.push(required(
+        childPath(kp, "default"),
+        "this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property",
+      ));
+    }
+    if (p.nullable) {
+      errs.push(forbidden(
+        childPath(kp, "nullable"),
+        "this property is in x-kubernetes-list-map-keys, so it cannot be nullable",
+      ));
+    }
   }
   return errs;
 }

@@ -21,7 +21,7 @@ export function costErrorMessage(name: string, cost: number, limit: number): str
   if (f > 100) factor = "more than 100x";
   else if (f < 1.5) factor = `${f.toFixed(6)}x`;
   else factor = `${f.toFixed(1)}x`;
-  return `${name} exceeds budget by factor of ${factor} (try simplifying the rule(s), or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`;
+  return `${name} exceeds budget by factor of ${factor} (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`;
 }
 
 interface Observed {
@@ -49,13 +49,13 @@ export function validateRuleSites(sites: RuleSite[], rootPath: string): FieldErr
     for (const o of expensive) {
       errs.push(forbidden(
         o.path,
-        "contributed to estimated rule & messageExpression cost total exceeding cost limit for entire OpenAPIv3 schema",
+        "contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema",
       ));
     }
     errs.push(forbidden(
       rootPath,
       costErrorMessage(
-        "x-kubernetes-validations estimated rule & messageExpression cost total for entire OpenAPIv3 schema",
+        "x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema",
         total,
         STATIC_ESTIMATED_CRD_COST_LIMIT,
       ),
@@ -106,7 +106,7 @@ function ruleErrors(
     errs.push(invalid(
       childPath(rp, "optionalOldSelf"),
       cr.rule.optionalOldSelf,
-      "may not be set if rule does not use oldSelf",
+      "may not be set if oldSelf is not used in rule",
     ));
   }
   return errs;

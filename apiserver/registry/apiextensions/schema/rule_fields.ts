@@ -19,7 +19,7 @@ export const RULE_REASONS = [
   "FieldValueRequired",
 ];
 
-const hasNewlines = (s: string) => s.includes("\n");
+const hasNewlines = (s: string) => /[\n\r]/.test(s);
 
 /** The field errors of the rules declared on `s` at `path`. */
 export function validateRuleFields(s: JSONSchemaProps, path: string): FieldError[] {
@@ -34,7 +34,7 @@ export function validateRuleFields(s: JSONSchemaProps, path: string): FieldError
       errs.push(invalid(childPath(rp, "message"), msg, "message must be non-empty if specified"));
     } else if (hasNewlines(msg.trim())) {
       errs.push(invalid(childPath(rp, "message"), msg, "message must not contain line breaks"));
-    } else if (hasNewlines(r) && msg.trim() === "" && mx.trim() === "") {
+    } else if (hasNewlines(r) && msg.trim() === "") {
       errs.push(required(
         childPath(rp, "message"),
         "message must be specified if rule contains line breaks",
@@ -60,5 +60,5 @@ function fieldPathErrors(s: JSONSchemaProps, fp: string | undefined, at: string)
   if (hasNewlines(fp)) return [invalid(at, fp, "fieldPath must not contain line breaks")];
   const segs = parseRuleFieldPath(fp);
   const err = typeof segs === "string" ? segs : resolveRuleFieldPath(s, segs);
-  return err ? [invalid(at, fp, `fieldPath must be a valid path: ${err}`)] : [];
+  return err ? [invalid(at, fp, "fieldPath must be a valid path")] : [];
 }

@@ -21,7 +21,7 @@ import {
 } from "../../../../shared/api/validation/field_errors.ts";
 import { childPath, indexPath, keyPath } from "./field_paths.ts";
 import { additionalOf, itemsOf } from "./schema_nodes.ts";
-import { validateListMarkers } from "./list_markers.ts";
+import { validateListMarkers, validateMapListKeys } from "./list_markers.ts";
 import { validateRuleFields } from "./rule_fields.ts";
 import { maxCardinality } from "./cardinality.ts";
 import { mapIsCorrelatable } from "./list_values.ts";
@@ -64,7 +64,7 @@ export function validateSchemaNodes(
 }
 
 function walk(s: JSONSchemaProps, path: string, w: Walk, isRoot: boolean): FieldError[] {
-  const errs: FieldError[] = [];
+  const errs: FieldError[] = [...standardRules(s, path, w)];
   if (s.uniqueItems === true) {
     errs.push(forbidden(
       childPath(path, "uniqueItems"),
@@ -77,8 +77,8 @@ function walk(s: JSONSchemaProps, path: string, w: Walk, isRoot: boolean): Field
   errs.push(...walkItems(s, path, w));
   errs.push(...markerRules(s, path));
   errs.push(...validateListMarkers(s, path));
+  errs.push(...validateMapListKeys(s, path));
   errs.push(...validateRuleFields(s, path));
-  errs.push(...standardRules(s, path, w));
   if (s["x-kubernetes-validations"]?.length && w.cardinality !== undefined) {
     w.sites.push({
       schema: s,
@@ -183,17 +183,17 @@ function markerRules(s: JSONSchemaProps, path: string): FieldError[] {
       notSupported(childPath(path, "x-kubernetes-map-type"), mapType, ["atomic", "granular"]),
     );
   }
-  if (s.type && !TYPES.includes(s.type)) {
-    errs.push(notSupported(childPath(path, "type"), s.type, TYPES));
-  }
   return errs;
 }
 
 function standardRules(s: JSONSchemaProps, path: string, w: Walk): FieldError[] {
   const errs: FieldError[] = [];
   const f = (name: string, msg: string) => errs.push(forbidden(childPath(path, name), msg));
+  if (s.type && !TYPES.includes(s.type)) {
+    errs.push(notSupported(childPath(path, "type"), s.type, TYPES));
+  }
   if (w.disallowDefaults && s.default !== undefined) {
-    f("default", `default not allowed ${w.disallowDefaults}`);
+    f("default", `must not be set ${w.disallowDefaults}`);
   }
   if (s.id) f("id", "id is not supported");
   if (s.additionalItems !== undefined) f("additionalItems", "additionalItems is not supported");

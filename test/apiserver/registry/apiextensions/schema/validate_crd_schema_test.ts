@@ -46,7 +46,19 @@ Deno.test("validateCrdSchema() checks list and map markers", () => {
       items: {
         type: "object",
         properties: { k: { type: "string" }, o: { type: "object" } },
+        required: ["k", "o"],
       },
+    },
+    h: {
+      type: "array",
+      "x-kubernetes-list-type": "set",
+      items: { type: "string", nullable: true },
+    },
+    i: {
+      type: "array",
+      "x-kubernetes-list-type": "map",
+      "x-kubernetes-list-map-keys": ["k"],
+      items: { type: "object", properties: { k: { type: "string", nullable: true } } },
     },
     e: { type: "string", "x-kubernetes-map-type": "granular" },
     f: { type: "object", "x-kubernetes-map-type": "other" },
@@ -63,9 +75,12 @@ Deno.test("validateCrdSchema() checks list and map markers", () => {
     `spec.versions[0].schema.openAPIV3Schema.properties[d].items.properties[o].type: Invalid value: "object": must be a scalar type if parent array's x-kubernetes-list-type is map`,
     'spec.versions[0].schema.openAPIV3Schema.properties[d].x-kubernetes-list-map-keys: Invalid value: ["k","o","x","k"]: entries must all be names of item properties',
     'spec.versions[0].schema.openAPIV3Schema.properties[d].x-kubernetes-list-map-keys: Invalid value: ["k","o","x","k"]: must not contain duplicate entries',
+    "spec.versions[0].schema.openAPIV3Schema.properties[h].items.nullable: Forbidden: cannot be nullable when x-kubernetes-list-type is set",
+    "spec.versions[0].schema.openAPIV3Schema.properties[i].items.properties[k].default: Required value: this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property",
+    "spec.versions[0].schema.openAPIV3Schema.properties[i].items.properties[k].nullable: Forbidden: this property is in x-kubernetes-list-map-keys, so it cannot be nullable",
     'spec.versions[0].schema.openAPIV3Schema.properties[e].type: Invalid value: "string": must be object if x-kubernetes-map-type is specified',
     'spec.versions[0].schema.openAPIV3Schema.properties[f].x-kubernetes-map-type: Unsupported value: "other": supported values: "atomic", "granular"',
-    "spec.versions[0].schema.openAPIV3Schema.properties[g].items.x-kubernetes-map-type: Required value: must be atomic as item of a list with x-kubernetes-list-type=set",
+    'spec.versions[0].schema.openAPIV3Schema.properties[g].items.x-kubernetes-map-type: Invalid value: "": must be atomic as item of a list with x-kubernetes-list-type=set',
   ]);
 });
 
@@ -91,7 +106,7 @@ Deno.test("validateCrdSchema() checks defaults: placement, pruning and validity"
       'spec.versions[0].schema.openAPIV3Schema.properties[b].default: Invalid value: {"x":"1","y":2}: must not have unknown fields',
       "spec.versions[0].schema.openAPIV3Schema.properties[c].default: Too long: may not be more than 2 bytes",
       'spec.versions[0].schema.openAPIV3Schema.properties[e].default: Invalid value: "integer": failed rule: self > 5',
-      "spec.versions[0].schema.openAPIV3Schema.properties[metadata].default: Forbidden: default not allowed in top-level metadata",
+      "spec.versions[0].schema.openAPIV3Schema.properties[metadata].default: Forbidden: must not be set in top-level metadata",
     ],
   );
 });
@@ -125,7 +140,7 @@ Deno.test("validateCrdSchema() checks the fields of validation rules", () => {
     `${v}[3].message: Required value: message must be specified if rule contains line breaks`,
     `${v}[4].messageExpression: Required value: messageExpression must be non-empty if specified`,
     `${v}[5].reason: Unsupported value: "Bogus": supported values: "FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"`,
-    `${v}[6].fieldPath: Invalid value: ".y": fieldPath must be a valid path: does not refer to a valid field`,
+    `${v}[6].fieldPath: Invalid value: ".y": fieldPath must be a valid path`,
   ]);
 });
 
@@ -193,7 +208,7 @@ Deno.test("validateCrdSchema() allows oldSelf only where values correlate (maps 
   const p = "spec.versions[0].schema.openAPIV3Schema.properties";
   assert.deepStrictEqual(errs, [
     `${p}[atomic].items.x-kubernetes-validations[0].rule: Invalid value: "self == oldSelf": oldSelf cannot be used on the uncorrelatable portion of the schema within ${p}[atomic]`,
-    `${p}[notOld].x-kubernetes-validations[0].optionalOldSelf: Invalid value: false: may not be set if rule does not use oldSelf`,
+    `${p}[notOld].x-kubernetes-validations[0].optionalOldSelf: Invalid value: false: may not be set if oldSelf is not used in rule`,
   ]);
 });
 
@@ -212,9 +227,9 @@ Deno.test("validateCrdSchema() estimates rule costs with maxItems/maxLength", ()
   const at =
     "spec.versions[0].schema.openAPIV3Schema.properties[l].x-kubernetes-validations[0].rule";
   assert.deepStrictEqual(errs, [
-    `${at}: Forbidden: estimated rule cost exceeds budget by factor of more than 100x (try simplifying the rule(s), or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`,
-    `${at}: Forbidden: contributed to estimated rule & messageExpression cost total exceeding cost limit for entire OpenAPIv3 schema`,
-    "spec.versions[0].schema.openAPIV3Schema: Forbidden: x-kubernetes-validations estimated rule & messageExpression cost total for entire OpenAPIv3 schema exceeds budget by factor of more than 100x (try simplifying the rule(s), or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)",
+    `${at}: Forbidden: estimated rule cost exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`,
+    `${at}: Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema`,
+    "spec.versions[0].schema.openAPIV3Schema: Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)",
   ]);
 });
 

@@ -12,7 +12,7 @@ import type {
 } from "../../../../shared/api/apiextensions/v1/types.ts";
 import { CelEnvironment, crdValidationEnvironment } from "../../../cel/mod.ts";
 import type { CelIssue, CelProgram, CelSchema } from "../../../cel/mod.ts";
-import { parseRuleFieldPath } from "./rule_field_path.ts";
+import { resolveRuleFieldPath } from "./rule_field_path.ts";
 import type { PathSegment } from "./rule_field_path.ts";
 
 /** One compiled rule; `ruleError`/`messageError` hold kube's compile messages. */
@@ -83,19 +83,24 @@ export function compileRules(schema: JSONSchemaProps, root: boolean): CompiledRu
         ],
       })
       : env ??= crdValidationEnvironment(celSchema);
-    return compileOne(e, rule, optional);
+    return compileOne(e, rule, optional, schema);
   });
   return { celSchema, rules };
 }
 
-function compileOne(env: CelEnvironment, rule: ValidationRule, optional: boolean): CompiledRule {
+function compileOne(
+  env: CelEnvironment,
+  rule: ValidationRule,
+  optional: boolean,
+  schema: JSONSchemaProps,
+): CompiledRule {
   const text = typeof rule.rule === "string" ? rule.rule : "";
-  const segs = rule.fieldPath ? parseRuleFieldPath(rule.fieldPath) : [];
+  const segs = rule.fieldPath ? resolveRuleFieldPath(schema, rule.fieldPath.trim()) : [];
   const out: CompiledRule = {
     rule,
     usesOldSelf: usesOldSelf(text),
     optionalOldSelf: optional,
-    fieldPath: typeof segs === "string" ? [] : segs,
+    fieldPath: segs instanceof Error ? [] : segs,
     ruleCost: 0,
     messageCost: 0,
   };

@@ -9,7 +9,7 @@ import type { JSONSchemaProps } from "../../../../shared/api/apiextensions/v1/ty
 import type { FieldError } from "../../../../shared/errors/status_error.ts";
 import { invalid, notSupported, required } from "../../../../shared/api/validation/field_errors.ts";
 import { childPath, indexPath } from "./field_paths.ts";
-import { parseRuleFieldPath, resolveRuleFieldPath } from "./rule_field_path.ts";
+import { resolveRuleFieldPath } from "./rule_field_path.ts";
 
 /** The reasons a rule may give. */
 export const RULE_REASONS = [
@@ -58,7 +58,6 @@ function fieldPathErrors(s: JSONSchemaProps, fp: string | undefined, at: string)
   if (typeof fp !== "string" || fp.length === 0) return [];
   if (fp.trim() === "") return [invalid(at, fp, "fieldPath must be non-empty if specified")];
   if (hasNewlines(fp)) return [invalid(at, fp, "fieldPath must not contain line breaks")];
-  const segs = parseRuleFieldPath(fp);
-  const err = typeof segs === "string" ? segs : resolveRuleFieldPath(s, segs);
-  return err ? [invalid(at, fp, "fieldPath must be a valid path")] : [];
+  const r = resolveRuleFieldPath(s, fp.trim());
+  return r instanceof Error ? [invalid(at, fp, "fieldPath must be a valid path")] : [];
 }

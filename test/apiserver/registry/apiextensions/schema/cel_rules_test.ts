@@ -25,7 +25,12 @@ function validator(
 Deno.test("validate() runs rules with message, messageExpression, reason and fieldPath", () => {
   const v = validator({
     type: "object",
-    properties: { min: { type: "integer" }, max: { type: "integer" }, name: { type: "string" } },
+    properties: {
+      min: { type: "integer" },
+      max: { type: "integer" },
+      name: { type: "string" },
+      m: { type: "object", additionalProperties: { type: "string" } },
+    },
     "x-kubernetes-validations": [
       { rule: "self.min <= self.max" },
       { rule: "self.min <= self.max", message: "min must not exceed max" },
@@ -33,6 +38,7 @@ Deno.test("validate() runs rules with message, messageExpression, reason and fie
       { rule: "self.min <= self.max", messageExpression: "''", message: "fallback" },
       { rule: "self.min <= self.max", reason: "FieldValueForbidden", fieldPath: ".max" },
       { rule: "self.min <= self.max", reason: "FieldValueRequired", fieldPath: "['name']" },
+      { rule: "self.min <= self.max", fieldPath: ".m['a.b']" },
       { rule: "self.min <= self.max", reason: "FieldValueDuplicate" },
     ],
   });
@@ -43,7 +49,8 @@ Deno.test("validate() runs rules with message, messageExpression, reason and fie
     'spec: Invalid value: "object": min 3 > max',
     'spec: Invalid value: "object": fallback',
     "spec.max: Forbidden: failed rule: self.min <= self.max",
-    "spec[name]: Required value: failed rule: self.min <= self.max",
+    "spec.name: Required value: failed rule: self.min <= self.max",
+    'spec.m[a.b]: Invalid value: "object": failed rule: self.min <= self.max',
     'spec: Duplicate value: "object"',
   ]);
 });

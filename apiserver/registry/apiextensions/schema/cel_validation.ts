@@ -34,17 +34,19 @@ export class CelRuleValidator {
 
   /**
    * Every rule error of `obj` (with `old` on update), within the per-object budget. With
-   * `ratchet`, rules without `oldSelf` are not run on values equal to their old value.
+   * `ratchet`, rules without `oldSelf` are not run on values equal to their old value; `path`
+   * is the field path of `obj` (the resource root: empty, reported as `<nil>`).
    */
   validate(
     obj: unknown,
     old?: unknown,
     ratchet = false,
     budget = RUNTIME_COST_BUDGET,
+    path = "",
   ): FieldError[] {
     const st: RunState = { budget: new CostBudget(budget), errs: [], stopped: false, ratchet };
     const o = old === undefined ? undefined : { value: old };
-    this.#walk(obj, this.#root, "", o, this.#resourceRoot, st);
+    this.#walk(obj, this.#root, path, o, this.#resourceRoot, st);
     return st.errs;
   }
 

@@ -17,13 +17,18 @@ import {
 import { childPath, indexPath, keyPath } from "./field_paths.ts";
 import { additionalOf, isObject, itemsOf } from "./schema_nodes.ts";
 
-/** The embedded-resource errors below the root of `v`. */
+/**
+ * The embedded-resource errors in `v` (at field path `path`); the root itself is checked only
+ * with `checkRoot` (a default of an embedded node; a resource's own root is checked elsewhere).
+ */
 export function validateEmbeddedResources(
   v: unknown,
   s: JSONSchemaProps | undefined,
+  path = "",
+  checkRoot = false,
 ): FieldError[] {
   const errs: FieldError[] = [];
-  walk(v, s, "", true, errs);
+  walk(v, s, path, !checkRoot, errs);
   return errs;
 }
 

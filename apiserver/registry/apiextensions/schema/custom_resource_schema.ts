@@ -14,7 +14,7 @@ import { validateDefaults } from "./default_checks.ts";
 import { applyDefaultsTo, pruneNonNullableNulls } from "./defaults.ts";
 import { validateEmbeddedResources } from "./embedded.ts";
 import { childPath } from "./field_paths.ts";
-import { validateSchemaDepth } from "./limits.ts";
+import { validateSchemaLimits } from "./limits.ts";
 import { validateListSetsAndMaps } from "./list_values.ts";
 import { pruneValue } from "./prune.ts";
 import { ratchetSchemaErrors } from "./schema_ratcheting.ts";
@@ -45,11 +45,11 @@ export function validateCrdSchema(
   opts: CrdSchemaCheckOptions = {},
 ): FieldError[] {
   if (!isObject(schema)) return [required(path, "")];
-  const deep = validateSchemaDepth(schema, path);
+  const deep = validateSchemaLimits(schema, path);
   if (deep.length) return deep;
   const errs = schemaErrors(schema, path, opts.hasStatus === true);
   if (!opts.oldSchema || !isObject(opts.oldSchema)) return errs;
-  if (validateSchemaDepth(opts.oldSchema, path).length) return errs;
+  if (validateSchemaLimits(opts.oldSchema, path).length) return errs;
   return ratchetSchemaErrors(errs, schemaErrors(opts.oldSchema, path, opts.hasStatus === true));
 }
 

@@ -3,7 +3,10 @@ import {
   compileCustomResourceSchema,
   validateCrdSchema,
 } from "../../../../../apiserver/registry/apiextensions/schema/custom_resource_schema.ts";
-import { MAX_SCHEMA_DEPTH } from "../../../../../apiserver/registry/apiextensions/schema/limits.ts";
+import {
+  MAX_SCHEMA_DEPTH,
+  MAX_SCHEMA_RULES,
+} from "../../../../../apiserver/registry/apiextensions/schema/limits.ts";
 import type { JSONSchemaProps } from "../../../../../shared/api/apiextensions/v1/types.ts";
 import type { KubeObject } from "../../../../../shared/api/meta/v1/types.ts";
 import { fieldErrorMessage } from "../../../../../shared/errors/status_error.ts";
@@ -95,4 +98,17 @@ Deno.test("catastrophic patterns run in linear time (RE2) in schemas and rules",
       .map((e) => e.field),
     ["s.properties[s].pattern"],
   );
+});
+
+Deno.test("validateCrdSchema() bounds the number of rules it compiles", () => {
+  const props: Record<string, JSONSchemaProps> = {};
+  for (let i = 0; i <= MAX_SCHEMA_RULES; i++) {
+    props[`f${i}`] = { type: "integer", "x-kubernetes-validations": [{ rule: `self > ${i}` }] };
+  }
+  const errs = withinDeadline(() => validateCrdSchema({ type: "object", properties: props }, "s"));
+  assert.deepStrictEqual(errs.map(fieldErrorMessage), [
+    `s: Forbidden: must not declare more than ${MAX_SCHEMA_RULES} x-kubernetes-validations rules, but declares ${
+      MAX_SCHEMA_RULES + 1
+    }`,
+  ]);
 });

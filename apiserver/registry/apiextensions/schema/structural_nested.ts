@@ -28,69 +28,20 @@ export function validateNestedValueValidation(
   nested: boolean,
 ): FieldError[] {
   const errs: FieldError[] = [];
-  if (!skipAnyOf) {
-    v.anyOf?.forEach((n, i) => {
-      errs.push(
-        ...validateNestedValueValidation(
-          n,
-          false,
-          false,
-          lvl,
-          indexPath(childPath(path, "anyOf"), i),
-          true,
-        ),
-      );
-    });
-  }
-  v.allOf?.forEach((n, i) => {
-    const skip = skipFirstAllOfAnyOf && i === 0;
-    errs.push(
-      ...validateNestedValueValidation(
-        n,
-        skip,
-        false,
-        lvl,
-        indexPath(childPath(path, "allOf"), i),
-        true,
-      ),
-    );
-  });
-  v.oneOf?.forEach((n, i) => {
-    errs.push(
-      ...validateNestedValueValidation(
-        n,
-        false,
-        false,
-        lvl,
-        indexPath(childPath(path, "oneOf"), i),
-        true,
-      ),
-    );
-  });
-  if (v.not) {
-    errs.push(
-      ...validateNestedValueValidation(v.not, false, false, lvl, childPath(path, "not"), true),
-    );
-  }
+  const sub = (n: JSONSchemaProps, p: string, skip = false, l: Level = lvl) =>
+    errs.push(...validateNestedValueValidation(n, skip, false, l, p, true));
+  if (!skipAnyOf) v.anyOf?.forEach((n, i) => sub(n, indexPath(childPath(path, "anyOf"), i)));
+  v.allOf?.forEach((n, i) =>
+    sub(n, indexPath(childPath(path, "allOf"), i), skipFirstAllOfAnyOf && i === 0)
+  );
+  v.oneOf?.forEach((n, i) => sub(n, indexPath(childPath(path, "oneOf"), i)));
+  if (v.not) sub(v.not, childPath(path, "not"));
   errs.push(...patternError(v, path));
   if (!nested) return errs;
   const items = itemsOf(v);
-  if (items) {
-    errs.push(
-      ...validateNestedValueValidation(items, false, false, lvl, childPath(path, "items"), true),
-    );
-  }
+  if (items) sub(items, childPath(path, "items"));
   for (const [k, p] of Object.entries(v.properties ?? {})) {
-    errs.push(
-      ...validateNestedValueValidation(
-        p,
-        false,
-        false,
-        "field",
-        keyPath(childPath(path, "properties"), k),
-        true,
-      ),
-    );
+    sub(p, keyPath(childPath(path, "properties"), k), false, "field");
   }
   errs.push(...forbiddenInNested(v, path));
   return errs;

@@ -5,95 +5,96 @@ import type { KubeObject } from "../../../../../shared/api/meta/v1/types.ts";
 
 const obj = (x: Record<string, unknown>) => x as unknown as KubeObject;
 
-Deno.test("prune() removes unknown fields and reports their paths", async (t) => {
-  const rows: [
-    string,
-    JSONSchemaProps,
-    Record<string, unknown>,
-    Record<string, unknown>,
-    string[],
-  ][] = [
-    [
-      "root keeps apiVersion, kind and metadata",
-      {
-        type: "object",
-        properties: { spec: { type: "object", properties: { a: { type: "string" } } } },
-      },
-      {
-        apiVersion: "a/v1",
-        kind: "K",
-        metadata: { name: "x" },
-        spec: { a: "1", b: 2 },
-        status: {},
-      },
-      { apiVersion: "a/v1", kind: "K", metadata: { name: "x" }, spec: { a: "1" } },
-      ["spec.b", "status"],
-    ],
-    [
-      "list items and map values",
-      {
-        type: "object",
-        properties: {
-          l: { type: "array", items: { type: "object", properties: { a: { type: "string" } } } },
-          m: {
-            type: "object",
-            additionalProperties: { type: "object", properties: { v: { type: "integer" } } },
-          },
+const PRUNE_ROWS: [
+  string,
+  JSONSchemaProps,
+  Record<string, unknown>,
+  Record<string, unknown>,
+  string[],
+][] = [
+  [
+    "root keeps apiVersion, kind and metadata",
+    {
+      type: "object",
+      properties: { spec: { type: "object", properties: { a: { type: "string" } } } },
+    },
+    {
+      apiVersion: "a/v1",
+      kind: "K",
+      metadata: { name: "x" },
+      spec: { a: "1", b: 2 },
+      status: {},
+    },
+    { apiVersion: "a/v1", kind: "K", metadata: { name: "x" }, spec: { a: "1" } },
+    ["spec.b", "status"],
+  ],
+  [
+    "list items and map values",
+    {
+      type: "object",
+      properties: {
+        l: { type: "array", items: { type: "object", properties: { a: { type: "string" } } } },
+        m: {
+          type: "object",
+          additionalProperties: { type: "object", properties: { v: { type: "integer" } } },
         },
       },
-      { l: [{ a: "x", b: 1 }, { c: 2 }], m: { k: { v: 1, w: 2 } } },
-      { l: [{ a: "x" }, {}], m: { k: { v: 1 } } },
-      ["l[0].b", "l[1].c", "m.k.w"],
-    ],
-    [
-      "preserve-unknown-fields keeps unknown fields but prunes declared subtrees",
-      {
-        type: "object",
-        properties: {
-          p: {
-            type: "object",
-            "x-kubernetes-preserve-unknown-fields": true,
-            properties: { s: { type: "object", properties: { a: { type: "string" } } } },
-          },
+    },
+    { l: [{ a: "x", b: 1 }, { c: 2 }], m: { k: { v: 1, w: 2 } } },
+    { l: [{ a: "x" }, {}], m: { k: { v: 1 } } },
+    ["l[0].b", "l[1].c", "m.k.w"],
+  ],
+  [
+    "preserve-unknown-fields keeps unknown fields but prunes declared subtrees",
+    {
+      type: "object",
+      properties: {
+        p: {
+          type: "object",
+          "x-kubernetes-preserve-unknown-fields": true,
+          properties: { s: { type: "object", properties: { a: { type: "string" } } } },
         },
       },
-      { p: { any: { deep: 1 }, s: { a: "x", b: "y" } } },
-      { p: { any: { deep: 1 }, s: { a: "x" } } },
-      ["p.s.b"],
-    ],
-    [
-      "embedded resources keep apiVersion, kind and metadata",
-      {
-        type: "object",
-        properties: {
-          e: {
-            type: "object",
-            "x-kubernetes-embedded-resource": true,
-            properties: { spec: { type: "object", properties: { a: { type: "string" } } } },
-          },
-        },
-      },
-      {
+    },
+    { p: { any: { deep: 1 }, s: { a: "x", b: "y" } } },
+    { p: { any: { deep: 1 }, s: { a: "x" } } },
+    ["p.s.b"],
+  ],
+  [
+    "embedded resources keep apiVersion, kind and metadata",
+    {
+      type: "object",
+      properties: {
         e: {
-          apiVersion: "v1",
-          kind: "Pod",
-          metadata: { name: "p" },
-          spec: { a: "x", b: 1 },
-          other: 1,
+          type: "object",
+          "x-kubernetes-embedded-resource": true,
+          properties: { spec: { type: "object", properties: { a: { type: "string" } } } },
         },
       },
-      { e: { apiVersion: "v1", kind: "Pod", metadata: { name: "p" }, spec: { a: "x" } } },
-      ["e.spec.b", "e.other"],
-    ],
-    [
-      "an object without properties loses all its fields",
-      { type: "object", properties: { o: { type: "object" } } },
-      { o: { a: 1 } },
-      { o: {} },
-      ["o.a"],
-    ],
-  ];
-  for (const [name, schema, input, want, paths] of rows) {
+    },
+    {
+      e: {
+        apiVersion: "v1",
+        kind: "Pod",
+        metadata: { name: "p" },
+        spec: { a: "x", b: 1 },
+        other: 1,
+      },
+    },
+    { e: { apiVersion: "v1", kind: "Pod", metadata: { name: "p" }, spec: { a: "x" } } },
+    ["e.spec.b", "e.other"],
+  ],
+  [
+    "an object without properties loses all its fields",
+    { type: "object", properties: { o: { type: "object" } } },
+    { o: { a: 1 } },
+    { o: {} },
+    ["o.a"],
+  ],
+];
+
+Deno.test("prune() removes unknown fields and reports their paths", async (t) => {
+  for (const [name, schema, input, want, paths] of PRUNE_ROWS) {
     await t.step(name, () => {
       const c = compileCustomResourceSchema(schema);
       const o = obj(structuredClone(input));

@@ -102,12 +102,13 @@ export class CelRuleValidator {
     st: RunState,
   ): void {
     const compiled = this.#rules(s, root);
-    const unchanged = st.ratchet && old !== undefined && jsonEqual(v, old.value);
+    let unchanged: boolean | undefined;
+    const isUnchanged = () =>
+      unchanged ??= st.ratchet && old !== undefined && jsonEqual(v, old.value);
     let self: unknown, oldSelf: unknown;
     for (const cr of compiled.rules) {
       if (st.stopped || !cr.program) continue;
       if (cr.usesOldSelf && old === undefined && !cr.optionalOldSelf) continue;
-      if (!cr.usesOldSelf && unchanged) continue;
       self ??= toCelValue(v, compiled.celSchema);
       const vars: Record<string, unknown> = { self };
       if (cr.usesOldSelf) {
@@ -116,7 +117,12 @@ export class CelRuleValidator {
           ? (old === undefined ? Optional.none() : Optional.of(oldSelf))
           : oldSelf;
       }
+      const before = st.errs.length;
       evaluateRule(cr as CompiledRule, vars, rootOr(at), s.type ?? "", st);
+      // ratcheting: a failing rule without oldSelf on an unchanged value is not an error
+      if (st.errs.length > before && !st.stopped && !cr.usesOldSelf && isUnchanged()) {
+        st.errs.length = before;
+      }
     }
   }
 }

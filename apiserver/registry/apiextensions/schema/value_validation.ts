@@ -45,7 +45,17 @@ function childAt(at: At, key: string, index = false): At {
 
 /** Validates one node (the junctors re-validate against their sub-schemas through it). */
 function walk(v: unknown, s: JSONSchemaProps, at: At, old: Old, errs: FieldError[]): void {
-  if (old !== undefined && jsonEqual(v, old.value)) return;
+  if (old !== undefined) {
+    // ratcheting: errors inside a value equal to its old value are dropped
+    const own: FieldError[] = [];
+    walkNode(v, s, at, old, own);
+    if (own.length > 0 && !jsonEqual(v, old.value)) errs.push(...own);
+    return;
+  }
+  walkNode(v, s, at, old, errs);
+}
+
+function walkNode(v: unknown, s: JSONSchemaProps, at: At, old: Old, errs: FieldError[]): void {
   if (v === null) {
     if (s.nullable || (!s.type && !s["x-kubernetes-int-or-string"])) return;
   }

@@ -10,6 +10,7 @@
 import type { JSONSchemaProps } from "../../../../shared/api/apiextensions/v1/types.ts";
 import type { FieldError } from "../../../../shared/errors/status_error.ts";
 import { CostBudget, Optional, RUNTIME_COST_BUDGET, toCelValue } from "../../../cel/mod.ts";
+import { invalid } from "../../../../shared/api/validation/field_errors.ts";
 import { childPath, indexPath, keyPath, rootOr } from "./field_paths.ts";
 import { correlateItem, mapIsCorrelatable } from "./list_values.ts";
 import { compileRules } from "./rule_compile.ts";
@@ -19,6 +20,12 @@ import type { RunState } from "./cel_rule_eval.ts";
 import { additionalOf, isObject, itemsOf, jsonEqual } from "./schema_nodes.ts";
 
 type Old = { value: unknown } | undefined;
+
+/** A rule that could not be compiled, reported at run time as kube does. */
+function compileFailure(at: string, type: string, err: string): FieldError {
+  const init = err.startsWith("rule compiler initialization error");
+  return invalid(at, type, init ? err : `rule compile error: ${err}`);
+}
 
 /** Evaluates the CEL rules of one compiled schema; rules are compiled on first use. */
 export class CelRuleValidator {
@@ -107,7 +114,11 @@ export class CelRuleValidator {
       unchanged ??= st.ratchet && old !== undefined && jsonEqual(v, old.value);
     let self: unknown, oldSelf: unknown;
     for (const cr of compiled.rules) {
-      if (st.stopped || !cr.program) continue;
+      if (st.stopped) continue;
+      if (!cr.program) {
+        if (cr.ruleError) st.errs.push(compileFailure(rootOr(at), s.type ?? "", cr.ruleError));
+        continue;
+      }
       if (cr.usesOldSelf && old === undefined && !cr.optionalOldSelf) continue;
       self ??= toCelValue(v, compiled.celSchema);
       const vars: Record<string, unknown> = { self };

@@ -47,24 +47,39 @@ export function validateCrdSchema(
   if (!isObject(schema)) return [required(path, "")];
   const deep = validateSchemaLimits(schema, path);
   if (deep.length) return deep;
-  const errs = schemaErrors(schema, path, opts.hasStatus === true);
-  if (!opts.oldSchema || !isObject(opts.oldSchema)) return errs;
-  if (validateSchemaLimits(opts.oldSchema, path).length) return errs;
-  return ratchetSchemaErrors(errs, schemaErrors(opts.oldSchema, path, opts.hasStatus === true));
+  const hasStatus = opts.hasStatus === true;
+  const old = opts.oldSchema;
+  if (!old || !isObject(old) || validateSchemaLimits(old, path).length) {
+    return schemaErrors(schema, path, hasStatus, true, true);
+  }
+  // kube does not tighten validation of persisted data: a non-structural old schema lifts the
+  // structural requirement, and rules the old schema already broke are not enforced
+  const structuralOld = validateStructural(old, path).length === 0;
+  const errs = schemaErrors(schema, path, hasStatus, structuralOld, true);
+  return ratchetSchemaErrors(errs, schemaErrors(old, path, hasStatus, structuralOld, false));
 }
 
-function schemaErrors(schema: JSONSchemaProps, path: string, hasStatus: boolean): FieldError[] {
+function schemaErrors(
+  schema: JSONSchemaProps,
+  path: string,
+  hasStatus: boolean,
+  requireStructural: boolean,
+  withCel: boolean,
+): FieldError[] {
   const errs: FieldError[] = [];
   if (hasStatus) errs.push(...validateStatusRoot(schema, path));
   if (schema.nullable) {
     errs.push(forbidden(childPath(path, "nullable"), "nullable cannot be true at the root"));
   }
-  let structural = validateStructural(schema, path);
-  if (structural.length === 0) structural = validateDefaults(schema, path);
-  errs.push(...structural);
+  let structural: FieldError[] = [];
+  if (requireStructural) {
+    structural = validateStructural(schema, path);
+    if (structural.length === 0) structural = validateDefaults(schema, path);
+    errs.push(...structural);
+  }
   const nodes = validateSchemaNodes(schema, path);
   errs.push(...nodes.errors);
-  if (structural.length === 0 && nodes.errors.length === 0) {
+  if (withCel && requireStructural && structural.length === 0 && nodes.errors.length === 0) {
     errs.push(...validateRuleSites(nodes.sites, path));
   }
   return errs;

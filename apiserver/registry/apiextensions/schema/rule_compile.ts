@@ -75,17 +75,36 @@ export function compileRules(schema: JSONSchemaProps, root: boolean): CompiledRu
   let env: CelEnvironment | undefined, optEnv: CelEnvironment | undefined;
   const rules = (schema["x-kubernetes-validations"] ?? []).map((rule) => {
     const optional = rule.optionalOldSelf === true;
-    const e = optional
-      ? optEnv ??= CelEnvironment.create({
-        variables: [
-          { name: "self", schema: celSchema },
-          { name: "oldSelf", type: `optional<${scalarCelType(celSchema)}>` },
-        ],
-      })
-      : env ??= crdValidationEnvironment(celSchema);
+    let e: CelEnvironment;
+    try {
+      e = optional
+        ? optEnv ??= CelEnvironment.create({
+          variables: [
+            { name: "self", schema: celSchema },
+            { name: "oldSelf", type: `optional<${scalarCelType(celSchema)}>` },
+          ],
+        })
+        : env ??= crdValidationEnvironment(celSchema);
+    } catch (err) {
+      return initFailed(rule, err);
+    }
     return compileOne(e, rule, optional, schema);
   });
   return { celSchema, rules };
+}
+
+/** A rule whose environment could not be built (a schema CEL cannot type). */
+function initFailed(rule: ValidationRule, err: unknown): CompiledRule {
+  const msg = err instanceof Error ? err.message : String(err);
+  return {
+    rule,
+    ruleError: `rule compiler initialization error: ${msg}`,
+    usesOldSelf: false,
+    optionalOldSelf: false,
+    fieldPath: [],
+    ruleCost: 0,
+    messageCost: 0,
+  };
 }
 
 function compileOne(

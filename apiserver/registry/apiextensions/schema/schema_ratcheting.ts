@@ -1,7 +1,8 @@
 /**
  * Ratcheting of CRD-write rules on update (apiextensions validation.go's options computed from
  * the old CRD): a rule the old schema already broke is not enforced on the new one — invalid
- * property types, non-atomic items of sets and unpruned defaults.
+ * property types, non-atomic items of sets, unpruned defaults and list-map keys that are
+ * neither required nor defaulted (or nullable set/map items).
  *
  * @module
  */
@@ -13,6 +14,9 @@ const CATEGORIES: Category[] = [
   (e) => e.type === "FieldValueNotSupported" && e.field.endsWith(".type"),
   (e) => e.detail === "must be atomic as item of a list with x-kubernetes-list-type=set",
   (e) => e.detail === "must not have unknown fields",
+  (e) =>
+    e.detail.startsWith("this property is in x-kubernetes-list-map-keys, so it") ||
+    e.detail.startsWith("cannot be nullable when x-kubernetes-list-type is"),
 ];
 
 /** `errs` without the categories `oldErrs` already had. */

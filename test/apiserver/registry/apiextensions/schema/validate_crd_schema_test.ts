@@ -255,4 +255,7 @@ Deno.test("validateCrdSchema() ratchets rules the old schema already broke", () 
   assert.strictEqual(check(s).length, 1);
   assert.deepStrictEqual(check(s, { oldSchema: s }), []);
   assert.strictEqual(check(s, { oldSchema: root({ a: { type: "string" } }) }).length, 1);
+  const nonStructural = root({ a: {} });
+  assert.strictEqual(check(nonStructural).length, 1);
+  assert.deepStrictEqual(check(nonStructural, { oldSchema: nonStructural }), []);
 });

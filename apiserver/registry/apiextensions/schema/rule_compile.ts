@@ -37,9 +37,23 @@ export interface CompiledRules {
   rules: CompiledRule[];
 }
 
-/** The schema `self` is typed from: the root also holds apiVersion, kind and metadata. */
+const STRING: JSONSchemaProps = { type: "string" };
+
+/**
+ * The schema `self` is typed from. At the resource root (kube's WithTypeAndObjectMeta)
+ * `apiVersion` and `kind` are strings and `metadata` holds only `name` and `generateName`.
+ */
 export function celSchemaOf(schema: JSONSchemaProps, root: boolean): CelSchema {
-  const s = root ? { ...schema, "x-kubernetes-embedded-resource": true } : schema;
+  if (!root) return schema as unknown as CelSchema;
+  const s: JSONSchemaProps = {
+    ...schema,
+    properties: {
+      ...(schema.properties ?? {}),
+      apiVersion: STRING,
+      kind: STRING,
+      metadata: { type: "object", properties: { name: STRING, generateName: STRING } },
+    },
+  };
   return s as unknown as CelSchema;
 }
 

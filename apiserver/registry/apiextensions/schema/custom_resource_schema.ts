@@ -15,6 +15,7 @@ import { applyDefaultsTo, pruneNonNullableNulls } from "./defaults.ts";
 import { validateEmbeddedResources } from "./embedded.ts";
 import { childPath } from "./field_paths.ts";
 import { validateSchemaLimits } from "./limits.ts";
+import { validateSchemaShape } from "./schema_shape.ts";
 import { validateListSetsAndMaps } from "./list_values.ts";
 import { pruneValue } from "./prune.ts";
 import { ratchetSchemaErrors } from "./schema_ratcheting.ts";
@@ -45,11 +46,16 @@ export function validateCrdSchema(
   opts: CrdSchemaCheckOptions = {},
 ): FieldError[] {
   if (!isObject(schema)) return [required(path, "")];
+  const shape = validateSchemaShape(schema, path);
+  if (shape.length) return shape;
   const deep = validateSchemaLimits(schema, path);
   if (deep.length) return deep;
   const hasStatus = opts.hasStatus === true;
   const old = opts.oldSchema;
-  if (!old || !isObject(old) || validateSchemaLimits(old, path).length) {
+  if (
+    !old || !isObject(old) || validateSchemaShape(old, path).length ||
+    validateSchemaLimits(old, path).length
+  ) {
     return schemaErrors(schema, path, hasStatus, true, true);
   }
   // kube does not tighten validation of persisted data: a non-structural old schema lifts the

@@ -61,7 +61,10 @@ Deno.test("validate() reports root rules at <nil> and types self with metadata",
     properties: { metadata: { type: "object" } },
     "x-kubernetes-validations": [{ rule: "self.metadata.labels.size() > 0" }],
   });
-  assert.match(fieldErrorMessage(bad.validate(cr({}))[0]), /^<nil>: Invalid value: "object": rule compile error: compilation failed: ERROR: .*labels/);
+  assert.match(
+    fieldErrorMessage(bad.validate(cr({}))[0]),
+    /^<nil>: Invalid value: "object": rule compile error: compilation failed: ERROR: .*labels/,
+  );
   const v = validator({ type: "object", properties: { n: { type: "integer" } } }, [
     { rule: "self.metadata.name.startsWith('ok')" },
     { rule: "self.kind == 'K' && self.apiVersion == 'a/v1'" },

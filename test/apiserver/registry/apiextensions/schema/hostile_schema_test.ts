@@ -112,3 +112,20 @@ Deno.test("validateCrdSchema() bounds the number of rules it compiles", () => {
     }`,
   ]);
 });
+
+Deno.test("validateCrdSchema() reports keywords of the wrong JSON type instead of throwing", () => {
+  const bad = {
+    type: "object",
+    properties: {
+      a: { type: 1, "x-kubernetes-validations": "self > 0" },
+      b: { type: "array", items: "x" },
+      c: { type: "object", "x-kubernetes-validations": [{ rule: 42 }] },
+    },
+  } as unknown as JSONSchemaProps;
+  assert.deepStrictEqual(validateCrdSchema(bad, "s").map(fieldErrorMessage).sort(), [
+    "s.properties[a].type: Invalid value: 1: must be of type string",
+    's.properties[a].x-kubernetes-validations: Invalid value: "self > 0": must be of type array',
+    's.properties[b].items: Invalid value: "x": must be of type object',
+    "s.properties[c].x-kubernetes-validations[0].rule: Invalid value: 42: must be of type string",
+  ]);
+});

@@ -18,10 +18,10 @@ import { validateSchemaLimits } from "./limits.ts";
 import { validateSchemaShape } from "./schema_shape.ts";
 import { validateListSetsAndMaps } from "./list_values.ts";
 import { pruneValue } from "./prune.ts";
-import { ratchetSchemaErrors } from "./schema_ratcheting.ts";
+import { isExpressionCostError, ratchetSchemaErrors } from "./schema_ratcheting.ts";
 import { validateRuleSites } from "./rule_checks.ts";
 import { validateSchemaNodes } from "./schema_rules.ts";
-import { isObject } from "./schema_nodes.ts";
+import { isObject, jsonEqual } from "./schema_nodes.ts";
 import { validateStructural } from "./structural.ts";
 import { validateStatusRoot } from "./status_root.ts";
 import { validateValue } from "./value_validation.ts";
@@ -61,7 +61,9 @@ export function validateCrdSchema(
   // kube does not tighten validation of persisted data: a non-structural old schema lifts the
   // structural requirement, and rules the old schema already broke are not enforced
   const structuralOld = validateStructural(old, path).length === 0;
-  const errs = schemaErrors(schema, path, hasStatus, structuralOld, true);
+  let errs = schemaErrors(schema, path, hasStatus, structuralOld, true);
+  // an unchanged schema keeps its rules even if their estimates grew (suppressPerExpressionCost)
+  if (jsonEqual(schema, old)) errs = errs.filter((e) => !isExpressionCostError(e));
   return ratchetSchemaErrors(errs, schemaErrors(old, path, hasStatus, structuralOld, false));
 }
 

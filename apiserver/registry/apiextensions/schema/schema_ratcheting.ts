@@ -10,6 +10,16 @@ import type { FieldError } from "../../../../shared/errors/status_error.ts";
 
 type Category = (e: FieldError) => boolean;
 
+/**
+ * A rule's or messageExpression's own estimated cost over the limit, which kube does not
+ * report for a version whose schema did not change (suppressPerExpressionCost).
+ */
+export function isExpressionCostError(e: FieldError): boolean {
+  return e.type === "FieldValueForbidden" &&
+    (e.detail.startsWith("estimated rule cost exceeds budget") ||
+      e.detail.startsWith("estimated messageExpression cost exceeds budget"));
+}
+
 const CATEGORIES: Category[] = [
   (e) => e.type === "FieldValueNotSupported" && e.field.endsWith(".type"),
   (e) => e.detail === "must be atomic as item of a list with x-kubernetes-list-type=set",

@@ -223,6 +223,10 @@ Deno.test("validateCrdSchema() estimates rule costs with maxItems/maxLength", ()
       },
     });
   assert.deepStrictEqual(check(nested(true)), []);
+  assert.deepStrictEqual(
+    check(nested(false), { oldSchema: nested(false) }).map((e) => e.includes("contributed")),
+    [true, false],
+  );
   const errs = check(nested(false));
   const at =
     "spec.versions[0].schema.openAPIV3Schema.properties[l].x-kubernetes-validations[0].rule";

@@ -12,7 +12,7 @@ import type { FieldError } from "../../../../shared/errors/status_error.ts";
 import { CostBudget, Optional, RUNTIME_COST_BUDGET, toCelValue } from "../../../cel/mod.ts";
 import { invalid } from "../../../../shared/api/validation/field_errors.ts";
 import { childPath, indexPath, keyPath, rootOr } from "./field_paths.ts";
-import { correlateItem, mapIsCorrelatable } from "./list_values.ts";
+import { correlator, mapIsCorrelatable } from "./list_values.ts";
 import { compileRules } from "./rule_compile.ts";
 import type { CompiledRule, CompiledRules } from "./rule_compile.ts";
 import { evaluateRule } from "./cel_rule_eval.ts";
@@ -75,14 +75,18 @@ export class CelRuleValidator {
     st: RunState,
   ): void {
     if (!s || v === null || v === undefined || st.stopped) return;
+    // a null old value is no old value (kube: oldSelf is only bound to non-null values)
+    if (old !== undefined && (old.value === null || old.value === undefined)) old = undefined;
     if (s["x-kubernetes-validations"]?.length) this.#runRules(v, s, at, old, root, st);
     if (Array.isArray(v)) {
       const items = itemsOf(s);
-      const oldList = old && Array.isArray(old.value) ? old.value : undefined;
+      // only map lists correlate items for oldSelf (kube's MakeMapList)
+      const oldList = old && Array.isArray(old.value) && s["x-kubernetes-list-type"] === "map"
+        ? old.value
+        : undefined;
+      const find = correlator(s, oldList);
       v.forEach((x, i) => {
-        const o = oldList && s["x-kubernetes-list-type"] === "map"
-          ? correlateItem(s, x, oldList)
-          : undefined;
+        const o = find(x);
         this.#walk(x, items, indexPath(at, i), o, false, st);
       });
     } else if (isObject(v)) {

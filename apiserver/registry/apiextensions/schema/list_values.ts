@@ -27,20 +27,34 @@ export function mapKeyOf(s: JSONSchemaProps, item: unknown): Record<string, unkn
   return out;
 }
 
-/** The old item correlated with `item` in `oldList`, if the list type allows it. */
-export function correlateItem(
-  s: JSONSchemaProps,
-  item: unknown,
-  oldList: unknown[],
-): { value: unknown } | undefined {
+/** Finds the old item of a new one: `(item) => { value }` or undefined. */
+export type Correlator = (item: unknown) => { value: unknown } | undefined;
+
+const NONE: Correlator = () => undefined;
+
+/**
+ * The correlator of a list's items with `oldList`: `map` lists by their keys, `set` lists by
+ * value, other lists not at all. Built once per list (a keyed index, not a search per item).
+ */
+export function correlator(s: JSONSchemaProps, oldList: unknown[] | undefined): Correlator {
+  if (!oldList) return NONE;
   const lt = s["x-kubernetes-list-type"];
   if (lt === "map") {
-    const key = canonicalJson(mapKeyOf(s, item));
-    const o = oldList.find((x) => canonicalJson(mapKeyOf(s, x)) === key);
-    return o === undefined ? undefined : { value: o };
+    const byKey = new Map<string, unknown>();
+    for (const o of oldList) {
+      const k = canonicalJson(mapKeyOf(s, o));
+      if (!byKey.has(k)) byKey.set(k, o);
+    }
+    return (item) => {
+      const k = canonicalJson(mapKeyOf(s, item));
+      return byKey.has(k) ? { value: byKey.get(k) } : undefined;
+    };
   }
-  if (lt === "set") return oldList.some((x) => jsonEqual(x, item)) ? { value: item } : undefined;
-  return undefined;
+  if (lt === "set") {
+    const values = new Set(oldList.map(canonicalJson));
+    return (item) => (values.has(canonicalJson(item)) ? { value: item } : undefined);
+  }
+  return NONE;
 }
 
 /** Every set/map uniqueness error in `v` (new duplicates only when `old` is given). */
@@ -57,9 +71,9 @@ export function validateListSetsAndMaps(
     if (lt === "set") errs.push(...uniqueSet(v, path));
     else if (lt === "map") errs.push(...uniqueMap(s, v, path));
     const items = itemsOf(s);
-    const oldList = old && Array.isArray(old.value) ? old.value : undefined;
+    const find = correlator(s, old && Array.isArray(old.value) ? old.value : undefined);
     v.forEach((x, i) => {
-      const o = oldList ? correlateItem(s, x, oldList) : undefined;
+      const o = find(x);
       errs.push(...validateListSetsAndMaps(x, items, `${path}[${i}]`, o));
     });
   } else if (isObject(v)) {

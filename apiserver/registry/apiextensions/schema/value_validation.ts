@@ -19,7 +19,7 @@ import {
 } from "./scalar_checks.ts";
 import type { At } from "./scalar_checks.ts";
 import { validateJunctors } from "./value_junctors.ts";
-import { correlateItem } from "./list_values.ts";
+import { correlator } from "./list_values.ts";
 import { additionalOf, canonicalJson, isObject, itemsOf, jsonEqual } from "./schema_nodes.ts";
 
 /** An old value at the same place, when there is one (for ratcheting). */
@@ -80,9 +80,9 @@ function walkArray(v: unknown[], s: JSONSchemaProps, at: At, old: Old, errs: Fie
   }
   const items = itemsOf(s);
   if (!items) return;
-  const oldList = old && Array.isArray(old.value) ? old.value : undefined;
+  const find = correlator(s, old && Array.isArray(old.value) ? old.value : undefined);
   v.forEach((x, i) => {
-    const o = oldList ? correlateItem(s, x, oldList) : undefined;
+    const o = find(x);
     walk(x, items, childAt(at, String(i), true), o, errs);
   });
 }

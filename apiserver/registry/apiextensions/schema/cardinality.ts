@@ -1,7 +1,8 @@
 /**
  * How many times a node's rules may run for one object, as apiextensions' CEL schema context
- * estimates it: the product of the bounds of the enclosing lists and maps (`maxItems`,
- * `maxProperties`), unbounded ones estimated from the largest request.
+ * estimates it: the product of the bounds (`maxItems`, `maxProperties`) of the enclosing lists
+ * and maps; when any of them is unbounded, the most values of the node's type that fit in the
+ * largest request.
  *
  * @module
  */
@@ -24,17 +25,19 @@ export function minSerializedSize(s: JSONSchemaProps): number {
   }
 }
 
-/** The largest number of elements of a list (`kind` list) or map under `parent`. */
-export function maxCardinality(
-  parent: JSONSchemaProps,
-  child: JSONSchemaProps,
-  kind: "list" | "map",
-): number {
-  if (kind === "list" && typeof parent.maxItems === "number") return Math.max(0, parent.maxItems);
-  if (kind === "map" && typeof parent.maxProperties === "number") {
-    return Math.max(0, parent.maxProperties);
-  }
-  const room = MAX_REQUEST_SIZE_BYTES - 2;
-  const per = kind === "list" ? minSerializedSize(child) + 1 : minSerializedSize(child) + 5;
-  return Math.floor(room / per);
+/** The bound of a list (`maxItems`) or map (`maxProperties`); Infinity when unbounded. */
+export function elementBound(parent: JSONSchemaProps, kind: "list" | "map"): number {
+  const b = kind === "list" ? parent.maxItems : parent.maxProperties;
+  return typeof b === "number" ? Math.max(0, b) : Infinity;
+}
+
+/** Multiplies cardinalities (0 wins over an unbounded factor). */
+export function multiplyCardinality(a: number, b: number): number {
+  return a === 0 || b === 0 ? 0 : a * b;
+}
+
+/** The cardinality used for a node's rules: the product, or the request-size estimate. */
+export function siteCardinality(product: number, node: JSONSchemaProps): number {
+  if (Number.isFinite(product)) return product;
+  return Math.floor((MAX_REQUEST_SIZE_BYTES - 2) / (minSerializedSize(node) + 1));
 }

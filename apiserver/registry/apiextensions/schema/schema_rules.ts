@@ -23,7 +23,7 @@ import { childPath, indexPath, keyPath } from "./field_paths.ts";
 import { additionalOf, itemsOf } from "./schema_nodes.ts";
 import { validateListMarkers, validateMapListKeys } from "./list_markers.ts";
 import { validateRuleFields } from "./rule_fields.ts";
-import { maxCardinality } from "./cardinality.ts";
+import { elementBound, multiplyCardinality, siteCardinality } from "./cardinality.ts";
 import { mapIsCorrelatable } from "./list_values.ts";
 
 /** One schema node carrying `x-kubernetes-validations`, found while walking the schema. */
@@ -45,7 +45,7 @@ interface Walk {
   disallowDefaults?: string;
   insideMeta: boolean;
   uncorrelatable?: string;
-  /** Undefined under allOf/anyOf/oneOf/not: no CEL context there. */
+  /** Product of the enclosing bounds (Infinity: unbounded); undefined under junctors. */
   cardinality?: number;
   sites: RuleSite[];
 }
@@ -85,7 +85,7 @@ function walk(s: JSONSchemaProps, path: string, w: Walk, isRoot: boolean): Field
       path,
       root: isRoot,
       uncorrelatable: w.uncorrelatable,
-      cardinality: w.cardinality,
+      cardinality: siteCardinality(w.cardinality, s),
     });
   }
   return errs;
@@ -111,7 +111,9 @@ function walkAdditional(s: JSONSchemaProps, path: string, w: Walk): FieldError[]
     sub.disallowDefaults = "inside additionalProperties applying to object metadata";
   }
   if (!mapCorrelatable(s)) sub.uncorrelatable ??= path;
-  if (w.cardinality !== undefined) sub.cardinality = w.cardinality * maxCardinality(s, ap, "map");
+  if (w.cardinality !== undefined) {
+    sub.cardinality = multiplyCardinality(w.cardinality, elementBound(s, "map"));
+  }
   errs.push(...walk(ap, childPath(path, "additionalProperties"), sub, false));
   return errs;
 }
@@ -152,7 +154,7 @@ function walkItems(s: JSONSchemaProps, path: string, w: Walk): FieldError[] {
   const ip = childPath(path, "items");
   if (items) {
     if (w.cardinality !== undefined) {
-      sub.cardinality = w.cardinality * maxCardinality(s, items, "list");
+      sub.cardinality = multiplyCardinality(w.cardinality, elementBound(s, "list"));
     }
     return walk(items, ip, sub, false);
   }

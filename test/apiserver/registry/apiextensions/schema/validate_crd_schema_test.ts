@@ -223,6 +223,21 @@ Deno.test("validateCrdSchema() estimates rule costs with maxItems/maxLength", ()
       },
     });
   assert.deepStrictEqual(check(nested(true)), []);
+  // an unbounded ancestor: the node's own request-size estimate, not a product of estimates
+  const deepLists = root({
+    l: {
+      type: "array",
+      items: {
+        type: "array",
+        items: {
+          type: "string",
+          maxLength: 64,
+          "x-kubernetes-validations": [{ rule: "self != 'x'" }],
+        },
+      },
+    },
+  });
+  assert.deepStrictEqual(check(deepLists), []);
   assert.deepStrictEqual(
     check(nested(false), { oldSchema: nested(false) }).map((e) => e.includes("contributed")),
     [true, false],

@@ -85,7 +85,8 @@ function ruleErrors(
   if (cr.ruleError) errs.push(invalid(rulePath, cr.rule, cr.ruleError));
   if (cr.messageError) errs.push(invalid(msgPath, cr.rule, cr.messageError));
   else if (cr.messageProgram) {
-    const mcost = cr.messageCost * site.cardinality;
+    // kube checks and totals a messageExpression at its own estimate (not times the cardinality)
+    const mcost = cr.messageCost;
     if (mcost > STATIC_ESTIMATED_COST_LIMIT) {
       errs.push(forbidden(
         msgPath,

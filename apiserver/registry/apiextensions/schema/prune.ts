@@ -1,8 +1,9 @@
 /**
  * Pruning (apiextensions pruning/algorithm.go): removes the fields a structural schema does
  * not declare, except under `x-kubernetes-preserve-unknown-fields`, keeping `apiVersion`,
- * `kind` and `metadata` of the root and of embedded resources. Returns the removed fields'
- * paths as Kubernetes reports them for `fieldValidation` (`spec.foo`, `spec.list[0].bar`).
+ * `kind` and `metadata` of the root and of embedded resources (whose metadata keeps only
+ * ObjectMeta's fields). Returns the removed fields' paths as Kubernetes reports them for
+ * `fieldValidation` (`spec.foo`, `spec.list[0].bar`).
  *
  * @module
  */
@@ -10,6 +11,36 @@ import type { JSONSchemaProps } from "../../../../shared/api/apiextensions/v1/ty
 import { additionalOf, isObject, itemsOf } from "./schema_nodes.ts";
 
 const META_FIELDS = new Set(["apiVersion", "kind", "metadata"]);
+
+/** ObjectMeta's fields: anything else in an embedded resource's metadata is dropped. */
+const OBJECT_META_FIELDS = new Set([
+  "name",
+  "generateName",
+  "namespace",
+  "selfLink",
+  "uid",
+  "resourceVersion",
+  "generation",
+  "creationTimestamp",
+  "deletionTimestamp",
+  "deletionGracePeriodSeconds",
+  "labels",
+  "annotations",
+  "ownerReferences",
+  "finalizers",
+  "managedFields",
+]);
+
+/** Drops the unknown fields of an embedded resource's metadata (kube's objectmeta.Coerce). */
+function pruneEmbeddedMeta(x: Record<string, unknown>, at: string, out: string[]): void {
+  const meta = x.metadata;
+  if (!isObject(meta)) return;
+  for (const k of Object.keys(meta)) {
+    if (OBJECT_META_FIELDS.has(k)) continue;
+    out.push(join(join(at, "metadata"), k));
+    delete meta[k];
+  }
+}
 
 function join(parent: string, key: string): string {
   return parent === "" ? key : `${parent}.${key}`;
@@ -23,11 +54,18 @@ export function pruneValue(
 ): string[] {
   const pruned: string[] = [];
   const s = root && schema ? { ...schema, "x-kubernetes-embedded-resource": true } : schema;
-  prune(obj, s, "", pruned);
+  prune(obj, s, "", pruned, root);
   return pruned;
 }
 
-function prune(x: unknown, s: JSONSchemaProps | undefined, at: string, out: string[]): void {
+function prune(
+  x: unknown,
+  s: JSONSchemaProps | undefined,
+  at: string,
+  out: string[],
+  root = false,
+): void {
+  if (!root && isObject(x) && s?.["x-kubernetes-embedded-resource"]) pruneEmbeddedMeta(x, at, out);
   if (s?.["x-kubernetes-preserve-unknown-fields"] === true) return skipPrune(x, s, at, out);
   if (Array.isArray(x)) {
     const items = itemsOf(s);

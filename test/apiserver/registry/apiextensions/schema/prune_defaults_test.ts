@@ -61,7 +61,7 @@ const PRUNE_ROWS: [
     ["p.s.b"],
   ],
   [
-    "embedded resources keep apiVersion, kind and metadata",
+    "embedded resources keep apiVersion, kind and metadata (ObjectMeta fields only)",
     {
       type: "object",
       properties: {
@@ -76,13 +76,13 @@ const PRUNE_ROWS: [
       e: {
         apiVersion: "v1",
         kind: "Pod",
-        metadata: { name: "p" },
+        metadata: { name: "p", bogus: 1 },
         spec: { a: "x", b: 1 },
         other: 1,
       },
     },
     { e: { apiVersion: "v1", kind: "Pod", metadata: { name: "p" }, spec: { a: "x" } } },
-    ["e.spec.b", "e.other"],
+    ["e.metadata.bogus", "e.spec.b", "e.other"],
   ],
   [
     "an object without properties loses all its fields",

@@ -38,7 +38,9 @@ function walk(
     rr = s;
     meta = false;
   }
-  if (s.default !== undefined) errs.push(...checkDefault(s, path, s === rr, meta));
+  if (s.default !== undefined && s.default !== null) {
+    errs.push(...checkDefault(s, path, s === rr, meta));
+  }
   const items = itemsOf(s);
   if (items) walk(items, childPath(path, "items"), rr, meta, errs);
   for (const [k, p] of Object.entries(s.properties ?? {})) {

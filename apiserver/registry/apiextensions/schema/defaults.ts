@@ -19,7 +19,7 @@ export function applyDefaultsTo(x: unknown, s: JSONSchemaProps | undefined): voi
   if (Array.isArray(x)) {
     const items = itemsOf(s);
     x.forEach((v, i) => {
-      if (nonNullableNull(v, items) && items?.default !== undefined) {
+      if (nonNullableNull(v, items) && items?.default != null) {
         x[i] = cloneJson(items.default);
       }
       applyDefaultsTo(v, items);
@@ -29,7 +29,7 @@ export function applyDefaultsTo(x: unknown, s: JSONSchemaProps | undefined): voi
   if (!isObject(x)) return;
   const props = s.properties ?? {};
   for (const [k, p] of Object.entries(props)) {
-    if (p.default === undefined) continue;
+    if (p.default == null) continue; // `default: null` is no default (kube)
     if (!Object.hasOwn(x, k) || x[k] === undefined || nonNullableNull(x[k], p)) {
       x[k] = cloneJson(p.default);
     }
@@ -38,7 +38,7 @@ export function applyDefaultsTo(x: unknown, s: JSONSchemaProps | undefined): voi
   for (const [k, v] of Object.entries(x)) {
     if (Object.hasOwn(props, k)) applyDefaultsTo(v, props[k]);
     else if (ap) {
-      if (nonNullableNull(v, ap) && ap.default !== undefined) x[k] = cloneJson(ap.default);
+      if (nonNullableNull(v, ap) && ap.default != null) x[k] = cloneJson(ap.default);
       applyDefaultsTo(v, ap);
     }
   }
@@ -58,7 +58,7 @@ export function pruneNonNullableNulls(x: unknown, s: JSONSchemaProps | undefined
   for (const [k, v] of Object.entries(x)) {
     const ps = Object.hasOwn(props, k) ? props[k] : ap;
     if (!ps) continue;
-    if (v === null && ps.nullable !== true && ps.default === undefined) delete x[k];
+    if (v === null && ps.nullable !== true && ps.default == null) delete x[k];
     else pruneNonNullableNulls(v, ps);
   }
 }

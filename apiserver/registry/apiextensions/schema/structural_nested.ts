@@ -72,7 +72,7 @@ function forbiddenInNested(v: JSONSchemaProps, path: string): FieldError[] {
   if (v.type) f("type", EMPTY);
   if (v.additionalProperties !== undefined) f("additionalProperties", UNDEFINED);
   else if (additionalOf(v)) f("additionalProperties", UNDEFINED);
-  if (v.default !== undefined) f("default", UNDEFINED);
+  if (v.default != null) f("default", UNDEFINED);
   if (v.title) f("title", EMPTY);
   if (v.description) f("description", EMPTY);
   if (v.nullable) f("nullable", FALSE);

@@ -47,9 +47,9 @@ function enumOf(values: unknown[]): { set: Set<string>; names: string[] } {
 
 /** The expected type names of `s` (`integer,string` for int-or-string), or undefined. */
 function expectedType(s: JSONSchemaProps): string | undefined {
-  if (s.type) return s.type;
+  // kube's validator replaces the type of an int-or-string node by [integer, string]
   if (s["x-kubernetes-int-or-string"]) return "integer,string";
-  return undefined;
+  return s.type || undefined;
 }
 
 function typeMatches(t: string, v: unknown): boolean {

@@ -36,8 +36,9 @@ const ALLOWED: [string, string][] = [
 ];
 const ALLOWED_NAMES = new Set(ALLOWED.map(([w]) => w));
 
+/** Go's zero value of the field (numbers are pointers in JSONSchemaProps: set is non-zero). */
 function isZero(v: unknown): boolean {
-  if (v === undefined || v === null || v === false || v === 0 || v === "") return true;
+  if (v === undefined || v === null || v === false || v === "") return true;
   if (Array.isArray(v)) return v.length === 0;
   return typeof v === "object" && Object.keys(v as object).length === 0;
 }

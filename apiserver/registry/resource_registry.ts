@@ -58,7 +58,11 @@ export class ResourceRegistry {
 
   #converting(def: KindDef): Store {
     const stored = def.servedFrom!.storage;
-    const inner = this.lookup(stored.group, stored.version, stored.plural);
+    const id = (k: KindDef) => ResourceRegistry.#id(k.group, k.version, k.plural);
+    // Served from itself: the stored form's store is this kind's own, kept here only.
+    const inner = id(stored) === id(def)
+      ? new Store(stored, this.#storeOptions)
+      : this.lookup(stored.group, stored.version, stored.plural)?.storageStore;
     if (!inner) {
       throw new Error(
         `${def.kind} ${apiVersionOf(def)} is served from ${stored.plural} ${
@@ -85,6 +89,14 @@ export class ResourceRegistry {
   /** Every store, in registration order. */
   all(): Store[] {
     return [...this.#stores.values()];
+  }
+
+  /**
+   * The stores that hold objects, each once: every store that is not served from another's,
+   * and the private stored-form store of each kind served from itself.
+   */
+  storageStores(): Store[] {
+    return [...new Set(this.all().map((s) => s.storageStore))];
   }
 
   /** Whether a group/version is served. */

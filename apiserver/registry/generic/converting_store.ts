@@ -44,16 +44,55 @@ export class ConvertingStore extends Store {
     return this.#inner;
   }
 
-  /** A stored object in the served form. */
-  toServed(obj: KubeObject): KubeObject {
+  /**
+   * Whether the conversions answer Promises (the converter has a batch form): watches then
+   * convert per watcher with {@link ConvertingStore.toServedList} instead of in the cache.
+   */
+  get convertsAsynchronously(): boolean {
+    return this.#conv.fromStorageList !== undefined;
+  }
+
+  /**
+   * A stored object in the served form, converted synchronously (the watch cache's fan-out);
+   * throws when the converter answers a Promise.
+   */
+  toServedNow(obj: KubeObject): KubeObject {
     const out = this.#conv.fromStorage(obj);
+    if (out instanceof Promise) {
+      out.catch(() => {});
+      throw new Error(`the conversion to ${this.#apiVersion} is asynchronous`);
+    }
+    return this.#stamp(out);
+  }
+
+  /** A stored object in the served form. */
+  async toServed(obj: KubeObject): Promise<KubeObject> {
+    return this.#stamp(await this.#conv.fromStorage(obj));
+  }
+
+  /** Stored objects in the served form, in order: one batch conversion where the converter has one. */
+  async toServedList(objs: KubeObject[]): Promise<KubeObject[]> {
+    if (objs.length === 0) return [];
+    const batch = this.#conv.fromStorageList;
+    const out = batch
+      ? await batch.call(this.#conv, objs)
+      : await Promise.all(objs.map((o) => this.#conv.fromStorage(o)));
+    if (out.length !== objs.length) {
+      throw StatusError.internal(
+        `converting ${objs.length} objects to ${this.#apiVersion} returned ${out.length}`,
+      );
+    }
+    return out.map((o) => this.#stamp(o));
+  }
+
+  #stamp(out: KubeObject): KubeObject {
     out.apiVersion = this.#apiVersion;
     out.kind = this.def.kind;
     return out;
   }
 
   override async get(namespace: string, name: string, rv?: string): Promise<KubeObject> {
-    return this.toServed(await this.#requalify(() => this.#inner.get(namespace, name, rv)));
+    return await this.toServed(await this.#requalify(() => this.#inner.get(namespace, name, rv)));
   }
 
   override async list(namespace: string, query: ListQuery): Promise<KubeList> {
@@ -62,7 +101,7 @@ export class ConvertingStore extends Store {
       ...list,
       kind: `${this.def.kind}List`,
       apiVersion: this.#apiVersion,
-      items: list.items.map((o) => this.toServed(o)),
+      items: await this.toServedList(list.items),
     };
   }
 
@@ -74,11 +113,11 @@ export class ConvertingStore extends Store {
     const obj = cloneValue(body);
     obj.metadata ??= {};
     this.#prepare(namespace, obj, undefined, opts);
-    const stored = this.#conv.toStorage(obj);
+    const stored = await this.#conv.toStorage(obj);
     const created = await this.#requalify(() =>
       this.#inner.create(namespace, stored, { ...opts, applied: true })
     );
-    return this.toServed(created);
+    return await this.toServed(created);
   }
 
   override async guaranteedUpdate(
@@ -89,12 +128,12 @@ export class ConvertingStore extends Store {
     opts: UpdateOptions = {},
   ): Promise<{ object: KubeObject; created: boolean }> {
     const converted: TryUpdate = async (stored) => {
-      const current = stored && this.toServed(stored);
+      const current = stored && await this.toServed(stored);
       const next = await tryUpdate(current && cloneValue(current));
       if (!next) return undefined;
       next.metadata ??= {};
       this.#prepare(namespace, next, current, opts);
-      return this.#conv.toStorage(next);
+      return await this.#conv.toStorage(next);
     };
     const res = await this.#requalify(() =>
       this.#inner.guaranteedUpdate(namespace, name, converted, preconditions, {
@@ -102,7 +141,7 @@ export class ConvertingStore extends Store {
         applied: true,
       })
     );
-    return { object: this.toServed(res.object), created: res.created };
+    return { object: await this.toServed(res.object), created: res.created };
   }
 
   override async delete(
@@ -112,7 +151,7 @@ export class ConvertingStore extends Store {
     opts: WriteOptions = {},
   ): Promise<{ object: KubeObject; deleted: boolean }> {
     const res = await this.#requalify(() => this.#inner.delete(namespace, name, options, opts));
-    return { object: this.toServed(res.object), deleted: res.deleted };
+    return { object: await this.toServed(res.object), deleted: res.deleted };
   }
 
   override async deleteCollection(
@@ -128,7 +167,7 @@ export class ConvertingStore extends Store {
       kind: `${this.def.kind}List`,
       apiVersion: this.#apiVersion,
       metadata: deleted.metadata,
-      items: deleted.items.map((o) => this.toServed(o)),
+      items: await this.toServedList(deleted.items),
     };
   }
 

@@ -37,9 +37,9 @@ function widget(name: string, apiVersion: string, spec: unknown): KubeObject {
   } as KubeObject;
 }
 
-async function failure(p: unknown): Promise<StatusError> {
+async function failure(fn: () => unknown): Promise<StatusError> {
   try {
-    await p;
+    await fn();
   } catch (err) {
     assert.ok(err instanceof StatusError, String(err));
     return err;
@@ -64,20 +64,20 @@ Deno.test("customResourceConverter() with strategy None rewrites the apiVersion 
 Deno.test("customResourceConverter() refuses versions the CRD does not have, with kube's messages", async () => {
   const conv = customResourceConverter(widgetCrd());
   const bad = widget("a", "example.com/v7", {});
-  const single = await failure((async () => conv.forVersion("v1").fromStorage(bad))());
+  const single = await failure(() => conv.forVersion("v1").fromStorage(bad));
   assert.equal(single.code, 500);
   assert.equal(
     single.message,
     "request to convert CR from an invalid group/version: example.com/v7",
   );
   const list = await failure(
-    (async () => conv.convert([widget("b", "example.com/v1", {}), bad], "example.com/v2", true))(),
+    () => conv.convert([widget("b", "example.com/v1", {}), bad], "example.com/v2", true),
   );
   assert.equal(
     list.message,
     "request to convert CR list failed, list index 1 has invalid group/version: example.com/v7",
   );
-  const to = await failure((async () => conv.convert([bad], "example.com/v3"))());
+  const to = await failure(() => conv.convert([bad], "example.com/v3"));
   assert.equal(to.message, "request to convert CR to an invalid group/version: example.com/v3");
 });
 
@@ -204,7 +204,7 @@ for (const [mode, list, message] of BAD_ANSWERS) {
     await withWebhook(mode, async (_hook, conv) => {
       const items = [widget("a", "example.com/v2", {}), widget("b", "example.com/v2", {})];
       const v1 = conv.forVersion("v1");
-      const err = await failure(list ? v1.fromStorageList!(items) : v1.fromStorage(items[0]));
+      const err = await failure(() => list ? v1.fromStorageList!(items) : v1.fromStorage(items[0]));
       assert.equal(err.code, 500);
       assert.equal(err.status.reason, undefined);
       assert.match(err.message, message);
@@ -214,7 +214,9 @@ for (const [mode, list, message] of BAD_ANSWERS) {
 
 Deno.test("customResourceConverter() times a webhook out", async () => {
   await withWebhook("slow", async (_hook, conv) => {
-    const err = await failure(conv.forVersion("v1").fromStorage(widget("a", "example.com/v2", {})));
+    const err = await failure(() =>
+      conv.forVersion("v1").fromStorage(widget("a", "example.com/v2", {}))
+    );
     assert.match(
       err.message,
       /^conversion webhook for example.com\/v2, Kind=Widget failed: Post "https:\/\/127.0.0.1:\d+\/convert\?timeout=200ms": context deadline exceeded/,
@@ -224,7 +226,9 @@ Deno.test("customResourceConverter() times a webhook out", async () => {
 
 Deno.test("customResourceConverter() answers an unreachable webhook with kube's 500", async () => {
   await withWebhook("convert", async (_hook, conv) => {
-    const err = await failure(conv.forVersion("v1").fromStorage(widget("a", "example.com/v2", {})));
+    const err = await failure(() =>
+      conv.forVersion("v1").fromStorage(widget("a", "example.com/v2", {}))
+    );
     assert.equal(err.code, 500);
     assert.match(
       err.message,

@@ -9,6 +9,7 @@ import { crdDeprecationWarning } from "../../apiserver/registry/apiextensions/co
 import {
   CUSTOM_RESOURCE_PATCH_TYPES,
   type KindDef,
+  STATUS_SUBRESOURCE,
 } from "../../apiserver/registry/generic/kind.ts";
 import { WebhookClient } from "../../apiserver/webhook/webhook_client.ts";
 import type { CustomResourceDefinition } from "../../shared/api/apiextensions/v1/types.ts";
@@ -48,6 +49,7 @@ function widgetKind(version: string): KindDef {
     namespaced: true,
     patchTypes: CUSTOM_RESOURCE_PATCH_TYPES,
     returnDeletedObject: true,
+    subresources: [STATUS_SUBRESOURCE],
     strategy: { validate: () => [] },
   };
 }
@@ -152,6 +154,21 @@ Deno.test("a custom resource's versions are converted by its webhook on every ve
       assert.equal(applied.res.status, 201, JSON.stringify(applied.json));
       assert.deepEqual(applied.json.spec, { size: 7 });
       assert.equal(applied.json.metadata.managedFields[0].apiVersion, "example.com/v1");
+    });
+    await t.step("the status subresource at v1", async () => {
+      const current = (await call(s, "GET", `${V1}/a`)).json;
+      const { res, json } = await call(s, "PUT", `${V1}/a/status`, {
+        ...current,
+        spec: { size: 100 },
+        status: { ready: true },
+      });
+      assert.equal(res.status, 200, JSON.stringify(json));
+      assert.deepEqual([json.apiVersion, json.spec, json.status], [
+        "example.com/v1",
+        { size: 5 },
+        { ready: true },
+      ]);
+      assert.deepEqual((await call(s, "GET", `${V2}/a`)).json.status, { ready: true });
     });
     await t.step("watch at v1 receives converted events", async () => {
       const w = await watch(s, "watch=1&resourceVersion=0&timeoutSeconds=30", V1);

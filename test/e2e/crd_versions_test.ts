@@ -12,8 +12,13 @@ import {
   STATUS_SUBRESOURCE,
 } from "../../apiserver/registry/generic/kind.ts";
 import { WebhookClient } from "../../apiserver/webhook/webhook_client.ts";
+import { registryEndpointSource } from "../../apiserver/webhook/service_resolver.ts";
 import type { CustomResourceDefinition } from "../../shared/api/apiextensions/v1/types.ts";
-import { type ConversionWebhook, startConversionWebhook } from "../support/conversion_webhook.ts";
+import {
+  type ConversionWebhook,
+  nonLoopbackIPv4,
+  startConversionWebhook,
+} from "../support/conversion_webhook.ts";
 import { startTestServer, type TestServer } from "../support/test_server.ts";
 import { type Json, watch, write } from "./_watch_helpers.ts";
 
@@ -254,6 +259,64 @@ Deno.test("objects stored at an earlier storage version stay readable (strategy 
       await w.cancel();
     }
   } finally {
+    await s.close();
+  }
+});
+
+Deno.test("a conversion webhook is reached through a Service reference", async () => {
+  const address = nonLoopbackIPv4();
+  if (!address) {
+    console.log("skipped: no non-loopback IPv4 address for the webhook's endpoint");
+    return;
+  }
+  const s = await startTestServer();
+  const hook = await startConversionWebhook("convert", {
+    dnsNames: ["widget-hook.default.svc"],
+    hostname: address,
+  });
+  const client = new WebhookClient({ endpoints: registryEndpointSource(s.server.registry) });
+  try {
+    await write(s, "POST", "/api/v1/namespaces/default/services", {
+      metadata: { name: "widget-hook" },
+      spec: { ports: [{ name: "https", port: 443, targetPort: hook.port }] },
+    });
+    await write(s, "POST", "/apis/discovery.k8s.io/v1/namespaces/default/endpointslices", {
+      metadata: { name: "widget-hook-1", labels: { "kubernetes.io/service-name": "widget-hook" } },
+      addressType: "IPv4",
+      endpoints: [{ addresses: [address], conditions: { ready: true } }],
+      ports: [{ name: "https", port: hook.port, protocol: "TCP" }],
+    });
+    const service = { namespace: "default", name: "widget-hook", path: "/convert", port: 443 };
+    serveWidgets(
+      s,
+      crdOf({
+        strategy: "Webhook",
+        webhook: {
+          clientConfig: { service, caBundle: hook.caBundle },
+          conversionReviewVersions: ["v1", "v1beta1"],
+        },
+      }),
+      client,
+    );
+    const created = await write(s, "POST", V1, { metadata: { name: "a" }, spec: { size: 2 } });
+    assert.deepEqual(created.spec, { size: 2 });
+    const got = await call(s, "GET", `${V2}/a`);
+    assert.deepEqual(got.json.spec, { dimensions: { size: 2 } });
+    assert.ok(hook.reviews.length > 0);
+    await write(
+      s,
+      "DELETE",
+      "/apis/discovery.k8s.io/v1/namespaces/default/endpointslices/widget-hook-1",
+    );
+    const down = await call(s, "GET", `${V1}/a`);
+    assert.equal(down.res.status, 500);
+    assert.equal(
+      down.json.message,
+      'conversion webhook for example.com/v2, Kind=Widget failed: Post "https://widget-hook.default.svc:443/convert?timeout=30s": no endpoints available for service "widget-hook"',
+    );
+  } finally {
+    client.close();
+    await hook.close();
     await s.close();
   }
 });

@@ -1,12 +1,13 @@
 /**
  * A conversion webhook for tests (an external system, so a fake): HTTPS on a free loopback
- * port with its own CA, converting example.com Widgets between v1 (`spec.size`) and v2
+ * port with its own CA (its certificate names `opts.dnsNames`, default localhost, and
+ * 127.0.0.1), converting example.com Widgets between v1 (`spec.size`) and v2
  * (`spec.dimensions.size`) as a real webhook would, or misbehaving as `mode` says. It records
  * every ConversionReview it receives.
  *
  * @module
  */
-import { servingPki } from "./test_pki.ts";
+import { createCA, issueCertificate } from "../../shared/pki/issue_certificate.ts";
 
 type Obj = Record<string, unknown>;
 
@@ -24,8 +25,9 @@ export type ConversionWebhookMode =
 
 /** A running conversion webhook. */
 export interface ConversionWebhook {
-  /** `https://127.0.0.1:<port>/convert`. */
+  /** `https://<hostname>:<port>/convert` (127.0.0.1 unless `opts.hostname` says otherwise). */
   url: string;
+  port: number;
   /** Its CA, base64 PEM (a CRD's `caBundle`). */
   caBundle: string;
   /** Every ConversionReview received. */
@@ -80,17 +82,27 @@ function answer(review: Obj, mode: ConversionWebhookMode): Obj {
 /** Starts the webhook. */
 export async function startConversionWebhook(
   mode: ConversionWebhookMode = "convert",
+  opts: { dnsNames?: string[]; hostname?: string } = {},
 ): Promise<ConversionWebhook> {
-  const { ca, serving } = await servingPki();
+  const ca = await createCA("conversion-webhook-ca");
+  const serving = await issueCertificate({
+    ca,
+    commonName: "conversion-webhook",
+    dnsNames: opts.dnsNames ?? ["localhost"],
+    ipAddresses: ["127.0.0.1"],
+    usages: "server",
+  });
   const hook: ConversionWebhook = {
     url: "",
+    port: 0,
     caBundle: btoa(ca.certPem),
     reviews: [],
     mode,
     close: () => Promise.resolve(),
   };
+  const hostname = opts.hostname ?? "127.0.0.1";
   const server = Deno.serve({
-    hostname: "127.0.0.1",
+    hostname,
     port: 0,
     cert: serving.certPem,
     key: serving.keyPem,
@@ -102,7 +114,14 @@ export async function startConversionWebhook(
     if (hook.mode === "slow") await new Promise((r) => setTimeout(r, 3000));
     return Response.json(answer(review, hook.mode));
   });
-  hook.url = `https://127.0.0.1:${server.addr.port}/convert`;
+  hook.port = server.addr.port;
+  hook.url = `https://${hostname}:${hook.port}/convert`;
   hook.close = () => server.shutdown();
   return hook;
+}
+
+/** A non-loopback IPv4 address of this machine (an endpoint address may not be loopback). */
+export function nonLoopbackIPv4(): string | undefined {
+  return Deno.networkInterfaces().find((i) => i.family === "IPv4" && !i.address.startsWith("127."))
+    ?.address;
 }

@@ -16,8 +16,11 @@ import type { WatchEventEncoder, WatchEventType } from "./watch_event_encoder.ts
 
 /** Options of {@link convertingWatchStream}. */
 export interface ConvertingWatchStreamOptions {
-  /** Converts stored objects to the served form, in order (one call per chunk). */
-  convert(objects: KubeObject[]): Promise<KubeObject[]>;
+  /**
+   * Converts stored objects to the served form, in order (one call per chunk); `types` are
+   * their events' types.
+   */
+  convert(objects: KubeObject[], types: WatchEventType[]): Promise<KubeObject[]>;
   /** The wire format of the converted events. */
   encoder: WatchEventEncoder;
 }
@@ -63,8 +66,9 @@ async function convertedChunk(
   opts: ConvertingWatchStreamOptions,
 ): Promise<Uint8Array> {
   const converts = (e: WatchLine) => e.type !== "BOOKMARK" && e.type !== "ERROR";
-  const stored = events.filter(converts).map((e) => e.object as unknown as KubeObject);
-  const served = stored.length > 0 ? await opts.convert(stored) : [];
+  const converted = events.filter(converts);
+  const stored = converted.map((e) => e.object as unknown as KubeObject);
+  const served = stored.length > 0 ? await opts.convert(stored, converted.map((e) => e.type)) : [];
   let next = 0;
   const parts: Uint8Array[] = [];
   for (const e of events) {

@@ -202,6 +202,22 @@ Deno.test("a custom resource's versions are converted by its webhook on every ve
         hook.mode = "convert";
       }
     });
+    await t.step("watchers of one version share each event's conversion", async () => {
+      const rv = (await call(s, "GET", V2)).json.metadata.resourceVersion;
+      const query = `watch=1&resourceVersion=${rv}&timeoutSeconds=30`;
+      const watchers = [await watch(s, query, V1), await watch(s, query, V1)];
+      try {
+        const before = hook.reviews.length;
+        await write(s, "POST", V2, { metadata: { name: "d" }, spec: { dimensions: { size: 4 } } });
+        for (const w of watchers) {
+          const ev = await w.next();
+          assert.deepEqual([ev?.type, ev?.object.spec], ["ADDED", { size: 4 }]);
+        }
+        assert.equal(hook.reviews.length, before + 1);
+      } finally {
+        for (const w of watchers) await w.cancel();
+      }
+    });
     await t.step("a failing webhook is a 500 with kube's message", async () => {
       hook.mode = "failed";
       try {

@@ -99,7 +99,7 @@ export async function handleWatch(ctx: ResourceContext, caches: WatchCaches): Pr
   else signal.addEventListener("abort", onAbort, { once: true });
   if (later) {
     const body = convertingWatchStream(watcher.stream, {
-      convert: (objects) => later.toServedList(objects),
+      convert: (objects, types) => later.toServedEvents(objects, types),
       encoder: wire.encoder,
     });
     return new Response(body, { status: 200, headers });

@@ -13,6 +13,7 @@ import { type FieldError, StatusError } from "../../../shared/errors/status_erro
 import { fieldManagerFor } from "../../fieldmanager/track_write.ts";
 import { managerOrUserAgent } from "../../fieldmanager/manager_name.ts";
 import { cloneValue } from "./clone_value.ts";
+import { ConversionMemo } from "./conversion_memo.ts";
 import { apiVersionOf, type KindDef, type ServedVersion } from "./kind.ts";
 import type { ListQuery } from "./list_query.ts";
 import type { Preconditions } from "./preconditions.ts";
@@ -29,6 +30,7 @@ export class ConvertingStore extends Store {
   readonly #inner: Store;
   readonly #conv: ServedVersion;
   readonly #apiVersion: string;
+  #watchConversions?: ConversionMemo;
 
   /** `def.servedFrom` names the stored kind; `inner` is its store. */
   constructor(def: KindDef, inner: Store, opts: StoreOptions) {
@@ -68,6 +70,16 @@ export class ConvertingStore extends Store {
   /** A stored object in the served form. */
   async toServed(obj: KubeObject): Promise<KubeObject> {
     return this.#stamp(await this.#conv.fromStorage(obj));
+  }
+
+  /**
+   * The objects of watch events in the served form, in order (`types`: their events' types):
+   * each event's object is converted once for all the watchers of this kind.
+   */
+  async toServedEvents(objs: KubeObject[], types: readonly string[]): Promise<KubeObject[]> {
+    this.#watchConversions ??= new ConversionMemo((o) => this.toServedList(o));
+    const tags = types.map((t) => (t === "DELETED" ? "deleted" : ""));
+    return await this.#watchConversions.convert(objs, tags);
   }
 
   /** Stored objects in the served form, in order: one batch conversion where the converter has one. */

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { customResourceConverter } from "../../apiserver/registry/apiextensions/conversion/custom_resource_converter.ts";
-import { crdDeprecationWarning } from "../../apiserver/registry/apiextensions/conversion/deprecation_warning.ts";
+import { servedVersionKinds } from "../../apiserver/registry/apiextensions/conversion/served_version_kinds.ts";
 import {
   CUSTOM_RESOURCE_PATCH_TYPES,
   type KindDef,
@@ -62,13 +62,12 @@ function widgetKind(version: string): KindDef {
 /** Registers v2 (storage, served from itself) and deprecated v1, converted by `crd`'s strategy. */
 function serveWidgets(s: TestServer, crd: CustomResourceDefinition, client?: WebhookClient) {
   const conv = customResourceConverter(crd, { webhooks: client });
-  const stored = widgetKind("v2");
-  s.server.registry.add({ ...stored, servedFrom: { storage: stored, ...conv.forVersion("v2") } });
-  s.server.registry.add({
-    ...widgetKind("v1"),
-    deprecationWarning: crdDeprecationWarning(crd.spec, "v1"),
-    servedFrom: { storage: stored, ...conv.forVersion("v1") },
-  });
+  const defs = servedVersionKinds(crd, conv, widgetKind);
+  assert.deepEqual(defs.map((d) => [d.version, d.deprecationWarning]), [
+    ["v2", undefined],
+    ["v1", "example.com/v1 Widget is deprecated; use example.com/v2 Widget"],
+  ]);
+  for (const def of defs) s.server.registry.add(def);
 }
 
 async function call(s: TestServer, method: string, path: string, body?: unknown, type?: string) {

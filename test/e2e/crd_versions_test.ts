@@ -4,71 +4,20 @@
  * converted by a test conversion webhook over HTTPS with its own CA, or by strategy None.
  */
 import assert from "node:assert/strict";
-import { customResourceConverter } from "../../apiserver/registry/apiextensions/conversion/custom_resource_converter.ts";
-import { servedVersionKinds } from "../../apiserver/registry/apiextensions/conversion/served_version_kinds.ts";
-import {
-  CUSTOM_RESOURCE_PATCH_TYPES,
-  type KindDef,
-  STATUS_SUBRESOURCE,
-} from "../../apiserver/registry/generic/kind.ts";
 import { WebhookClient } from "../../apiserver/webhook/webhook_client.ts";
 import { registryEndpointSource } from "../../apiserver/webhook/service_resolver.ts";
-import type { CustomResourceDefinition } from "../../shared/api/apiextensions/v1/types.ts";
 import {
   type ConversionWebhook,
   nonLoopbackIPv4,
   startConversionWebhook,
 } from "../support/conversion_webhook.ts";
 import { startTestServer, type TestServer } from "../support/test_server.ts";
+import { crdOf, serveWidgets, widgetKind } from "../support/widget_versions.ts";
 import { type Json, watch, write } from "./_watch_helpers.ts";
 
 const V1 = "/apis/example.com/v1/namespaces/default/widgets";
 const V2 = "/apis/example.com/v2/namespaces/default/widgets";
 const DEPRECATED = '299 - "example.com/v1 Widget is deprecated; use example.com/v2 Widget"';
-
-function crdOf(conversion: CustomResourceDefinition["spec"]["conversion"]) {
-  return {
-    apiVersion: "apiextensions.k8s.io/v1",
-    kind: "CustomResourceDefinition",
-    metadata: { name: "widgets.example.com" },
-    spec: {
-      group: "example.com",
-      names: { plural: "widgets", kind: "Widget" },
-      scope: "Namespaced",
-      versions: [
-        { name: "v1", served: true, storage: false, deprecated: true },
-        { name: "v2", served: true, storage: true },
-      ],
-      conversion,
-    },
-  } as CustomResourceDefinition;
-}
-
-function widgetKind(version: string): KindDef {
-  return {
-    group: "example.com",
-    version,
-    kind: "Widget",
-    plural: "widgets",
-    singular: "widget",
-    namespaced: true,
-    patchTypes: CUSTOM_RESOURCE_PATCH_TYPES,
-    returnDeletedObject: true,
-    subresources: [STATUS_SUBRESOURCE],
-    strategy: { validate: () => [] },
-  };
-}
-
-/** Registers v2 (storage, served from itself) and deprecated v1, converted by `crd`'s strategy. */
-function serveWidgets(s: TestServer, crd: CustomResourceDefinition, client?: WebhookClient) {
-  const conv = customResourceConverter(crd, { webhooks: client });
-  const defs = servedVersionKinds(crd, conv, widgetKind);
-  assert.deepEqual(defs.map((d) => [d.version, d.deprecationWarning]), [
-    ["v2", undefined],
-    ["v1", "example.com/v1 Widget is deprecated; use example.com/v2 Widget"],
-  ]);
-  for (const def of defs) s.server.registry.add(def);
-}
 
 async function call(s: TestServer, method: string, path: string, body?: unknown, type?: string) {
   const res = await s.fetch(path, {

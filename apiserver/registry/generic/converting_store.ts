@@ -48,7 +48,7 @@ export class ConvertingStore extends Store {
 
   /**
    * Whether the conversions answer Promises (the converter has a batch form): watches then
-   * convert per watcher with {@link ConvertingStore.toServedList} instead of in the cache.
+   * convert with {@link ConvertingStore.toServedEvents} instead of in the cache's fan-out.
    */
   get convertsAsynchronously(): boolean {
     return this.#conv.fromStorageList !== undefined;

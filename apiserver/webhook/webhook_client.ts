@@ -114,6 +114,7 @@ export class WebhookClient {
   readonly #maxAgents: number;
   /** Keep-alive agents by CA bundle and server name, least recently used first. */
   readonly #agents = new Map<string, https.Agent>();
+  #closed = false;
 
   constructor(opts: WebhookClientOptions = {}) {
     this.#endpoints = opts.endpoints;
@@ -136,6 +137,7 @@ export class WebhookClient {
     const signal = opts.signal ? AbortSignal.any([deadline, opts.signal]) : deadline;
     let target: Target, agent: https.Agent;
     try {
+      if (this.#closed) throw new Error("the webhook client is closed");
       target = await this.#target(config, url);
       agent = this.#agent(config.caBundle, target.servername);
     } catch (err) {
@@ -156,8 +158,9 @@ export class WebhookClient {
     }
   }
 
-  /** Destroys every keep-alive agent (idle connections close). */
+  /** Destroys every keep-alive agent (idle connections close); later calls fail. */
   close(): void {
+    this.#closed = true;
     for (const agent of this.#agents.values()) agent.destroy();
     this.#agents.clear();
   }

@@ -210,6 +210,19 @@ Deno.test("WebhookClient.post() reports a refused connection as unreachable", as
   }
 });
 
+Deno.test("WebhookClient.post() fails as unreachable once the client is closed", async () => {
+  const client = new WebhookClient();
+  client.close();
+  const err = await rejection(() =>
+    client.post({ url: "https://127.0.0.1:1/" }, {}, { timeoutMs: 1000 })
+  );
+  assert.equal(err.kind, "unreachable");
+  assert.equal(
+    err.message,
+    'Post "https://127.0.0.1:1/?timeout=1s": the webhook client is closed',
+  );
+});
+
 Deno.test("webhookURL() names a service by its cluster DNS name", () => {
   assert.deepEqual(
     webhookURL({ service: { namespace: "ns", name: "svc", port: 8443 } }, 30_000),

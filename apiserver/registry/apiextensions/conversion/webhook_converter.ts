@@ -70,7 +70,9 @@ export function webhookConverter(opts: WebhookConverterOptions): ObjectsConverte
     const reviewVersion = opts.conversionReviewVersions.find((v) => v === "v1" || v === "v1beta1");
     if (!reviewVersion) throw conversionFailure("no supported conversion review versions");
     const first = pending[0];
-    const gvk = gvkText(first.apiVersion, list ? `${first.kind}List` : first.kind);
+    // Named by the (first) object sent, lists too: kube converts the items of a list read from
+    // storage one by one, so its messages name the item's kind.
+    const gvk = gvkText(first.apiVersion, first.kind);
     const uid = crypto.randomUUID();
     let answer: unknown;
     try {

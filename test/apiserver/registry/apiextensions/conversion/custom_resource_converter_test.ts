@@ -175,7 +175,7 @@ const BAD_ANSWERS: [ConversionWebhookMode, boolean, RegExp][] = [
   [
     "tooFew",
     true,
-    /^conversion webhook for example.com\/v2, Kind=WidgetList returned 1 objects, expected 2$/,
+    /^conversion webhook for example.com\/v2, Kind=Widget returned 1 objects, expected 2$/,
   ],
   [
     "wrongVersion",
@@ -190,7 +190,7 @@ const BAD_ANSWERS: [ConversionWebhookMode, boolean, RegExp][] = [
   [
     "renamed",
     true,
-    /^conversion webhook for example.com\/v2, Kind=WidgetList returned invalid converted object at index 1: must have the same name: a != x$/,
+    /^conversion webhook for example.com\/v2, Kind=Widget returned invalid converted object at index 1: must have the same name: a != x$/,
   ],
   [
     "http500",

@@ -4,7 +4,6 @@
  *
  * @module
  */
-import assert from "node:assert/strict";
 import { customResourceConverter } from "../../apiserver/registry/apiextensions/conversion/custom_resource_converter.ts";
 import { servedVersionKinds } from "../../apiserver/registry/apiextensions/conversion/served_version_kinds.ts";
 import {
@@ -54,10 +53,8 @@ export function widgetKind(version: string): KindDef {
 /** Registers v2 (storage, served from itself) and deprecated v1, converted by `crd`'s strategy. */
 export function serveWidgets(s: TestServer, crd: CustomResourceDefinition, client?: WebhookClient) {
   const conv = customResourceConverter(crd, { webhooks: client });
-  const defs = servedVersionKinds(crd, conv, widgetKind);
-  assert.deepEqual(defs.map((d) => [d.version, d.deprecationWarning]), [
-    ["v2", undefined],
-    ["v1", "example.com/v1 Widget is deprecated; use example.com/v2 Widget"],
-  ]);
-  for (const def of defs) s.server.registry.add(def);
+  const kinds = servedVersionKinds(crd, conv, widgetKind);
+  if (kinds.unservedStorage) s.server.registry.addUnserved(kinds.unservedStorage);
+  for (const def of kinds.served) s.server.registry.add(def);
+  return kinds;
 }

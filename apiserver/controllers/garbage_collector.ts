@@ -99,9 +99,8 @@ export class GarbageCollector {
   /** Rebuilds the index from storage and queues every object that may need work. */
   async resync(): Promise<void> {
     const objects: [string, KubeObject][] = [];
-    for (const store of this.#opts.registry.all()) {
-      // A version served from another kind's storage holds no objects of its own.
-      if (store.def.virtual || store.storageStore !== store) continue;
+    for (const store of this.#opts.registry.storageStores()) {
+      if (store.def.virtual) continue;
       const list = await store.list("", { plan: { mode: "latest" } });
       for (const obj of list.items) {
         objects.push([store.key(obj.metadata.namespace ?? "", obj.metadata.name!), obj]);
@@ -196,7 +195,7 @@ export class GarbageCollector {
   }
 
   #locate(key: string): { store: Store; namespace: string; name: string } | undefined {
-    for (const store of this.#opts.registry.all()) {
+    for (const store of this.#opts.registry.storageStores()) {
       if (!key.startsWith(store.prefix)) continue;
       const rest = key.slice(store.prefix.length).split("/");
       return store.def.namespaced

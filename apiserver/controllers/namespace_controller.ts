@@ -163,8 +163,8 @@ export class NamespaceController {
     }
     if (!ns.metadata.deletionTimestamp) return;
     let remaining = 0;
-    for (const store of this.#opts.registry.all()) {
-      if (!store.def.namespaced || store.storageStore !== store) continue;
+    for (const store of this.#opts.registry.storageStores()) {
+      if (!store.def.namespaced) continue;
       const list = await store.list(name, { plan: { mode: "latest" } });
       if (list.items.length === 0) continue;
       const deleted = await store.deleteCollection(name, { plan: { mode: "latest" } }, {});
@@ -190,8 +190,8 @@ export class NamespaceController {
 
   async #countContent(name: string): Promise<number> {
     let n = 0;
-    for (const store of this.#opts.registry.all()) {
-      if (!store.def.namespaced || store.storageStore !== store) continue;
+    for (const store of this.#opts.registry.storageStores()) {
+      if (!store.def.namespaced) continue;
       n += (await store.list(name, { plan: { mode: "latest" }, limit: 1 })).items.length;
     }
     return n;

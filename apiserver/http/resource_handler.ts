@@ -16,6 +16,7 @@ import type { PatchAppliers } from "./patch_applier.ts";
 import type { YamlDecoder } from "./yaml_decoder.ts";
 import { hasProtobuf } from "../../shared/codec/protobuf/mod.ts";
 import type { RequestInfo } from "./request_info.ts";
+import { warningHeader } from "./respond.ts";
 
 /** Serves one verb of resource requests. */
 export type VerbHandler = (ctx: ResourceContext) => Promise<Response>;
@@ -83,6 +84,8 @@ export class ResourceHandler {
     if (def.namespaced === false && info.namespace && info.resource !== "namespaces") {
       throw StatusError.pathNotFound();
     }
+    // A deprecated version warns on every request to it, whatever the verb or the outcome.
+    if (def.deprecationWarning) warnings.push(warningHeader(def.deprecationWarning));
     const namespace = def.namespaced ? info.namespace : "";
     const handler = this.#handlerOf(store, info, namespace);
     // A watch negotiates its stream format itself (JSON lines, `;stream=watch` allowed).

@@ -31,6 +31,8 @@ export interface ResourceRegistryOptions {
 /** Served kinds and their stores. */
 export class ResourceRegistry {
   readonly #stores = new Map<string, Store>();
+  /** Stores of kinds that hold objects but are not served (see addUnserved). */
+  readonly #unserved = new Map<string, Store>();
   readonly #listeners = new Set<() => void>();
   readonly #storeOptions: StoreOptions;
 
@@ -52,13 +54,34 @@ export class ResourceRegistry {
   add(def: KindDef): Store {
     const store = def.servedFrom ? this.#converting(def) : new Store(def, this.#storeOptions);
     this.#stores.set(ResourceRegistry.#id(def.group, def.version, def.plural), store);
+    // A served store of the same objects replaces an unserved one.
+    for (const [id, s] of this.#unserved) {
+      if (s.prefix === store.prefix && s !== store.storageStore) this.#unserved.delete(id);
+    }
     for (const l of this.#listeners) l();
+    return store;
+  }
+
+  /**
+   * Adds a kind that holds objects but is not served (a custom resource's storage version
+   * that is not served): kinds served from it (`servedFrom`) find its store and controllers
+   * see its objects (storageStores), but no request reaches it. Replaces one with the same
+   * group, version and resource.
+   */
+  addUnserved(def: KindDef): Store {
+    const store = new Store(def, this.#storeOptions);
+    this.#unserved.set(ResourceRegistry.#id(def.group, def.version, def.plural), store);
     return store;
   }
 
   #converting(def: KindDef): Store {
     const stored = def.servedFrom!.storage;
-    const inner = this.lookup(stored.group, stored.version, stored.plural);
+    const id = (k: KindDef) => ResourceRegistry.#id(k.group, k.version, k.plural);
+    // Served from itself: the stored form's store is this kind's own, kept here only.
+    const inner = id(stored) === id(def)
+      ? new Store(stored, this.#storeOptions)
+      : this.lookup(stored.group, stored.version, stored.plural)?.storageStore ??
+        this.#unserved.get(id(stored));
     if (!inner) {
       throw new Error(
         `${def.kind} ${apiVersionOf(def)} is served from ${stored.plural} ${
@@ -85,6 +108,19 @@ export class ResourceRegistry {
   /** Every store, in registration order. */
   all(): Store[] {
     return [...this.#stores.values()];
+  }
+
+  /**
+   * The stores that hold objects, one per key prefix: every store that is not served from
+   * another's, the private stored-form store of each kind served from itself, and the stores
+   * of unserved kinds.
+   */
+  storageStores(): Store[] {
+    const byPrefix = new Map<string, Store>();
+    for (const s of [...this.all().map((s) => s.storageStore), ...this.#unserved.values()]) {
+      if (!byPrefix.has(s.prefix)) byPrefix.set(s.prefix, s);
+    }
+    return [...byPrefix.values()];
   }
 
   /** Whether a group/version is served. */

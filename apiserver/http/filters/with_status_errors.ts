@@ -1,6 +1,7 @@
 /**
  * Renders whatever the filters behind it throw as a Kubernetes `Status` in the format the
- * client accepts; server errors (5xx) are logged with their cause.
+ * client accepts, with the warnings recorded so far; server errors (5xx) are logged with
+ * their cause.
  *
  * @module
  */
@@ -26,7 +27,14 @@ export function withStatusErrors(logger: Logger): Filter {
           ...(cause ? { cause } : {}),
         });
       }
-      return errorResponse(status, errorFormat(ctx.req.headers.get("accept")));
+      const res = errorResponse(status, errorFormat(ctx.req.headers.get("accept")));
+      // Warnings recorded before the error are sent with it, as kube's recorder does.
+      for (const w of ctx.warnings) {
+        try {
+          res.headers.append("Warning", w);
+        } catch { /* not a legal header value: dropped */ }
+      }
+      return res;
     }
   };
 }

@@ -12,7 +12,8 @@ import { pushResponse } from "../../../shared/http/push_body.ts";
 import { apiVersionOf } from "../../registry/generic/kind.ts";
 import type { WatchCaches } from "../../watch/watch_caches.ts";
 import { errorLine } from "../../watch/cache_watcher.ts";
-import { convertingWatchEncoder } from "../../watch/watch_event_encoder.ts";
+import { convertingWatchEncoder, JSON_WATCH_ENCODER } from "../../watch/watch_event_encoder.ts";
+import { convertingWatchStream } from "../../watch/converting_watch_stream.ts";
 import { ConvertingStore } from "../../registry/generic/converting_store.ts";
 import { startWatch } from "../../watch/start_watch.ts";
 import type { ResourceContext } from "../context.ts";
@@ -45,11 +46,17 @@ export async function handleWatch(ctx: ResourceContext, caches: WatchCaches): Pr
   const opts = listOptionsOf(ctx, true);
   const wire = watchWire(ctx);
   const store = ctx.store;
-  const encoder = store instanceof ConvertingStore
+  // An asynchronous conversion runs per watcher, on the stored form's JSON lines.
+  const later = store instanceof ConvertingStore && store.convertsAsynchronously
+    ? store
+    : undefined;
+  const encoder = later
+    ? JSON_WATCH_ENCODER
+    : store instanceof ConvertingStore
     ? convertingWatchEncoder(
       wire.encoder,
       apiVersionOf(store.def),
-      (o) => store.toServed(o as never),
+      (o) => store.toServedNow(o as never),
     )
     : wire.encoder;
   const attached = caches.cacheOf(store);
@@ -90,5 +97,12 @@ export async function handleWatch(ctx: ResourceContext, caches: WatchCaches): Pr
   const onAbort = () => watcher.close("client");
   if (signal.aborted) watcher.close("client");
   else signal.addEventListener("abort", onAbort, { once: true });
+  if (later) {
+    const body = convertingWatchStream(watcher.stream, {
+      convert: (objects, types) => later.toServedEvents(objects, types),
+      encoder: wire.encoder,
+    });
+    return new Response(body, { status: 200, headers });
+  }
   return pushResponse(watcher.stream, watcher, { status: 200, headers });
 }

@@ -13,6 +13,7 @@ import { type FieldError, StatusError } from "../../../shared/errors/status_erro
 import { fieldManagerFor } from "../../fieldmanager/track_write.ts";
 import { managerOrUserAgent } from "../../fieldmanager/manager_name.ts";
 import { cloneValue } from "./clone_value.ts";
+import { ConversionMemo } from "./conversion_memo.ts";
 import { apiVersionOf, type KindDef, type ServedVersion } from "./kind.ts";
 import type { ListQuery } from "./list_query.ts";
 import type { Preconditions } from "./preconditions.ts";
@@ -29,6 +30,7 @@ export class ConvertingStore extends Store {
   readonly #inner: Store;
   readonly #conv: ServedVersion;
   readonly #apiVersion: string;
+  #watchConversions?: ConversionMemo;
 
   /** `def.servedFrom` names the stored kind; `inner` is its store. */
   constructor(def: KindDef, inner: Store, opts: StoreOptions) {
@@ -44,16 +46,65 @@ export class ConvertingStore extends Store {
     return this.#inner;
   }
 
-  /** A stored object in the served form. */
-  toServed(obj: KubeObject): KubeObject {
+  /**
+   * Whether the conversions answer Promises (the converter has a batch form): watches then
+   * convert with {@link ConvertingStore.toServedEvents} instead of in the cache's fan-out.
+   */
+  get convertsAsynchronously(): boolean {
+    return this.#conv.fromStorageList !== undefined;
+  }
+
+  /**
+   * A stored object in the served form, converted synchronously (the watch cache's fan-out);
+   * throws when the converter answers a Promise.
+   */
+  toServedNow(obj: KubeObject): KubeObject {
     const out = this.#conv.fromStorage(obj);
+    if (out instanceof Promise) {
+      out.catch(() => {});
+      throw new Error(`the conversion to ${this.#apiVersion} is asynchronous`);
+    }
+    return this.#stamp(out);
+  }
+
+  /** A stored object in the served form. */
+  async toServed(obj: KubeObject): Promise<KubeObject> {
+    return this.#stamp(await this.#conv.fromStorage(obj));
+  }
+
+  /**
+   * The objects of watch events in the served form, in order (`types`: their events' types):
+   * each event's object is converted once for all the watchers of this kind.
+   */
+  async toServedEvents(objs: KubeObject[], types: readonly string[]): Promise<KubeObject[]> {
+    this.#watchConversions ??= new ConversionMemo((o) => this.toServedList(o));
+    const tags = types.map((t) => (t === "DELETED" ? "deleted" : ""));
+    return await this.#watchConversions.convert(objs, tags);
+  }
+
+  /** Stored objects in the served form, in order: one batch conversion where the converter has one. */
+  async toServedList(objs: KubeObject[]): Promise<KubeObject[]> {
+    if (objs.length === 0) return [];
+    const batch = this.#conv.fromStorageList;
+    const out = batch
+      ? await batch.call(this.#conv, objs)
+      : await Promise.all(objs.map((o) => this.#conv.fromStorage(o)));
+    if (out.length !== objs.length) {
+      throw StatusError.internal(
+        `converting ${objs.length} objects to ${this.#apiVersion} returned ${out.length}`,
+      );
+    }
+    return out.map((o) => this.#stamp(o));
+  }
+
+  #stamp(out: KubeObject): KubeObject {
     out.apiVersion = this.#apiVersion;
     out.kind = this.def.kind;
     return out;
   }
 
   override async get(namespace: string, name: string, rv?: string): Promise<KubeObject> {
-    return this.toServed(await this.#requalify(() => this.#inner.get(namespace, name, rv)));
+    return await this.toServed(await this.#requalify(() => this.#inner.get(namespace, name, rv)));
   }
 
   override async list(namespace: string, query: ListQuery): Promise<KubeList> {
@@ -62,7 +113,7 @@ export class ConvertingStore extends Store {
       ...list,
       kind: `${this.def.kind}List`,
       apiVersion: this.#apiVersion,
-      items: list.items.map((o) => this.toServed(o)),
+      items: await this.toServedList(list.items),
     };
   }
 
@@ -74,11 +125,11 @@ export class ConvertingStore extends Store {
     const obj = cloneValue(body);
     obj.metadata ??= {};
     this.#prepare(namespace, obj, undefined, opts);
-    const stored = this.#conv.toStorage(obj);
+    const stored = await this.#conv.toStorage(obj);
     const created = await this.#requalify(() =>
       this.#inner.create(namespace, stored, { ...opts, applied: true })
     );
-    return this.toServed(created);
+    return await this.toServed(created);
   }
 
   override async guaranteedUpdate(
@@ -89,12 +140,12 @@ export class ConvertingStore extends Store {
     opts: UpdateOptions = {},
   ): Promise<{ object: KubeObject; created: boolean }> {
     const converted: TryUpdate = async (stored) => {
-      const current = stored && this.toServed(stored);
+      const current = stored && await this.toServed(stored);
       const next = await tryUpdate(current && cloneValue(current));
       if (!next) return undefined;
       next.metadata ??= {};
       this.#prepare(namespace, next, current, opts);
-      return this.#conv.toStorage(next);
+      return await this.#conv.toStorage(next);
     };
     const res = await this.#requalify(() =>
       this.#inner.guaranteedUpdate(namespace, name, converted, preconditions, {
@@ -102,7 +153,7 @@ export class ConvertingStore extends Store {
         applied: true,
       })
     );
-    return { object: this.toServed(res.object), created: res.created };
+    return { object: await this.toServed(res.object), created: res.created };
   }
 
   override async delete(
@@ -112,7 +163,7 @@ export class ConvertingStore extends Store {
     opts: WriteOptions = {},
   ): Promise<{ object: KubeObject; deleted: boolean }> {
     const res = await this.#requalify(() => this.#inner.delete(namespace, name, options, opts));
-    return { object: this.toServed(res.object), deleted: res.deleted };
+    return { object: await this.toServed(res.object), deleted: res.deleted };
   }
 
   override async deleteCollection(
@@ -128,7 +179,7 @@ export class ConvertingStore extends Store {
       kind: `${this.def.kind}List`,
       apiVersion: this.#apiVersion,
       metadata: deleted.metadata,
-      items: deleted.items.map((o) => this.toServed(o)),
+      items: await this.toServedList(deleted.items),
     };
   }
 

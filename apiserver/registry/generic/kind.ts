@@ -237,6 +237,12 @@ export interface KindDef {
    * OpenAPI documents, explain and server-side apply read it in place of the built-in model.
    */
   customResourceSchema?: JSONSchemaProps;
+  /**
+   * The version is deprecated: every request to the kind (every verb, subresources, errors
+   * too) answers this text in a `Warning` header (a custom resource version's
+   * `deprecationWarning`, or kube's default wording).
+   */
+  deprecationWarning?: string;
   strategy: Strategy;
 }
 
@@ -245,12 +251,32 @@ export interface KindDef {
  * the conversions both ways. Both versions share one store, its keys and resourceVersions.
  */
 export interface ServedVersion {
-  /** The stored kind (its store must be registered first). */
+  /**
+   * The stored kind (its store must be registered first). It may be this kind itself (same
+   * group, version and resource): the registry then keeps the stored kind's store privately
+   * and serves it through the conversion, so objects written at another version read as this
+   * one (a custom resource's storage version after it changed).
+   */
   storage: KindDef;
-  /** An object in the served form, converted to the stored form (a new object). */
-  toStorage(obj: KubeObject): KubeObject;
-  /** A stored object, converted to the served form (a new object). */
-  fromStorage(obj: KubeObject): KubeObject;
+  /**
+   * An object in the served form, converted to the stored form (a new object). May answer a
+   * Promise (a conversion webhook); a rejection is the request's error (a StatusError as is).
+   */
+  toStorage(obj: KubeObject): KubeObject | Promise<KubeObject>;
+  /**
+   * A stored object, converted to the served form (a new object). The stored object carries
+   * the apiVersion it was written at, which need not be the stored kind's current one. May
+   * answer a Promise.
+   */
+  fromStorage(obj: KubeObject): KubeObject | Promise<KubeObject>;
+  /**
+   * Converts many stored objects to the served form in one call, in order (a conversion
+   * webhook converts a whole list per ConversionReview): lists, delete-collection answers and
+   * watch events use it when present. A converter whose conversions answer Promises provides
+   * it: watches of its kind then convert their events per watcher, in batches, outside the
+   * watch cache's synchronous fan-out.
+   */
+  fromStorageList?(objs: KubeObject[]): Promise<KubeObject[]>;
   /**
    * Field selector labels of the served form that name a stored field under another name
    * (`regarding.name` → `involvedObject.name`); metadata.name/namespace are always served.

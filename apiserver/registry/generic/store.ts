@@ -216,9 +216,11 @@ export class Store {
         list.metadata.remainingItemCount = result.remaining;
       }
     }
+    // Items keep the apiVersion they were written at (as the watch cache's lists do): a kind
+    // served from this store converts from it.
     for (const item of items) {
-      item.apiVersion = list.apiVersion;
-      item.kind = this.def.kind;
+      item.apiVersion ??= list.apiVersion;
+      item.kind ??= this.def.kind;
     }
     return list;
   }

@@ -19,6 +19,7 @@ import { podSecurity } from "./admission/pod_security/pod_security.ts";
 import { resourceQuota } from "./admission/resource_quota/resource_quota.ts";
 import { PendingCharges } from "./admission/resource_quota/pending_charges.ts";
 import { ResourceQuotaController } from "./controllers/resource_quota_controller.ts";
+import { validatingAdmissionPolicy } from "./admission/policy/validating_admission_policy.ts";
 import { type ApiHandler, buildApiHandler } from "./api_handler.ts";
 import { patchAppliers } from "./http/patch_appliers.ts";
 import { YamlDecoder } from "./http/yaml_decoder.ts";
@@ -243,6 +244,7 @@ async function startRegistry(
       certificateSignerCheck(authorizer),
       certificateSubjectRestriction(),
       podSecurity(kinds),
+      validatingAdmissionPolicy({ registry: kinds, feed: watchCaches.feed, authorizer }),
       resourceQuota(kinds, pendingCharges),
     ],
   });

@@ -243,6 +243,46 @@ Deno.test("ValidatingAdmissionPolicy failure policy, authorizer and Allow of mis
       assert.match(String(denied!.body.message), /only secret readers may write configmaps$/);
       await remove(s, "secret-readers");
     });
+    await t.step("the status carries type checking warnings for the matched kinds", async () => {
+      const body = {
+        metadata: { name: "typed" },
+        spec: {
+          matchConstraints: {
+            resourceRules: [{
+              apiGroups: ["apps"],
+              apiVersions: ["v1"],
+              operations: ["CREATE"],
+              resources: ["deployments"],
+            }],
+          },
+          validations: [
+            { expression: "object.spec.replicas <= 5" },
+            {
+              expression: "object.spec.replicass <= 5",
+              messageExpression: "'n: ' + string(object.spec.replicass)",
+            },
+          ],
+        },
+      };
+      assert.equal((await call(s, "POST", VAP, body)).status, 201);
+      let status: Record<string, unknown> = {};
+      for (let i = 0; i < 100 && status.observedGeneration !== 1; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        status = ((await call(s, "GET", `${VAP}/typed`)).body.status ?? {}) as typeof status;
+      }
+      assert.equal(status.observedGeneration, 1);
+      const warnings = (status.typeChecking as { expressionWarnings: unknown[] })
+        .expressionWarnings as { fieldRef: string; warning: string }[];
+      assert.deepEqual(warnings.map((w) => w.fieldRef), [
+        "spec.validations[1].expression",
+        "spec.validations[1].messageExpression",
+      ]);
+      assert.match(
+        warnings[0].warning,
+        /^apps\/v1, Kind=Deployment: ERROR: <input>:1:13: undefined field 'replicass'\n/,
+      );
+      assert.match(warnings[1].warning, /undefined field 'replicass'/);
+    });
   } finally {
     await s.close();
   }

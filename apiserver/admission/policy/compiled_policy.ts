@@ -40,6 +40,8 @@ export interface CompiledPolicy {
   variables: { name: string; value: CompiledExpression }[];
   validations: CompiledValidation[];
   auditAnnotations: { key: string; value: CompiledExpression }[];
+  /** Whether an expression mentions `namespaceObject` (else the namespace is not read). */
+  readsNamespace: boolean;
 }
 
 function str(v: unknown): string {
@@ -62,7 +64,14 @@ export function compilePolicy(policy: KubeObject, env: CelEnvironment): Compiled
   const spec = isObject(policy.spec) ? policy.spec : {};
   const compile = (e: unknown) => compileExpression(env, str(e));
   const pk = isObject(spec.paramKind) ? spec.paramKind : undefined;
+  const readsNamespace = JSON.stringify([
+    spec.matchConditions,
+    spec.variables,
+    spec.validations,
+    spec.auditAnnotations,
+  ]).includes("namespaceObject");
   return {
+    readsNamespace,
     name: policy.metadata.name ?? "",
     generation: Number(policy.metadata.generation ?? 0),
     failurePolicy: str(spec.failurePolicy) || "Fail",

@@ -19,16 +19,32 @@ import {
 import { celError } from "../../cel/errors.ts";
 import type { CompiledExpression, CompiledPolicy } from "./compiled_policy.ts";
 
-/** The variables of one evaluation (JSON values; converted here). */
-export interface EvaluationInput {
+/** The variables of one evaluation (JSON values). */
+export interface EvaluationVariables {
   /** The AdmissionRequest (without objects). */
   request: unknown;
   object: unknown;
   oldObject: unknown;
   params: unknown;
   namespaceObject: unknown;
+}
+
+/** The variables converted to CEL values (see {@link celVariables}), and the authorizer. */
+export interface EvaluationInput {
+  /** `request`, `object`, `oldObject`, `params`, `namespaceObject` as CEL values. */
+  vars: Record<string, unknown>;
   /** The `authorizer` variable (with `requestResource`), for all but message expressions. */
   authorizer?: AuthorizerValue;
+}
+
+/** Converts variables to CEL values once, for any number of evaluations. */
+export function celVariables(
+  env: CelEnvironment,
+  vars: Partial<EvaluationVariables>,
+): Record<string, unknown> {
+  const out = env.activation(vars);
+  for (const k of ["object", "oldObject", "params", "namespaceObject"]) out[k] ??= null;
+  return out;
 }
 
 /** The outcome of one validation (or of a failure standing for all of them). */
@@ -69,15 +85,8 @@ class Run {
   readonly base: Record<string, unknown>;
   readonly withAuthz: Record<string, unknown>;
 
-  constructor(policy: CompiledPolicy, env: CelEnvironment, input: EvaluationInput) {
-    this.base = env.activation({
-      request: input.request,
-      object: input.object ?? null,
-      oldObject: input.oldObject ?? null,
-      params: input.params ?? null,
-      namespaceObject: input.namespaceObject ?? null,
-    });
-    for (const k of ["object", "oldObject", "params", "namespaceObject"]) this.base[k] ??= null;
+  constructor(policy: CompiledPolicy, input: EvaluationInput) {
+    this.base = { ...input.vars };
     this.base.variables = this.#variables(policy);
     this.withAuthz = input.authorizer ? { ...this.base, authorizer: input.authorizer } : this.base;
   }
@@ -193,12 +202,8 @@ function auditAnnotations(policy: CompiledPolicy, run: Run): AuditAnnotationResu
 }
 
 /** Evaluates `policy` for one request and param object. Never throws. */
-export function evaluatePolicy(
-  policy: CompiledPolicy,
-  env: CelEnvironment,
-  input: EvaluationInput,
-): ValidateResult {
-  const run = new Run(policy, env, input);
+export function evaluatePolicy(policy: CompiledPolicy, input: EvaluationInput): ValidateResult {
+  const run = new Run(policy, input);
   try {
     const matched = matchConditions(policy, run);
     if (matched === false) return { decisions: [], auditAnnotations: [] };

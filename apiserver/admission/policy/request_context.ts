@@ -12,9 +12,12 @@ import type { Authorizer } from "../../auth/authz/authorizer.ts";
 import { AuthorizerValue, type CelEnvironment } from "../../cel/mod.ts";
 import { ResourceCheck } from "../../cel/library/authorizer.ts";
 import type { AdmissionAttributes } from "../../registry/generic/admission.ts";
+import type { KindDef } from "../../registry/generic/kind.ts";
 import type { ResourceRegistry } from "../../registry/resource_registry.ts";
+import { admissionRequestOf } from "../admission_request.ts";
+import { convertObject } from "../matching/match_request.ts";
 import type { CompiledPolicy } from "./compiled_policy.ts";
-import { evaluatePolicy, type EvaluationInput, type ValidateResult } from "./policy_evaluator.ts";
+import { celVariables, evaluatePolicy, type ValidateResult } from "./policy_evaluator.ts";
 import type { CompiledBinding } from "./policy_source.ts";
 import { PrefetchingAuthorizer } from "./prefetching_authorizer.ts";
 
@@ -60,6 +63,7 @@ function namespaceView(ns: KubeObject): KubeObject {
 export class RequestContext {
   readonly #namespaces = new Map<string, Promise<KubeObject | undefined>>();
   readonly #annotations = new Map<string, string[]>();
+  readonly #variables = new Map<string, Promise<Record<string, unknown>>>();
   readonly prefetcher: PrefetchingAuthorizer;
   #authz?: AuthorizerValue;
 
@@ -96,6 +100,33 @@ export class RequestContext {
     if (!a.namespace || (a.kind.group === "" && a.kind.kind === "Namespace")) return null;
     const ns = await this.#namespace(a.namespace);
     return ns ? namespaceView(ns) : null;
+  }
+
+  /**
+   * `request`, `object`, `oldObject` and (when `withNamespace`) `namespaceObject` as CEL
+   * values, with the objects in the form of `def` (the version matched); converted once.
+   */
+  variables(
+    env: CelEnvironment,
+    def: KindDef,
+    withNamespace: boolean,
+  ): Promise<Record<string, unknown>> {
+    const key = `${def.group}/${def.version}/${def.plural}/${withNamespace}`;
+    let p = this.#variables.get(key);
+    if (!p) {
+      const a = this.attrs;
+      const convert = (o: KubeObject | undefined) => (o ? convertObject(o, a.kind, def) : null);
+      p = (withNamespace ? this.namespaceObject() : Promise.resolve(null)).then((ns) =>
+        celVariables(env, {
+          request: admissionRequestOf(a, { matched: def }),
+          object: convert(a.object),
+          oldObject: convert(a.oldObject),
+          namespaceObject: ns,
+        })
+      );
+      this.#variables.set(key, p);
+    }
+    return p;
   }
 
   /** The `authorizer` variable for the request's user, with `requestResource`. */
@@ -146,13 +177,12 @@ export class RequestContext {
 /** Evaluates a policy for a binding and one param, fetching authorizer decisions as needed. */
 async function evaluate(
   policy: CompiledPolicy,
-  env: CelEnvironment,
   ctx: RequestContext,
-  input: Omit<EvaluationInput, "authorizer">,
+  vars: Record<string, unknown>,
 ): Promise<ValidateResult> {
-  const full = { ...input, authorizer: ctx.authorizerValue() };
+  const full = { vars, authorizer: ctx.authorizerValue() };
   for (let round = 0;; round++) {
-    const result = evaluatePolicy(policy, env, full);
+    const result = evaluatePolicy(policy, full);
     if (!ctx.prefetcher.hasPending || round >= MAX_AUTHZ_ROUNDS) return result;
     await ctx.prefetcher.fetchPending();
   }
@@ -163,14 +193,14 @@ export async function evaluateBinding(
   a: {
     policy: CompiledPolicy;
     binding: CompiledBinding;
-    env: CelEnvironment;
     ctx: RequestContext;
-    input: Omit<EvaluationInput, "authorizer">;
+    /** The variables as CEL values (see `celVariables`). */
+    vars: Record<string, unknown>;
   },
   denials: Denial[],
 ): Promise<void> {
   const { policy, binding, ctx } = a;
-  const result = await evaluate(policy, a.env, ctx, a.input);
+  const result = await evaluate(policy, ctx, a.vars);
   for (const [i, d] of result.decisions.entries()) {
     if (d.action !== "deny") continue;
     for (const action of binding.actions) {

@@ -11,7 +11,6 @@
  *
  * @module
  */
-import type { KubeObject } from "../../../shared/api/meta/v1/types.ts";
 import { StatusError } from "../../../shared/errors/status_error.ts";
 import type { Authorizer } from "../../auth/authz/authorizer.ts";
 import { admissionPolicyEnvironment, type CelEnvironment } from "../../cel/mod.ts";
@@ -19,16 +18,19 @@ import type { AdmissionAttributes, AdmissionPlugin } from "../../registry/generi
 import { apiVersionOf } from "../../registry/generic/kind.ts";
 import type { ResourceRegistry } from "../../registry/resource_registry.ts";
 import type { ChangeFeed } from "../../watch/change_feed.ts";
-import { admissionRequestOf } from "../admission_request.ts";
 import {
-  convertObject,
   EquivalentResources,
   type MatchRequest,
   matchRequestOf,
 } from "../matching/match_request.ts";
 import type { MatchDeps } from "../matching/resource_matcher.ts";
 import { isExemptAdmissionConfigurationResource } from "../matching/rules.ts";
-import { collectParams, type ParamStoreLookup, unknownParamKind } from "./collect_params.ts";
+import {
+  collectParams,
+  ParamError,
+  type ParamStoreLookup,
+  unknownParamKind,
+} from "./collect_params.ts";
 import type { CompiledPolicy } from "./compiled_policy.ts";
 import { type Denial, evaluateBinding, RequestContext } from "./request_context.ts";
 import { type CompiledBinding, PolicySource } from "./policy_source.ts";
@@ -117,13 +119,7 @@ async function dispatchPolicy(a: DispatchArgs, denials: Denial[]): Promise<void>
   if (policy.paramKind && !a.paramStore(policy.paramKind.apiVersion, policy.paramKind.kind)) {
     return configError(unknownParamKind(policy.paramKind));
   }
-  const attrs = ctx.attrs;
-  const convert = (o: KubeObject | undefined) => o ? convertObject(o, attrs.kind, m.def) : null;
-  const base = {
-    request: admissionRequestOf(attrs, { matched: m.def }),
-    object: convert(attrs.object),
-    oldObject: convert(attrs.oldObject),
-  };
+  let base: Record<string, unknown> | undefined;
   for (const binding of a.bindings) {
     const bm = await binding.matcher.matches(req, a.deps);
     if (bm.error !== undefined) {
@@ -134,15 +130,21 @@ async function dispatchPolicy(a: DispatchArgs, denials: Denial[]): Promise<void>
     let params;
     try {
       const spec = binding.object.spec as Record<string, unknown> | undefined;
-      params = await collectParams(policy.paramKind, spec?.paramRef, attrs.namespace, a.paramStore);
+      params = await collectParams(
+        policy.paramKind,
+        spec?.paramRef,
+        ctx.attrs.namespace,
+        a.paramStore,
+      );
     } catch (e) {
-      configError(e instanceof Error ? e.message : String(e), binding);
+      if (!(e instanceof ParamError || e instanceof StatusError)) throw e;
+      configError(e.message, binding);
       continue;
     }
-    const namespaceObject = await ctx.namespaceObject();
-    for (const params1 of params) {
-      const input = { ...base, params: params1, namespaceObject };
-      await evaluateBinding({ policy, binding, env: a.env, ctx, input }, denials);
+    base ??= await ctx.variables(a.env, m.def, policy.readsNamespace);
+    for (const p of params) {
+      const vars = p ? { ...base, params: a.env.activation({ params: p }).params } : base;
+      await evaluateBinding({ policy, binding, ctx, vars }, denials);
     }
   }
   ctx.flushPolicyAnnotations(policy.name);

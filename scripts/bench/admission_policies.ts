@@ -158,6 +158,7 @@ async function httpsCreates(counts: number[]): Promise<number[]> {
 
 const fmt = (r: number) => Math.round(r).toLocaleString("en-US").padStart(7);
 console.log(`ConfigMap creates/s, concurrency ${CONCURRENCY}, ${SECONDS}s each`);
+await storeCreates(1); // warm-up (compilation of the hot paths), not reported
 const none = await storeCreates("none");
 console.log(`store, no admission:   ${fmt(none)}`);
 for (const n of [0, 1, 10]) {

@@ -243,6 +243,52 @@ Deno.test("ValidatingAdmissionPolicy failure policy, authorizer and Allow of mis
       assert.match(String(denied!.body.message), /only secret readers may write configmaps$/);
       await remove(s, "secret-readers");
     });
+    await t.step(
+      "matchPolicy Equivalent evaluates another version's request in the matched version",
+      async () => {
+        const rule = {
+          apiGroups: ["autoscaling"],
+          apiVersions: ["v1"],
+          operations: ["CREATE"],
+          resources: ["horizontalpodautoscalers"],
+        };
+        await policy(s, "hpa-cpu", {
+          matchConstraints: { resourceRules: [rule] },
+          validations: [{
+            expression: "request.kind.version == 'v1' && " +
+              "object.spec.targetCPUUtilizationPercentage <= 80",
+            messageExpression: "'cpu target ' + string(object.spec.targetCPUUtilizationPercentage)",
+          }],
+        });
+        const hpa = (name: string, cpu: number) => ({
+          apiVersion: "autoscaling/v2",
+          kind: "HorizontalPodAutoscaler",
+          metadata: { name },
+          spec: {
+            scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: "web" },
+            minReplicas: 1,
+            maxReplicas: 3,
+            metrics: [{
+              type: "Resource",
+              resource: { name: "cpu", target: { type: "Utilization", averageUtilization: cpu } },
+            }],
+          },
+        });
+        const path = "/apis/autoscaling/v2/namespaces/team/horizontalpodautoscalers";
+        const r = await call(s, "POST", path, hpa("h1", 90));
+        assert.equal(r.status, 422, JSON.stringify(r.body));
+        assert.match(String(r.body.message), /denied request: cpu target 90$/);
+        assert.equal((await call(s, "POST", path, hpa("h2", 50))).status, 201);
+        await call(s, "DELETE", `${VAPB}/hpa-cpu-binding`);
+        await call(s, "DELETE", `${VAP}/hpa-cpu`);
+        await policy(s, "hpa-exact", {
+          matchConstraints: { resourceRules: [rule], matchPolicy: "Exact" },
+          validations: [{ expression: "false" }],
+        });
+        assert.equal((await call(s, "POST", path, hpa("h3", 90))).status, 201);
+        await remove(s, "hpa-exact");
+      },
+    );
     await t.step("the status carries type checking warnings for the matched kinds", async () => {
       const body = {
         metadata: { name: "typed" },

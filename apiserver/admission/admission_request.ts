@@ -70,14 +70,15 @@ export function admissionRequestOf(
   attrs: AdmissionAttributes,
   opts: AdmissionRequestOptions = {},
 ): AdmissionRequest {
-  const matched = opts.matched ?? attrs.kind;
+  const sent = attrs.requestKind ?? attrs.kind;
+  const matched = opts.matched ?? sent;
   const user = attrs.user;
   const req: AdmissionRequest = {
     uid: opts.uid ?? "",
     kind: kindOf(matched, attrs.subresource),
     resource: resourceOf(matched),
-    requestKind: kindOf(attrs.kind, attrs.subresource),
-    requestResource: resourceOf(attrs.kind),
+    requestKind: kindOf(sent, attrs.subresource),
+    requestResource: resourceOf(sent),
     operation: attrs.operation,
     userInfo: {},
     dryRun: attrs.dryRun,

@@ -38,16 +38,20 @@ export function kindOf(def: KindDef, subresource: string): GroupVersionKind {
   return { group: def.group, version: def.version, kind: def.kind };
 }
 
-/** Builds the matching view of an admission request. */
+/**
+ * Builds the matching view of an admission request: the resource and kind the request was sent
+ * as (`requestKind` when the store serves it from another version's storage).
+ */
 export function matchRequestOf(attrs: AdmissionAttributes): MatchRequest {
+  const def = attrs.requestKind ?? attrs.kind;
   return {
     operation: attrs.operation,
-    resource: resourceOf(attrs.kind),
+    resource: resourceOf(def),
     subresource: attrs.subresource,
     namespace: attrs.namespace,
     name: attrs.name,
-    kind: kindOf(attrs.kind, attrs.subresource),
-    def: attrs.kind,
+    kind: kindOf(def, attrs.subresource),
+    def,
     object: attrs.object,
     oldObject: attrs.oldObject,
   };

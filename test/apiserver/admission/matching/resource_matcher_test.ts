@@ -4,6 +4,7 @@ import {
   EquivalentResources,
   matchRequestOf,
 } from "../../../../apiserver/admission/matching/match_request.ts";
+import { admissionRequestOf } from "../../../../apiserver/admission/admission_request.ts";
 import { ResourceMatcher } from "../../../../apiserver/admission/matching/resource_matcher.ts";
 import {
   isExemptAdmissionConfigurationResource,
@@ -199,4 +200,24 @@ Deno.test("ResourceMatcher.compile() reports a bad selector as an error result",
   const r = await m.matches(matchRequestOf(attrs(pods)), deps);
   assert.equal(r.matches, false);
   assert.ok(r.error);
+});
+
+Deno.test("matchRequestOf() matches the version the request was sent as", async () => {
+  const v1Rule = {
+    operations: ["*"],
+    apiGroups: ["autoscaling"],
+    apiVersions: ["v1"],
+    resources: ["horizontalpodautoscalers"],
+  };
+  const exact = ResourceMatcher.compile({ resourceRules: [v1Rule], matchPolicy: "Exact" }, {
+    emptyRulesMatchAll: false,
+  });
+  const sentAsV1 = attrs(hpaV2, { requestKind: hpaV1 });
+  const r = await exact.matches(matchRequestOf(sentAsV1), deps);
+  assert.equal(r.matches, true);
+  if (r.matches) assert.equal(r.def, hpaV1);
+  const req = admissionRequestOf(sentAsV1, { matched: hpaV2, includeObjects: true });
+  assert.equal(req.requestKind.version, "v1");
+  assert.equal(req.kind.version, "v2");
+  assert.equal(req.object?.spec, undefined, "the stored form is already v2");
 });

@@ -286,6 +286,17 @@ Deno.test("ValidatingAdmissionPolicy failure policy, authorizer and Allow of mis
           validations: [{ expression: "false" }],
         });
         assert.equal((await call(s, "POST", path, hpa("h3", 90))).status, 201);
+        const v1 = await call(s, "POST", path.replace("/v2/", "/v1/"), {
+          apiVersion: "autoscaling/v1",
+          kind: "HorizontalPodAutoscaler",
+          metadata: { name: "h4" },
+          spec: {
+            scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: "web" },
+            maxReplicas: 3,
+            targetCPUUtilizationPercentage: 50,
+          },
+        });
+        assert.equal(v1.status, 422, "an Exact v1 rule matches a request sent as v1");
         await remove(s, "hpa-exact");
       },
     );

@@ -88,9 +88,6 @@ export async function collectParams(
   if (params.length === 0 && paramRef.parameterNotFoundAction === "Deny") {
     throw new ParamError("no params found for policy binding with `Deny` parameterNotFoundAction");
   }
-  for (const p of params) {
-    p.apiVersion ??= paramKind.apiVersion;
-    p.kind ??= paramKind.kind;
-  }
-  return params;
+  // Objects from the watch cache are shared: give them their type without changing them.
+  return params.map((p) => ({ apiVersion: paramKind.apiVersion, kind: paramKind.kind, ...p }));
 }

@@ -7,7 +7,7 @@
  * validation's reason as status reason and code), Warn adds a `Warning` header, Audit records
  * the `validation.policy.admission.k8s.io/validation_failure` audit annotation. Configuration
  * problems (unknown param kind, missing params, bad selectors) and errors follow the policy's
- * failure policy. Writes of the admission configuration itself are never checked.
+ * failure policy. Writes of policies and bindings themselves are never checked.
  *
  * @module
  */
@@ -24,7 +24,7 @@ import {
   matchRequestOf,
 } from "../matching/match_request.ts";
 import type { MatchDeps } from "../matching/resource_matcher.ts";
-import { isExemptAdmissionConfigurationResource } from "../matching/rules.ts";
+import type { GroupVersionResource } from "../matching/rules.ts";
 import {
   collectParams,
   ParamError,
@@ -74,7 +74,7 @@ export function validatingAdmissionPolicy(
     name: "ValidatingAdmissionPolicy",
     async validate(attrs: AdmissionAttributes): Promise<void> {
       const req = matchRequestOf(attrs);
-      if (isExemptAdmissionConfigurationResource(req.resource)) return;
+      if (isPolicyResource(req.resource)) return;
       const hooks = await source.hooks();
       if (hooks.length === 0) return;
       const ctx = new RequestContext(attrs, registry, opts.authorizer());
@@ -89,6 +89,18 @@ export function validatingAdmissionPolicy(
       if (denials.length > 0) throw denialError(attrs, denials[0]);
     },
   };
+}
+
+const POLICY_RESOURCES = new Set([
+  "validatingadmissionpolicies",
+  "validatingadmissionpolicybindings",
+  "mutatingadmissionpolicies",
+  "mutatingadmissionpolicybindings",
+]);
+
+/** Kubernetes' isPolicyResource: policies never check writes of policies and bindings. */
+function isPolicyResource(r: GroupVersionResource): boolean {
+  return r.group === GROUP && POLICY_RESOURCES.has(r.resource);
 }
 
 interface DispatchArgs {

@@ -75,7 +75,17 @@ export function validatingAdmissionPolicy(
     async validate(attrs: AdmissionAttributes): Promise<void> {
       const req = matchRequestOf(attrs);
       if (isPolicyResource(req.resource)) return;
-      const hooks = await source.hooks();
+      let hooks;
+      try {
+        hooks = await source.hooks();
+      } catch {
+        // Kubernetes' answer before its informers have synced.
+        throw StatusError.forbidden(
+          { group: attrs.kind.group, resource: attrs.kind.plural },
+          attrs.name,
+          "not yet ready to handle request",
+        );
+      }
       if (hooks.length === 0) return;
       const ctx = new RequestContext(attrs, registry, opts.authorizer());
       const deps: MatchDeps = { namespaceLabels: (n) => ctx.namespaceLabels(n), equivalents };

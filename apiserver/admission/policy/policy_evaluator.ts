@@ -201,24 +201,52 @@ function auditAnnotations(policy: CompiledPolicy, run: Run): AuditAnnotationResu
   return out;
 }
 
-/** Evaluates `policy` for one request and param object. Never throws. */
+/** The validations' decisions; message expressions spend what the validations left. */
+function validations(policy: CompiledPolicy, run: Run): PolicyDecision[] {
+  const results = policy.validations.map((v) => run.eval(v.check, true));
+  const messages: string[] = [];
+  let messageFailure: string | undefined;
+  try {
+    for (const [i, r] of results.entries()) {
+      if (r.error === undefined && r.value !== true) {
+        messages[i] = messageOf(run, policy.validations[i]);
+      }
+    }
+  } catch (e) {
+    if (!(e instanceof OutOfBudget)) throw e;
+    messageFailure = `failed messageExpression: ${OUT_OF_BUDGET}`;
+  }
+  return results.map((r, i): PolicyDecision => {
+    if (r.error !== undefined) return failure(policy, r.error);
+    if (messageFailure) return failure(policy, messageFailure);
+    if (r.value === true) return { action: "admit", error: false, message: "" };
+    const reason = policy.validations[i].reason ?? "Invalid";
+    return { action: "deny", error: false, message: messages[i], reason };
+  });
+}
+
+/**
+ * Evaluates `policy` for one request and param object. Never throws. Match conditions,
+ * validations (with their message expressions) and audit annotations each have the runtime
+ * budget, as in Kubernetes.
+ */
 export function evaluatePolicy(policy: CompiledPolicy, input: EvaluationInput): ValidateResult {
   const run = new Run(policy, input);
+  let decisions: PolicyDecision[];
   try {
     const matched = matchConditions(policy, run);
     if (matched === false) return { decisions: [], auditAnnotations: [] };
     if (typeof matched === "string") {
       return { decisions: [failure(policy, matched)], auditAnnotations: [] };
     }
-    const decisions: PolicyDecision[] = [];
-    for (const v of policy.validations) {
-      const r = run.eval(v.check, true);
-      if (r.error !== undefined) decisions.push(failure(policy, r.error));
-      else if (r.value !== true) {
-        const message = messageOf(run, v);
-        decisions.push({ action: "deny", error: false, message, reason: v.reason ?? "Invalid" });
-      } else decisions.push({ action: "admit", error: false, message: "" });
-    }
+    run.remaining = RUNTIME_COST_BUDGET;
+    decisions = validations(policy, run);
+  } catch (e) {
+    if (!(e instanceof OutOfBudget)) throw e;
+    return { decisions: [failure(policy, OUT_OF_BUDGET)], auditAnnotations: [] };
+  }
+  run.remaining = RUNTIME_COST_BUDGET;
+  try {
     return { decisions, auditAnnotations: auditAnnotations(policy, run) };
   } catch (e) {
     if (!(e instanceof OutOfBudget)) throw e;

@@ -170,3 +170,18 @@ Deno.test("validatingAdmissionPolicy() reports an unknown param kind as a policy
     );
   });
 });
+
+Deno.test("validatingAdmissionPolicy() stops at the runtime budget with Kubernetes' message", async () => {
+  await withPlugin(async ({ policy, admit }) => {
+    const twoChecks = "authorizer.path('/a').check('get').allowed() && " +
+      "authorizer.path('/b').check('get').allowed()";
+    await policy("budget", {
+      validations: Array.from({ length: 15 }, () => ({ expression: twoChecks })),
+    });
+    const e = await rejection(admit(cm("x")));
+    assert.match(
+      e.message,
+      /denied request: validation failed due to running out of cost budget, no further validation rules will be run$/,
+    );
+  });
+});

@@ -139,9 +139,10 @@ export class RequestContext {
       groups: u?.groups ?? [],
       extra: u?.extra,
     });
+    const sent = this.attrs.requestKind ?? this.attrs.kind;
     const requestResource = new ResourceCheck(v, {
-      apiGroup: this.attrs.kind.group,
-      resource: this.attrs.kind.plural,
+      apiGroup: sent.group,
+      resource: sent.plural,
       subresource: this.attrs.subresource,
       namespace: this.attrs.namespace,
       name: this.attrs.name,

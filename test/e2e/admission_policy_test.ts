@@ -339,6 +339,20 @@ Deno.test("ValidatingAdmissionPolicy failure policy, authorizer and Allow of mis
         /^apps\/v1, Kind=Deployment: ERROR: <input>:1:13: undefined field 'replicass'\n/,
       );
       assert.match(warnings[1].warning, /undefined field 'replicass'/);
+      const fixed = await s.fetch(`${VAP}/typed`, {
+        method: "PATCH",
+        headers: { "content-type": "application/merge-patch+json" },
+        body: JSON.stringify({
+          spec: { validations: [{ expression: "object.spec.replicas <= 5" }] },
+        }),
+      });
+      assert.equal(fixed.status, 200, await fixed.text());
+      for (let i = 0; i < 100 && status.observedGeneration !== 2; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        status = ((await call(s, "GET", `${VAP}/typed`)).body.status ?? {}) as typeof status;
+      }
+      assert.equal(status.observedGeneration, 2);
+      assert.deepEqual(status.typeChecking, {});
     });
   } finally {
     await s.close();

@@ -19,6 +19,7 @@ import { podSecurity } from "./admission/pod_security/pod_security.ts";
 import { resourceQuota } from "./admission/resource_quota/resource_quota.ts";
 import { PendingCharges } from "./admission/resource_quota/pending_charges.ts";
 import { ResourceQuotaController } from "./controllers/resource_quota_controller.ts";
+import { validatingAdmissionPolicy } from "./admission/policy/validating_admission_policy.ts";
 import { type ApiHandler, buildApiHandler } from "./api_handler.ts";
 import { patchAppliers } from "./http/patch_appliers.ts";
 import { YamlDecoder } from "./http/yaml_decoder.ts";
@@ -27,6 +28,8 @@ import { ensureSystemPriorityClasses } from "./registry/scheduling/priorityclass
 import { reconcileDefaultPolicy } from "./auth/authz/bootstrap/reconcile_policy.ts";
 import { ensureFlowControlConfiguration } from "./registry/flowcontrol/ensure_configuration.ts";
 import { FlowSchemaStatusController } from "./controllers/flow_schema_status_controller.ts";
+import { ValidatingAdmissionPolicyStatusController } from "./controllers/validating_admission_policy_status_controller.ts";
+import { PolicyTypeChecker } from "./admission/policy/type_checker.ts";
 import { buildAuthorizer, type BuiltAuthorization } from "./auth/authz/build_authorizer.ts";
 import { ChangeFeedResourceFeed } from "./auth/authz/resource_feed.ts";
 import {
@@ -243,6 +246,7 @@ async function startRegistry(
       certificateSignerCheck(authorizer),
       certificateSubjectRestriction(),
       podSecurity(kinds),
+      validatingAdmissionPolicy({ registry: kinds, feed: watchCaches.feed, authorizer }),
       resourceQuota(kinds, pendingCharges),
     ],
   });
@@ -342,6 +346,7 @@ function startControllers(
     logger,
   });
   const flowControl = flowControlParts(registry, logger);
+  const policyStatus = policyStatusController(registry, feed, logger);
   const ready = ensureSystemNamespaces(registry).then(async () => {
     await ensureSystemPriorityClasses(
       registry.lookup("scheduling.k8s.io", "v1", "priorityclasses")!,
@@ -361,6 +366,7 @@ function startControllers(
     await disruption.start();
     await quota.start();
     flowControl.status.start();
+    await policyStatus.start();
   });
   ready.catch((err) => logger.error("bootstrap failed", { err: String(err) }));
   return {
@@ -375,6 +381,7 @@ function startControllers(
       await quota.stop();
       await nodeLifecycle.stop();
       await flowControl.status.stop();
+      await policyStatus.stop();
     },
   };
 }
@@ -424,6 +431,20 @@ function flowControlParts(registry: ResourceRegistry, logger: Logger) {
 }
 
 const APF_GROUP = "flowcontrol.apiserver.k8s.io";
+
+/** Type checks ValidatingAdmissionPolicies into their status (schemas of the built-in model). */
+function policyStatusController(registry: ResourceRegistry, feed: ChangeFeed, logger: Logger) {
+  const kindsFor = (group: string, version: string, resource: string) => {
+    const def = registry.lookup(group, version, resource)?.def;
+    return def ? [{ group: def.group, version: def.version, kind: def.kind }] : [];
+  };
+  return new ValidatingAdmissionPolicyStatusController({
+    policies: registry.lookup("admissionregistration.k8s.io", "v1", "validatingadmissionpolicies")!,
+    feed,
+    checker: new PolicyTypeChecker(builtinSchemaModel(), kindsFor),
+    logger,
+  });
+}
 
 /** Creates the system namespaces that are missing. */
 async function ensureSystemNamespaces(registry: ResourceRegistry): Promise<void> {

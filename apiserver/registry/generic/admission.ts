@@ -12,6 +12,11 @@ import type { KindDef } from "./kind.ts";
 export interface AdmissionAttributes {
   operation: "CREATE" | "UPDATE" | "DELETE" | "CONNECT";
   kind: KindDef;
+  /**
+   * The kind the request was sent as, when it is served from `kind`'s storage (another
+   * version); the objects are in `kind`'s form.
+   */
+  requestKind?: KindDef;
   namespace: string;
   name: string;
   subresource: string;

@@ -127,7 +127,7 @@ export class ConvertingStore extends Store {
     this.#prepare(namespace, obj, undefined, opts);
     const stored = await this.#conv.toStorage(obj);
     const created = await this.#requalify(() =>
-      this.#inner.create(namespace, stored, { ...opts, applied: true })
+      this.#inner.create(namespace, stored, { ...opts, applied: true, requestKind: this.def })
     );
     return await this.toServed(created);
   }
@@ -151,6 +151,7 @@ export class ConvertingStore extends Store {
       this.#inner.guaranteedUpdate(namespace, name, converted, preconditions, {
         ...opts,
         applied: true,
+        requestKind: this.def,
       })
     );
     return { object: await this.toServed(res.object), created: res.created };
@@ -162,7 +163,9 @@ export class ConvertingStore extends Store {
     options: DeleteOptions = {},
     opts: WriteOptions = {},
   ): Promise<{ object: KubeObject; deleted: boolean }> {
-    const res = await this.#requalify(() => this.#inner.delete(namespace, name, options, opts));
+    const res = await this.#requalify(() =>
+      this.#inner.delete(namespace, name, options, { ...opts, requestKind: this.def })
+    );
     return { object: await this.toServed(res.object), deleted: res.deleted };
   }
 
@@ -173,7 +176,7 @@ export class ConvertingStore extends Store {
     opts: WriteOptions = {},
   ): Promise<KubeList> {
     const deleted = await this.#requalify(() =>
-      this.#inner.deleteCollection(namespace, query, options, opts)
+      this.#inner.deleteCollection(namespace, query, options, { ...opts, requestKind: this.def })
     );
     return {
       kind: `${this.def.kind}List`,

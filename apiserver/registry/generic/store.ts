@@ -51,6 +51,8 @@ export interface WriteOptions {
   applied?: boolean;
   /** Adds a warning to the response (a `Warning` header); admission plugins call it. */
   warn?: (message: string) => void;
+  /** The kind the request was sent as, when served from this store's kind (admission sees it). */
+  requestKind?: KindDef;
 }
 
 /** Options of an update: the write options, the subresource, and whether to create. */
@@ -573,6 +575,7 @@ export class Store {
       user: opts.user,
       dryRun: !!opts.dryRun,
       warn: opts.warn,
+      requestKind: opts.requestKind,
     };
   }
 

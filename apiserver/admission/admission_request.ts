@@ -66,10 +66,10 @@ export function operationOptionsOf(attrs: AdmissionAttributes): Record<string, u
 }
 
 /** Builds the AdmissionRequest of `attrs` (objects converted to the matched version). */
-export function admissionRequestOf(
+export async function admissionRequestOf(
   attrs: AdmissionAttributes,
   opts: AdmissionRequestOptions = {},
-): AdmissionRequest {
+): Promise<AdmissionRequest> {
   const sent = attrs.requestKind ?? attrs.kind;
   const matched = opts.matched ?? sent;
   const user = attrs.user;
@@ -98,8 +98,7 @@ export function admissionRequestOf(
   }
   if (opts.includeObjects) {
     const conv = (o: KubeObject | undefined) => o ? convertObject(o, attrs.kind, matched) : null;
-    req.object = conv(attrs.object);
-    req.oldObject = conv(attrs.oldObject);
+    [req.object, req.oldObject] = await Promise.all([conv(attrs.object), conv(attrs.oldObject)]);
   }
   return req;
 }

@@ -111,12 +111,16 @@ export class EquivalentResources {
 
 /**
  * Converts `obj` (in the form of `from`) into the form of `to`, two served versions of one
- * stored kind, through the stored form. Returns `obj` itself when no conversion is needed.
+ * stored kind, through the stored form. Resolves to `obj` itself when no conversion is needed.
  */
-export function convertObject(obj: KubeObject, from: KindDef, to: KindDef): KubeObject {
+export async function convertObject(
+  obj: KubeObject,
+  from: KindDef,
+  to: KindDef,
+): Promise<KubeObject> {
   if (from === to || (from.group === to.group && from.version === to.version)) return obj;
-  const stored = from.servedFrom ? from.servedFrom.toStorage(obj) : obj;
-  const out = to.servedFrom ? to.servedFrom.fromStorage(stored) : stored;
+  const stored = from.servedFrom ? await from.servedFrom.toStorage(obj) : obj;
+  const out = to.servedFrom ? await to.servedFrom.fromStorage(stored) : stored;
   out.apiVersion = apiVersionOf(to);
   out.kind = to.kind;
   return out;

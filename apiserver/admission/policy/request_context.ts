@@ -116,13 +116,13 @@ export class RequestContext {
     if (!p) {
       const a = this.attrs;
       const convert = (o: KubeObject | undefined) => (o ? convertObject(o, a.kind, def) : null);
-      p = (withNamespace ? this.namespaceObject() : Promise.resolve(null)).then((ns) =>
-        celVariables(env, {
-          request: admissionRequestOf(a, { matched: def }),
-          object: convert(a.object),
-          oldObject: convert(a.oldObject),
-          namespaceObject: ns,
-        })
+      p = Promise.all([
+        withNamespace ? this.namespaceObject() : null,
+        admissionRequestOf(a, { matched: def }),
+        convert(a.object),
+        convert(a.oldObject),
+      ]).then(([namespaceObject, request, object, oldObject]) =>
+        celVariables(env, { request, object, oldObject, namespaceObject })
       );
       this.#variables.set(key, p);
     }

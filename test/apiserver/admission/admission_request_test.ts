@@ -17,9 +17,9 @@ const deployments = {
   strategy: { validate: () => [] },
 } as unknown as KindDef;
 
-Deno.test("admissionRequestOf() builds Kubernetes' AdmissionRequest", () => {
+Deno.test("admissionRequestOf() builds Kubernetes' AdmissionRequest", async () => {
   const object = { metadata: { name: "d", namespace: "ns" } };
-  const req = admissionRequestOf({
+  const req = await admissionRequestOf({
     operation: "UPDATE",
     kind: deployments,
     namespace: "ns",
@@ -47,7 +47,7 @@ Deno.test("admissionRequestOf() builds Kubernetes' AdmissionRequest", () => {
     dryRun: true,
     options: { kind: "UpdateOptions", apiVersion: "meta.k8s.io/v1", dryRun: ["All"] },
   });
-  const del = admissionRequestOf({
+  const del = await admissionRequestOf({
     operation: "DELETE",
     kind: deployments,
     namespace: "ns",

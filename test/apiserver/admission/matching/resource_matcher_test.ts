@@ -186,7 +186,7 @@ Deno.test("ResourceMatcher.matches() finds equivalent versions unless Exact", as
     emptyRulesMatchAll: false,
   });
   assert.equal((await exact.matches(matchRequestOf(attrs(hpaV2)), deps)).matches, false);
-  const converted = convertObject(obj("h"), hpaV2, hpaV1);
+  const converted = await convertObject(obj("h"), hpaV2, hpaV1);
   assert.deepEqual(converted.spec, { v1: true });
   assert.equal(converted.apiVersion, "autoscaling/v1");
   assert.deepEqual(equivalents.for(pods), []);
@@ -216,7 +216,7 @@ Deno.test("matchRequestOf() matches the version the request was sent as", async 
   const r = await exact.matches(matchRequestOf(sentAsV1), deps);
   assert.equal(r.matches, true);
   if (r.matches) assert.equal(r.def, hpaV1);
-  const req = admissionRequestOf(sentAsV1, { matched: hpaV2, includeObjects: true });
+  const req = await admissionRequestOf(sentAsV1, { matched: hpaV2, includeObjects: true });
   assert.equal(req.requestKind.version, "v1");
   assert.equal(req.kind.version, "v2");
   assert.equal(req.object?.spec, undefined, "the stored form is already v2");

@@ -20,6 +20,7 @@ import { resourceQuota } from "./admission/resource_quota/resource_quota.ts";
 import { PendingCharges } from "./admission/resource_quota/pending_charges.ts";
 import { ResourceQuotaController } from "./controllers/resource_quota_controller.ts";
 import { validatingAdmissionPolicy } from "./admission/policy/validating_admission_policy.ts";
+import { AdmissionWebhooks } from "./admission/webhook/admission_webhooks.ts";
 import { type ApiHandler, buildApiHandler } from "./api_handler.ts";
 import { patchAppliers } from "./http/patch_appliers.ts";
 import { YamlDecoder } from "./http/yaml_decoder.ts";
@@ -115,7 +116,7 @@ export async function startServer(
   });
   const metrics = createApiServerMetrics(new MetricsRegistry({ currentVersion: "1.32" }));
   const storage = await openStorage(opts, metrics);
-  const parts = await startRegistry(opts, { storage, pki, logger }).catch(async (err) => {
+  const parts = await startRegistry(opts, { storage, pki, logger, metrics }).catch(async (err) => {
     await storage.close();
     throw err;
   });
@@ -217,7 +218,7 @@ interface RegistryParts {
  */
 async function startRegistry(
   opts: ServerOptions,
-  deps: { storage: Storage; pki: Pki; logger: Logger },
+  deps: { storage: Storage; pki: Pki; logger: Logger; metrics?: ApiServerMetrics },
 ): Promise<RegistryParts> {
   const { storage, pki, logger } = deps;
   const authorization = await buildAuthorizer(opts.authorization);
@@ -232,6 +233,11 @@ async function startRegistry(
     }),
   );
   const pendingCharges = new PendingCharges();
+  const webhookFeed = new ChangeFeedResourceFeed(watchCaches.feed);
+  const webhooks = new AdmissionWebhooks({
+    feed: () => webhookFeed,
+    metrics: deps.metrics?.registry,
+  });
   const registry = new ResourceRegistry({
     storage,
     listCacheFor: (store) => watchCaches.listCacheFor(store),
@@ -246,7 +252,9 @@ async function startRegistry(
       certificateSignerCheck(authorizer),
       certificateSubjectRestriction(),
       podSecurity(kinds),
+      webhooks.mutating(kinds),
       validatingAdmissionPolicy({ registry: kinds, feed: watchCaches.feed, authorizer }),
+      webhooks.validating(kinds),
       resourceQuota(kinds, pendingCharges),
     ],
   });
@@ -267,6 +275,7 @@ async function startRegistry(
   for (const kind of kinds) registry.add(kind);
   for (const kind of accessReviewKinds(authorizer)) registry.add(kind);
   const stopFeeds = async () => {
+    webhooks.close();
     authorization.stop();
     await watchCaches.feed.stop();
   };

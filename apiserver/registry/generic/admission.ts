@@ -28,7 +28,10 @@ export interface AdmissionAttributes {
   dryRun: boolean;
   /** Adds a warning to the response (a `Warning` header); absent outside a request. */
   warn?: (message: string) => void;
-  /** Audit annotations plugins record (`pod-security.kubernetes.io/audit-violations`, ...). */
+  /**
+   * Audit annotations plugins record (`pod-security.kubernetes.io/audit-violations`, webhooks'
+   * `<webhook>/<key>`, ...).
+   */
   auditAnnotations?: Record<string, string>;
 }
 

@@ -1,0 +1,61 @@
+/**
+ * ValidatingAdmissionWebhook: calls the matching webhooks of every
+ * ValidatingWebhookConfiguration concurrently; the request fails with the first failure in
+ * configuration order (a denial, or a failed call whose `failurePolicy` is Fail).
+ *
+ * @module
+ */
+import type { AdmissionPlugin } from "../../registry/generic/admission.ts";
+import type { ResourceRegistry } from "../../registry/resource_registry.ts";
+import {
+  callWebhook,
+  denial,
+  passWarnings,
+  recordAuditAnnotations,
+  type WebhookCallDeps,
+  withPolicy,
+} from "./webhook_call.ts";
+import type { WebhookConfigurations } from "./webhook_configurations.ts";
+import { matchedWebhooks } from "./matched_webhooks.ts";
+
+/** What the validating plugin needs. */
+export interface ValidatingWebhookDeps extends WebhookCallDeps {
+  configurations: WebhookConfigurations;
+  kinds: ResourceRegistry;
+}
+
+const FAILED_OPEN = "failed-open.validating.webhook.admission.k8s.io";
+
+/** The ValidatingAdmissionWebhook plugin. */
+export function validatingAdmissionWebhook(deps: ValidatingWebhookDeps): AdmissionPlugin {
+  return {
+    name: "ValidatingAdmissionWebhook",
+    async validate(attrs) {
+      const set = await deps.configurations.current();
+      if (set.candidates(attrs.kind.plural).length === 0) return;
+      const matched = await matchedWebhooks(set, attrs, deps.kinds);
+      const outcomes = await Promise.allSettled(
+        matched.map((m, i) =>
+          withPolicy(m.entry, attrs, "validating", deps.metrics, async () => {
+            const response = await callWebhook(
+              m.entry,
+              attrs,
+              m.version,
+              attrs.object,
+              false,
+              deps,
+            );
+            if (!response) return;
+            recordAuditAnnotations(attrs, m.entry.name, response);
+            passWarnings(attrs, response);
+            if (!response.allowed) throw denial(m.entry.name, response.result);
+          }, () => {
+            attrs.auditAnnotations ??= {};
+            attrs.auditAnnotations[`${FAILED_OPEN}/round_0_index_${i}`] = m.entry.name;
+          })
+        ),
+      );
+      for (const o of outcomes) if (o.status === "rejected") throw o.reason;
+    },
+  };
+}

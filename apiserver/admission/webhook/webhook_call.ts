@@ -1,0 +1,235 @@
+/**
+ * Calling one matched admission webhook, as k8s.io/apiserver's dispatchers do: the dry-run
+ * check of `sideEffects`, the match conditions, the AdmissionReview round trip with the
+ * webhook's `timeoutSeconds`, the answer's checks, and the outcome by `failurePolicy` (a
+ * failed call is ignored with `Ignore`, and a 500 `failed calling webhook "<name>": ...`
+ * otherwise; a denial is the webhook's Status, `admission webhook "<name>" denied the
+ * request: <message>`), with the metrics and the warnings of the answer.
+ *
+ * @module
+ */
+import type { KubeObject } from "../../../shared/api/meta/v1/types.ts";
+import { StatusError } from "../../../shared/errors/status_error.ts";
+import type { AdmissionAttributes } from "../../registry/generic/admission.ts";
+import { AuthorizerValue, type CelAuthorizer } from "../../cel/mod.ts";
+import type { CelEnvironment } from "../../cel/mod.ts";
+import {
+  WebhookClient,
+  type WebhookClientConfig,
+  WebhookError,
+} from "../../webhook/webhook_client.ts";
+import {
+  admissionRequest,
+  type AdmissionResponse,
+  admissionReview,
+  reviewVersionOf,
+  verifyAdmissionResponse,
+} from "./admission_review.ts";
+import type { WebhookEntry } from "./webhook_configurations.ts";
+import type { MatchedVersion } from "./webhook_matching.ts";
+import type { WebhookMetrics, WebhookType } from "./webhook_metrics.ts";
+
+/** What calling webhooks needs. */
+export interface WebhookCallDeps {
+  client: WebhookClient;
+  env: CelEnvironment;
+  metrics?: WebhookMetrics;
+  /** The authorizer match conditions' `authorizer` asks; absent: such conditions error. */
+  celAuthorizer?: CelAuthorizer;
+}
+
+/** A failed call (unreachable, timeout, bad answer, failed match conditions). */
+export class CallingWebhookError extends Error {
+  constructor(readonly webhook: string, reason: string, readonly code: number) {
+    super(`failed calling webhook ${JSON.stringify(webhook)}: ${reason}`);
+  }
+}
+
+/** A webhook's denial of the request. */
+export class WebhookRejection extends StatusError {}
+
+/** The Status of a denial, as webhookerrors.ToStatusErr builds it. */
+export function denial(
+  webhook: string,
+  result: Record<string, unknown> | undefined,
+): WebhookRejection {
+  const r = result ?? {};
+  const deniedBy = `admission webhook ${JSON.stringify(webhook)} denied the request`;
+  const code = typeof r.code === "number" && r.code >= 400 ? r.code : 400;
+  const message = typeof r.message === "string" && r.message
+    ? `${deniedBy}: ${r.message}`
+    : typeof r.reason === "string" && r.reason
+    ? `${deniedBy}: ${r.reason}`
+    : `${deniedBy} without explanation`;
+  return new WebhookRejection({
+    code,
+    message,
+    reason: typeof r.reason === "string" && r.reason ? r.reason as never : undefined,
+    details: typeof r.details === "object" && r.details !== null ? r.details as never : undefined,
+  });
+}
+
+function booleanOf(v: unknown): boolean | undefined {
+  return typeof v === "boolean" ? v : undefined;
+}
+
+/** Evaluates the match conditions: false skips the webhook; errors are a failed call. */
+function matchConditionsPass(
+  entry: WebhookEntry,
+  vars: Record<string, unknown>,
+): boolean {
+  if (entry.matchConditions.length === 0) return true;
+  const errors: string[] = [];
+  for (const c of entry.matchConditions) {
+    if (!c.program) {
+      errors.push(`compilation failed for expression '${c.expression}': ${c.error}`);
+      continue;
+    }
+    const r = c.program.evaluate(vars);
+    if (!r.ok) {
+      errors.push(`expression '${c.expression}' resulted in error: ${r.error.detail}`);
+    } else if (booleanOf(r.value) === false) {
+      return false;
+    } else if (booleanOf(r.value) === undefined) {
+      errors.push(`expression '${c.expression}' resulted in non-boolean value`);
+    }
+  }
+  if (errors.length === 0) return true;
+  const joined = errors.length === 1 ? errors[0] : `[${errors.join(", ")}]`;
+  throw new CallingWebhookError(entry.name, `failed evaluating match conditions: ${joined}`, 500);
+}
+
+/**
+ * Calls `entry` for the request (its object in `version`). Answers undefined when a match
+ * condition excludes it; throws a CallingWebhookError for a failed call, a StatusError for a
+ * dry-run refusal or a denial (the caller applies the failure policy).
+ */
+export async function callWebhook(
+  entry: WebhookEntry,
+  attrs: AdmissionAttributes,
+  version: MatchedVersion,
+  object: KubeObject | undefined,
+  mutating: boolean,
+  deps: WebhookCallDeps,
+): Promise<AdmissionResponse | undefined> {
+  const hook = entry.hook;
+  if (attrs.dryRun && hook.sideEffects !== "None" && hook.sideEffects !== "NoneOnDryRun") {
+    throw StatusError.badRequest(
+      `admission webhook ${JSON.stringify(entry.name)} does not support dry run`,
+    );
+  }
+  const reviewVersion = reviewVersionOf(hook.admissionReviewVersions);
+  if (!reviewVersion) {
+    throw new CallingWebhookError(
+      entry.name,
+      "webhook does not accept known AdmissionReview versions (v1, v1beta1)",
+      500,
+    );
+  }
+  const uid = crypto.randomUUID();
+  const invocation = {
+    def: version.def,
+    object: object && version.toVersion(object),
+    oldObject: attrs.oldObject && version.toVersion(attrs.oldObject),
+  };
+  const request = admissionRequest(uid, attrs, invocation);
+  const vars = deps.env.activation({
+    object: invocation.object ?? null,
+    oldObject: invocation.oldObject ?? null,
+    request,
+  });
+  if (deps.celAuthorizer && attrs.user) {
+    const u = attrs.user;
+    vars.authorizer = new AuthorizerValue(deps.celAuthorizer, {
+      name: u.username,
+      uid: u.uid,
+      groups: u.groups ?? [],
+      extra: u.extra,
+    });
+  }
+  if (!matchConditionsPass(entry, vars)) return undefined;
+  const timeoutSeconds = typeof hook.timeoutSeconds === "number" ? hook.timeoutSeconds : 10;
+  let answer: unknown;
+  try {
+    answer = await deps.client.post(
+      hook.clientConfig as WebhookClientConfig,
+      admissionReview(reviewVersion, request),
+      { timeoutMs: Math.min(Math.max(timeoutSeconds, 1), 30) * 1000 },
+    );
+  } catch (err) {
+    if (!(err instanceof WebhookError)) throw err;
+    const code = err.kind === "status" ? err.httpStatus ?? 500 : 503;
+    throw new CallingWebhookError(entry.name, `failed to call webhook: ${err.message}`, code);
+  }
+  try {
+    return verifyAdmissionResponse(answer, uid, reviewVersion, mutating);
+  } catch (err) {
+    throw new CallingWebhookError(
+      entry.name,
+      `received invalid webhook response: ${(err as Error).message}`,
+      503,
+    );
+  }
+}
+
+/** Passes the answer's warnings on to the response (`Warning` headers). */
+export function passWarnings(attrs: AdmissionAttributes, response: AdmissionResponse): void {
+  for (const w of response.warnings) attrs.warn?.(w);
+}
+
+/** Records the answer's audit annotations under `<webhook>/<key>`. */
+export function recordAuditAnnotations(
+  attrs: AdmissionAttributes,
+  webhook: string,
+  response: AdmissionResponse,
+): void {
+  const entries = Object.entries(response.auditAnnotations);
+  if (entries.length === 0) return;
+  attrs.auditAnnotations ??= {};
+  for (const [k, v] of entries) attrs.auditAnnotations[`${webhook}/${k}`] = v;
+}
+
+/**
+ * Runs `call` for one webhook with the failure policy and the metrics: answers what it
+ * answered, or undefined for an ignored failure; throws the request's error otherwise.
+ */
+export async function withPolicy<T>(
+  entry: WebhookEntry,
+  attrs: AdmissionAttributes,
+  type: WebhookType,
+  metrics: WebhookMetrics | undefined,
+  call: () => Promise<T>,
+  failedOpen: () => void,
+): Promise<T | undefined> {
+  const started = performance.now();
+  const seconds = () => (performance.now() - started) / 1000;
+  const op = attrs.operation;
+  const ignore = entry.hook.failurePolicy === "Ignore";
+  try {
+    const out = await call();
+    metrics?.observe(entry.name, type, op, seconds(), false, 200);
+    return out;
+  } catch (err) {
+    if (err instanceof CallingWebhookError) {
+      if (!ignore) metrics?.rejection(entry.name, type, op, "calling_webhook_error", err.code);
+      metrics?.observe(entry.name, type, op, seconds(), !ignore, err.code);
+      if (ignore) {
+        metrics?.failOpen(entry.name, type);
+        failedOpen();
+        return undefined;
+      }
+      throw StatusError.internal(err.message);
+    }
+    const isDenial = err instanceof WebhookRejection;
+    const code = err instanceof StatusError ? err.code : 0;
+    metrics?.rejection(
+      entry.name,
+      type,
+      op,
+      isDenial ? "no_error" : "apiserver_internal_error",
+      isDenial ? code : 0,
+    );
+    metrics?.observe(entry.name, type, op, seconds(), true, isDenial ? code : 0);
+    throw err;
+  }
+}

@@ -108,7 +108,7 @@ export function mutatingAdmissionWebhook(deps: MutatingWebhookDeps): AdmissionPl
   return {
     name: "MutatingAdmissionWebhook",
     async admit(attrs) {
-      const set = await deps.configurations.current();
+      const set = await deps.configurations.current(attrs);
       if (set.candidates(attrs.kind.plural).length === 0) return;
       const matched = await matchedWebhooks(set, attrs, deps.kinds);
       const reinvocable: string[] = [];

@@ -31,7 +31,7 @@ export function validatingAdmissionWebhook(deps: ValidatingWebhookDeps): Admissi
   return {
     name: "ValidatingAdmissionWebhook",
     async validate(attrs) {
-      const set = await deps.configurations.current();
+      const set = await deps.configurations.current(attrs);
       if (set.candidates(attrs.kind.plural).length === 0) return;
       const matched = await matchedWebhooks(set, attrs, deps.kinds);
       const outcomes = await Promise.allSettled(

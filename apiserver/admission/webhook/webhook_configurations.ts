@@ -8,6 +8,8 @@
  * @module
  */
 import type { KubeObject } from "../../../shared/api/meta/v1/types.ts";
+import { StatusError } from "../../../shared/errors/status_error.ts";
+import type { AdmissionAttributes } from "../../registry/generic/admission.ts";
 import type { ResourceFeed } from "../../auth/authz/resource_feed.ts";
 import { CelEnvironment, type CelProgram } from "../../cel/mod.ts";
 import { ADMISSION_REQUEST_SCHEMA } from "../../cel/contexts.ts";
@@ -122,15 +124,23 @@ export class WebhookConfigurations {
     this.#opts = opts;
   }
 
-  /** The current webhooks; the first call starts following (and waits for the first list). */
-  async current(): Promise<WebhookSet> {
+  /**
+   * The current webhooks; the first call starts following (and waits for the first list).
+   * Until that succeeds, the request is refused as kube refuses it before its informers synced.
+   */
+  async current(attrs: AdmissionAttributes): Promise<WebhookSet> {
     if (!this.#started) {
       this.#started = this.#follow().catch((err) => {
         this.#started = undefined;
         throw err;
       });
     }
-    await this.#started;
+    try {
+      await this.#started;
+    } catch {
+      const gr = { group: attrs.kind.group, resource: attrs.kind.plural };
+      throw StatusError.forbidden(gr, attrs.name, "not yet ready to handle request");
+    }
     return this.#set;
   }
 

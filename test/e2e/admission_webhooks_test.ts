@@ -370,6 +370,70 @@ Deno.test("admission webhooks: mutate, deny, time out, refuse dry runs, reinvoke
       assert.equal((await call(ts, "DELETE", `${MWC}/via-service`)).status, 200);
     });
 
+    await t.step(
+      "matchPolicy Equivalent calls a webhook in the version its rule names",
+      async () => {
+        await createNamespace(ts, "equiv");
+        hooks.answers.set("/hpa-v1", (r) => {
+          const obj = r.request.object as Json;
+          return obj.apiVersion === "autoscaling/v1"
+            ? patch([{ op: "add", path: "/spec/targetCPUUtilizationPercentage", value: 70 }])
+            : { allowed: false, result: { message: `got ${obj.apiVersion}` } };
+        });
+        const v1Rule = {
+          operations: ["CREATE"],
+          apiGroups: ["autoscaling"],
+          apiVersions: ["v1"],
+          resources: ["horizontalpodautoscalers"],
+        };
+        const ns = {
+          namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "equiv" } },
+        };
+        const cfg = {
+          metadata: { name: "hpa-v1" },
+          webhooks: [hook("hpa.example.com", url("/hpa-v1"), { rules: [v1Rule], ...ns })],
+        };
+        assert.equal((await call(ts, "POST", MWC, cfg)).status, 201);
+        const hpa = (name: string) => ({
+          metadata: { name },
+          spec: {
+            scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: "web" },
+            minReplicas: 1,
+            maxReplicas: 3,
+            metrics: [{
+              type: "Resource",
+              resource: { name: "cpu", target: { type: "Utilization", averageUtilization: 50 } },
+            }],
+          },
+        });
+        const v2 = "/apis/autoscaling/v2/namespaces/equiv/horizontalpodautoscalers";
+        const r = await call(ts, "POST", v2, hpa("web"));
+        assert.equal(r.status, 201, JSON.stringify(r.body));
+        const metrics = (r.body.spec as { metrics: { resource: { target: Json } }[] }).metrics;
+        assert.equal(metrics[0].resource.target.averageUtilization, 70);
+        const req = hooks.calls("/hpa-v1").at(-1)!.request;
+        assert.deepEqual(req.kind, {
+          group: "autoscaling",
+          version: "v1",
+          kind: "HorizontalPodAutoscaler",
+        });
+        assert.deepEqual(req.requestKind, {
+          group: "autoscaling",
+          version: "v2",
+          kind: "HorizontalPodAutoscaler",
+        });
+        const exact = structuredClone((await call(ts, "GET", `${MWC}/hpa-v1`)).body) as Json & {
+          webhooks: Json[];
+        };
+        exact.webhooks[0].matchPolicy = "Exact";
+        assert.equal((await call(ts, "PUT", `${MWC}/hpa-v1`, exact)).status, 200);
+        const before = hooks.calls("/hpa-v1").length;
+        assert.equal((await call(ts, "POST", v2, hpa("exact"))).status, 201);
+        assert.equal(hooks.calls("/hpa-v1").length, before, "Exact leaves other versions out");
+        assert.equal((await call(ts, "DELETE", `${MWC}/hpa-v1`)).status, 200);
+      },
+    );
+
     await t.step("the webhook metrics count calls and rejections", async () => {
       const res = await ts.fetch("/metrics");
       const text = await res.text();

@@ -1,14 +1,12 @@
 /**
  * The AdmissionReview a webhook is sent (admission.k8s.io v1 or v1beta1, the first of the
- * webhook's `admissionReviewVersions` that is known) and the checks of its answer, with
+ * webhook's `admissionReviewVersions` that is known; the request is built by
+ * ../admission_request.ts) and the checks of its answer, with
  * Kubernetes' messages (k8s.io/apiserver/pkg/admission/plugin/webhook/request).
  *
  * @module
  */
-import type { KubeObject } from "../../../shared/api/meta/v1/types.ts";
 import { fromBase64 } from "../../../shared/codec/protobuf/well_known.ts";
-import type { AdmissionAttributes } from "../../registry/generic/admission.ts";
-import type { KindDef } from "../../registry/generic/kind.ts";
 
 type Obj = Record<string, unknown>;
 
@@ -21,64 +19,6 @@ export function reviewVersionOf(versions: unknown): "v1" | "v1beta1" | undefined
     if (v === "v1" || v === "v1beta1") return v;
   }
   return undefined;
-}
-
-/** The operation options kube passes (CreateOptions, UpdateOptions or DeleteOptions). */
-function optionsOf(attrs: AdmissionAttributes): Obj | null {
-  const kind = { CREATE: "CreateOptions", UPDATE: "UpdateOptions", DELETE: "DeleteOptions" }[
-    attrs.operation as "CREATE" | "UPDATE" | "DELETE"
-  ];
-  if (!kind) return null;
-  return {
-    kind,
-    apiVersion: "meta.k8s.io/v1",
-    ...(attrs.dryRun ? { dryRun: ["All"] } : {}),
-  };
-}
-
-function userInfoOf(attrs: AdmissionAttributes): Obj {
-  const u = attrs.user;
-  if (!u) return {};
-  const out: Obj = {};
-  if (u.username) out.username = u.username;
-  if (u.uid) out.uid = u.uid;
-  if (u.groups?.length) out.groups = u.groups;
-  if (u.extra && Object.keys(u.extra).length) out.extra = u.extra;
-  return out;
-}
-
-/** What the webhook sees: the version its rule matched, and the objects in that version. */
-export interface ReviewInvocation {
-  def: KindDef;
-  object?: KubeObject;
-  oldObject?: KubeObject;
-}
-
-/** The `request` of an AdmissionReview (also `request` in match conditions). */
-export function admissionRequest(
-  uid: string,
-  attrs: AdmissionAttributes,
-  inv: ReviewInvocation,
-): Obj {
-  const req: Obj = {
-    uid,
-    kind: { group: inv.def.group, version: inv.def.version, kind: inv.def.kind },
-    resource: { group: inv.def.group, version: inv.def.version, resource: inv.def.plural },
-  };
-  if (attrs.subresource) req.subResource = attrs.subresource;
-  const own = attrs.kind;
-  req.requestKind = { group: own.group, version: own.version, kind: own.kind };
-  req.requestResource = { group: own.group, version: own.version, resource: own.plural };
-  if (attrs.subresource) req.requestSubResource = attrs.subresource;
-  if (attrs.name) req.name = attrs.name;
-  if (attrs.namespace) req.namespace = attrs.namespace;
-  req.operation = attrs.operation;
-  req.userInfo = userInfoOf(attrs);
-  req.object = inv.object ?? null;
-  req.oldObject = inv.oldObject ?? null;
-  req.dryRun = attrs.dryRun;
-  req.options = optionsOf(attrs);
-  return req;
 }
 
 /** The AdmissionReview document sent. */

@@ -22,6 +22,8 @@ import type { AdmissionPlugin } from "../../registry/generic/admission.ts";
 import type { ResourceRegistry } from "../../registry/resource_registry.ts";
 import { registryEndpointSource } from "../../webhook/service_resolver.ts";
 import { WebhookClient } from "../../webhook/webhook_client.ts";
+import { EquivalentResources } from "../matching/match_request.ts";
+import { namespaceLabelsFrom } from "../matching/namespace_labels.ts";
 import { matchConditionEnvironment, WebhookConfigurations } from "./webhook_configurations.ts";
 import { WebhookMetrics } from "./webhook_metrics.ts";
 import { mutatingAdmissionWebhook } from "./mutating_webhook.ts";
@@ -56,11 +58,14 @@ export class AdmissionWebhooks {
       feed: this.#opts.feed,
       env: this.#env,
     });
-    this.#closers.push(() => client.close(), () => configurations.close());
+    const equivalents = new EquivalentResources(() => kinds.all().map((s) => s.def));
+    const unsubscribe = kinds.onChange(() => equivalents.invalidate());
+    this.#closers.push(() => client.close(), () => configurations.close(), unsubscribe);
     return {
       client,
       configurations,
-      kinds,
+      equivalents,
+      namespaceLabels: namespaceLabelsFrom(() => kinds.lookup("", "v1", "namespaces")),
       env: this.#env,
       metrics: this.#metrics,
       celAuthorizer: this.#opts.celAuthorizer,

@@ -1,20 +1,31 @@
 /**
  * The webhooks of a set that a request matches, in order, each with the version it is called
- * in: the rules (with `matchPolicy`), then the object selector, then the namespace selector
- * (read once per request). Match conditions are evaluated at call time.
+ * in, through the shared admission matching (rules with `matchPolicy`, object selector, then
+ * namespace selector). Writes of the admission configuration kinds are never matched. Match
+ * conditions are evaluated at call time.
  *
  * @module
  */
+import type { KubeObject } from "../../../shared/api/meta/v1/types.ts";
+import { StatusError } from "../../../shared/errors/status_error.ts";
 import type { AdmissionAttributes } from "../../registry/generic/admission.ts";
 import type { KindDef } from "../../registry/generic/kind.ts";
-import type { ResourceRegistry } from "../../registry/resource_registry.ts";
-import type { WebhookEntry, WebhookSet } from "./webhook_configurations.ts";
 import {
-  type MatchedVersion,
-  matchVersion,
-  namespaceSelectorMatches,
-  objectSelectorMatches,
-} from "./webhook_matching.ts";
+  convertObject,
+  type EquivalentResources,
+  matchRequestOf,
+  resourceOf,
+} from "../matching/match_request.ts";
+import type { NamespaceLabels } from "../matching/resource_matcher.ts";
+import { isExemptAdmissionConfigurationResource } from "../matching/rules.ts";
+import type { WebhookEntry, WebhookSet } from "./webhook_configurations.ts";
+
+/** The version a webhook's rule matched, and the conversions of objects to and from it. */
+export interface MatchedVersion {
+  def: KindDef;
+  toVersion(obj: KubeObject): KubeObject;
+  fromVersion(obj: KubeObject): KubeObject;
+}
 
 /** A webhook the request matched, and the version it sees the object in. */
 export interface MatchedWebhook {
@@ -22,38 +33,26 @@ export interface MatchedWebhook {
   version: MatchedVersion;
 }
 
-function sameKind(a: KindDef, b: KindDef): boolean {
-  return a.group === b.group && a.version === b.version && a.plural === b.plural;
+/** What matching reads. */
+export interface MatchingDeps {
+  namespaceLabels: NamespaceLabels;
+  equivalents: EquivalentResources;
 }
 
-/** The other served versions of the request's stored resource (for `matchPolicy: Equivalent`). */
-function equivalentsOf(kinds: ResourceRegistry, stored: KindDef): () => KindDef[] {
-  let found: KindDef[] | undefined;
-  return () =>
-    found ??= kinds.all().map((s) => s.def).filter((d) =>
-      d.servedFrom !== undefined && sameKind(d.servedFrom.storage, stored)
-    );
+function versionOf(attrs: AdmissionAttributes, def: KindDef): MatchedVersion {
+  return {
+    def,
+    toVersion: (obj) => convertObject(obj, attrs.kind, def),
+    fromVersion: (obj) => convertObject(obj, def, attrs.kind),
+  };
 }
 
-/** Reads a Namespace's labels through the registry, once per request. */
-function namespaceLabelsOf(kinds: ResourceRegistry) {
-  const cache = new Map<string, Promise<Record<string, string> | undefined>>();
-  return (name: string) => {
-    let got = cache.get(name);
-    if (!got) {
-      const store = kinds.lookup("", "v1", "namespaces");
-      got = store
-        ? store.get("", name).then(
-          (ns) => ns.metadata?.labels ?? {},
-          (err) => {
-            if ((err as { code?: number }).code === 404) return undefined;
-            throw err;
-          },
-        )
-        : Promise.resolve(undefined);
-      cache.set(name, got);
-    }
-    return got;
+/** Reads each namespace's labels once per request. */
+function cached(lookup: NamespaceLabels): NamespaceLabels {
+  const seen = new Map<string, ReturnType<NamespaceLabels>>();
+  return (name) => {
+    if (!seen.has(name)) seen.set(name, lookup(name));
+    return seen.get(name)!;
   };
 }
 
@@ -61,19 +60,18 @@ function namespaceLabelsOf(kinds: ResourceRegistry) {
 export async function matchedWebhooks(
   set: WebhookSet,
   attrs: AdmissionAttributes,
-  kinds: ResourceRegistry,
+  deps: MatchingDeps,
 ): Promise<MatchedWebhook[]> {
   const candidates = set.candidates(attrs.kind.plural);
   if (candidates.length === 0) return [];
-  const others = equivalentsOf(kinds, attrs.kind);
-  const labels = namespaceLabelsOf(kinds);
+  if (isExemptAdmissionConfigurationResource(resourceOf(attrs.kind))) return [];
+  const req = matchRequestOf(attrs);
+  const matchDeps = { ...deps, namespaceLabels: cached(deps.namespaceLabels) };
   const out: MatchedWebhook[] = [];
   for (const entry of candidates) {
-    const version = matchVersion(entry.hook.rules, entry.hook.matchPolicy, attrs, others);
-    if (!version) continue;
-    if (!objectSelectorMatches(entry.objectSelector, attrs)) continue;
-    if (!(await namespaceSelectorMatches(entry.namespaceSelector, attrs, labels))) continue;
-    out.push({ entry, version });
+    const r = await entry.matcher.matches(req, matchDeps);
+    if (r.error !== undefined) throw StatusError.internal(r.error);
+    if (r.matches) out.push({ entry, version: versionOf(attrs, r.def) });
   }
   return out;
 }

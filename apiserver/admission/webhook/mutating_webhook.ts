@@ -12,7 +12,6 @@ import { StatusError } from "../../../shared/errors/status_error.ts";
 import { deepEqual } from "../../../shared/json/deep_equal.ts";
 import { applyJsonPatch } from "../../../shared/patch/json_patch.ts";
 import type { AdmissionAttributes, AdmissionPlugin } from "../../registry/generic/admission.ts";
-import type { ResourceRegistry } from "../../registry/resource_registry.ts";
 import {
   callWebhook,
   denial,
@@ -22,12 +21,11 @@ import {
   withPolicy,
 } from "./webhook_call.ts";
 import type { WebhookConfigurations } from "./webhook_configurations.ts";
-import { type MatchedWebhook, matchedWebhooks } from "./matched_webhooks.ts";
+import { type MatchedWebhook, matchedWebhooks, type MatchingDeps } from "./matched_webhooks.ts";
 
 /** What the mutating plugin needs. */
-export interface MutatingWebhookDeps extends WebhookCallDeps {
+export interface MutatingWebhookDeps extends WebhookCallDeps, MatchingDeps {
   configurations: WebhookConfigurations;
-  kinds: ResourceRegistry;
 }
 
 const ANNOTATION = "mutation.webhook.admission.k8s.io";
@@ -87,7 +85,7 @@ async function invoke(
   const { entry } = m;
   const at = `round_${round}_index_${index}`;
   const changed = await withPolicy(entry, attrs, "admit", deps.metrics, async () => {
-    const response = await callWebhook(entry, attrs, m.version, attrs.object, true, deps);
+    const response = await callWebhook(entry, attrs, m.version, true, deps);
     if (!response) return false;
     recordAuditAnnotations(attrs, entry.name, response);
     passWarnings(attrs, response);
@@ -110,7 +108,7 @@ export function mutatingAdmissionWebhook(deps: MutatingWebhookDeps): AdmissionPl
     async admit(attrs) {
       const set = await deps.configurations.current(attrs);
       if (set.candidates(attrs.kind.plural).length === 0) return;
-      const matched = await matchedWebhooks(set, attrs, deps.kinds);
+      const matched = await matchedWebhooks(set, attrs, deps);
       const reinvocable: string[] = [];
       const reinvoke = new Set<string>();
       for (const [i, m] of matched.entries()) {

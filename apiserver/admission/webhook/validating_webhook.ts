@@ -6,7 +6,6 @@
  * @module
  */
 import type { AdmissionPlugin } from "../../registry/generic/admission.ts";
-import type { ResourceRegistry } from "../../registry/resource_registry.ts";
 import {
   callWebhook,
   denial,
@@ -16,12 +15,11 @@ import {
   withPolicy,
 } from "./webhook_call.ts";
 import type { WebhookConfigurations } from "./webhook_configurations.ts";
-import { matchedWebhooks } from "./matched_webhooks.ts";
+import { matchedWebhooks, type MatchingDeps } from "./matched_webhooks.ts";
 
 /** What the validating plugin needs. */
-export interface ValidatingWebhookDeps extends WebhookCallDeps {
+export interface ValidatingWebhookDeps extends WebhookCallDeps, MatchingDeps {
   configurations: WebhookConfigurations;
-  kinds: ResourceRegistry;
 }
 
 const FAILED_OPEN = "failed-open.validating.webhook.admission.k8s.io";
@@ -33,7 +31,7 @@ export function validatingAdmissionWebhook(deps: ValidatingWebhookDeps): Admissi
     async validate(attrs) {
       const set = await deps.configurations.current(attrs);
       if (set.candidates(attrs.kind.plural).length === 0) return;
-      const matched = await matchedWebhooks(set, attrs, deps.kinds);
+      const matched = await matchedWebhooks(set, attrs, deps);
       const outcomes = await Promise.allSettled(
         matched.map((m, i) =>
           withPolicy(m.entry, attrs, "validating", deps.metrics, async () => {
@@ -41,7 +39,6 @@ export function validatingAdmissionWebhook(deps: ValidatingWebhookDeps): Admissi
               m.entry,
               attrs,
               m.version,
-              attrs.object,
               false,
               deps,
             );

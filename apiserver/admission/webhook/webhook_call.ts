@@ -8,7 +8,6 @@
  *
  * @module
  */
-import type { KubeObject } from "../../../shared/api/meta/v1/types.ts";
 import { StatusError } from "../../../shared/errors/status_error.ts";
 import type { AdmissionAttributes } from "../../registry/generic/admission.ts";
 import { AuthorizerValue, type CelAuthorizer } from "../../cel/mod.ts";
@@ -18,15 +17,15 @@ import {
   type WebhookClientConfig,
   WebhookError,
 } from "../../webhook/webhook_client.ts";
+import { admissionRequestOf } from "../admission_request.ts";
 import {
-  admissionRequest,
   type AdmissionResponse,
   admissionReview,
   reviewVersionOf,
   verifyAdmissionResponse,
 } from "./admission_review.ts";
 import type { WebhookEntry } from "./webhook_configurations.ts";
-import type { MatchedVersion } from "./webhook_matching.ts";
+import type { MatchedVersion } from "./matched_webhooks.ts";
 import type { WebhookMetrics, WebhookType } from "./webhook_metrics.ts";
 
 /** What calling webhooks needs. */
@@ -100,7 +99,7 @@ function matchConditionsPass(
 }
 
 /**
- * Calls `entry` for the request (its object in `version`). Answers undefined when a match
+ * Calls `entry` for the request (its objects converted to `version`). Answers undefined when a match
  * condition excludes it; throws a CallingWebhookError for a failed call, a StatusError for a
  * dry-run refusal or a denial (the caller applies the failure policy).
  */
@@ -108,7 +107,6 @@ export async function callWebhook(
   entry: WebhookEntry,
   attrs: AdmissionAttributes,
   version: MatchedVersion,
-  object: KubeObject | undefined,
   mutating: boolean,
   deps: WebhookCallDeps,
 ): Promise<AdmissionResponse | undefined> {
@@ -127,15 +125,10 @@ export async function callWebhook(
     );
   }
   const uid = crypto.randomUUID();
-  const invocation = {
-    def: version.def,
-    object: object && version.toVersion(object),
-    oldObject: attrs.oldObject && version.toVersion(attrs.oldObject),
-  };
-  const request = admissionRequest(uid, attrs, invocation);
+  const request = admissionRequestOf(attrs, { uid, matched: version.def, includeObjects: true });
   const vars = deps.env.activation({
-    object: invocation.object ?? null,
-    oldObject: invocation.oldObject ?? null,
+    object: request.object ?? null,
+    oldObject: request.oldObject ?? null,
     request,
   });
   if (deps.celAuthorizer && attrs.user) {
@@ -153,7 +146,7 @@ export async function callWebhook(
   try {
     answer = await deps.client.post(
       hook.clientConfig as WebhookClientConfig,
-      admissionReview(reviewVersion, request),
+      admissionReview(reviewVersion, request as unknown as Record<string, unknown>),
       { timeoutMs: Math.min(Math.max(timeoutSeconds, 1), 30) * 1000 },
     );
   } catch (err) {

@@ -13,8 +13,7 @@ import type { AdmissionAttributes } from "../../registry/generic/admission.ts";
 import type { ResourceFeed } from "../../auth/authz/resource_feed.ts";
 import { CelEnvironment, type CelProgram } from "../../cel/mod.ts";
 import { ADMISSION_REQUEST_SCHEMA } from "../../cel/contexts.ts";
-import type { LabelSelector } from "../../../shared/selectors/label_selector.ts";
-import { selectorOf } from "./webhook_matching.ts";
+import { type MatchCriteria, ResourceMatcher } from "../matching/resource_matcher.ts";
 
 type Obj = Record<string, unknown>;
 
@@ -36,8 +35,8 @@ export interface WebhookEntry {
   name: string;
   /** The webhook as stored (defaults applied). */
   hook: Obj;
-  namespaceSelector: LabelSelector | Error;
-  objectSelector: LabelSelector | Error;
+  /** The rules, selectors and match policy, compiled. */
+  matcher: ResourceMatcher;
   matchConditions: MatchCondition[];
 }
 
@@ -194,8 +193,15 @@ export class WebhookConfigurations {
         configName,
         name,
         hook,
-        namespaceSelector: selectorOf(hook.namespaceSelector),
-        objectSelector: selectorOf(hook.objectSelector),
+        matcher: ResourceMatcher.compile(
+          {
+            namespaceSelector: hook.namespaceSelector,
+            objectSelector: hook.objectSelector,
+            resourceRules: Array.isArray(hook.rules) ? hook.rules : [],
+            matchPolicy: hook.matchPolicy,
+          } as MatchCriteria,
+          { emptyRulesMatchAll: false },
+        ),
         matchConditions: compileConditions(this.#opts.env, hook.matchConditions),
       };
     });

@@ -15,7 +15,7 @@
  *
  * @module
  */
-import type { CelAuthorizer } from "../../cel/mod.ts";
+import type { RequestCelAuthorizer } from "./match_conditions.ts";
 import type { ResourceFeed } from "../../auth/authz/resource_feed.ts";
 import type { MetricsRegistry } from "../../metrics/metrics_registry.ts";
 import type { AdmissionPlugin } from "../../registry/generic/admission.ts";
@@ -35,8 +35,11 @@ export interface AdmissionWebhooksOptions {
   feed: () => ResourceFeed;
   /** Where the webhook metrics are defined (none recorded without). */
   metrics?: MetricsRegistry;
-  /** The authorizer of match conditions' `authorizer` variable. */
-  celAuthorizer?: CelAuthorizer;
+  /**
+   * A new per-request authorizer for match conditions' `authorizer` variable (over the
+   * server's authorizer chain, e.g. ValidatingAdmissionPolicy's PrefetchingAuthorizer).
+   */
+  celAuthorizer?: () => RequestCelAuthorizer;
 }
 
 /** Builds the MutatingAdmissionWebhook and ValidatingAdmissionWebhook plugins. */

@@ -10,7 +10,6 @@
  */
 import { StatusError } from "../../../shared/errors/status_error.ts";
 import type { AdmissionAttributes } from "../../registry/generic/admission.ts";
-import { AuthorizerValue, type CelAuthorizer } from "../../cel/mod.ts";
 import type { CelEnvironment } from "../../cel/mod.ts";
 import {
   WebhookClient,
@@ -25,6 +24,7 @@ import {
   verifyAdmissionResponse,
 } from "./admission_review.ts";
 import type { WebhookEntry } from "./webhook_configurations.ts";
+import { evaluateMatchConditions, type RequestCelAuthorizer } from "./match_conditions.ts";
 import type { MatchedVersion } from "./matched_webhooks.ts";
 import type { WebhookMetrics, WebhookType } from "./webhook_metrics.ts";
 
@@ -33,8 +33,11 @@ export interface WebhookCallDeps {
   client: WebhookClient;
   env: CelEnvironment;
   metrics?: WebhookMetrics;
-  /** The authorizer match conditions' `authorizer` asks; absent: such conditions error. */
-  celAuthorizer?: CelAuthorizer;
+  /**
+   * A new per-request authorizer for match conditions' `authorizer` (over the server's
+   * chain); absent: conditions that use it fail as errors.
+   */
+  celAuthorizer?: () => RequestCelAuthorizer;
 }
 
 /** A failed call (unreachable, timeout, bad answer, failed match conditions). */
@@ -66,36 +69,6 @@ export function denial(
     reason: typeof r.reason === "string" && r.reason ? r.reason as never : undefined,
     details: typeof r.details === "object" && r.details !== null ? r.details as never : undefined,
   });
-}
-
-function booleanOf(v: unknown): boolean | undefined {
-  return typeof v === "boolean" ? v : undefined;
-}
-
-/** Evaluates the match conditions: false skips the webhook; errors are a failed call. */
-function matchConditionsPass(
-  entry: WebhookEntry,
-  vars: Record<string, unknown>,
-): boolean {
-  if (entry.matchConditions.length === 0) return true;
-  const errors: string[] = [];
-  for (const c of entry.matchConditions) {
-    if (!c.program) {
-      errors.push(`compilation failed for expression '${c.expression}': ${c.error}`);
-      continue;
-    }
-    const r = c.program.evaluate(vars);
-    if (!r.ok) {
-      errors.push(`expression '${c.expression}' resulted in error: ${r.error.detail}`);
-    } else if (booleanOf(r.value) === false) {
-      return false;
-    } else if (booleanOf(r.value) === undefined) {
-      errors.push(`expression '${c.expression}' resulted in non-boolean value`);
-    }
-  }
-  if (errors.length === 0) return true;
-  const joined = errors.length === 1 ? errors[0] : `[${errors.join(", ")}]`;
-  throw new CallingWebhookError(entry.name, `failed evaluating match conditions: ${joined}`, 500);
 }
 
 /**
@@ -131,16 +104,9 @@ export async function callWebhook(
     oldObject: request.oldObject ?? null,
     request,
   });
-  if (deps.celAuthorizer && attrs.user) {
-    const u = attrs.user;
-    vars.authorizer = new AuthorizerValue(deps.celAuthorizer, {
-      name: u.username,
-      uid: u.uid,
-      groups: u.groups ?? [],
-      extra: u.extra,
-    });
-  }
-  if (!matchConditionsPass(entry, vars)) return undefined;
+  const matches = await evaluateMatchConditions(entry, attrs, vars, deps.celAuthorizer);
+  if (typeof matches === "string") throw new CallingWebhookError(entry.name, matches, 500);
+  if (!matches) return undefined;
   const timeoutSeconds = typeof hook.timeoutSeconds === "number" ? hook.timeoutSeconds : 10;
   let answer: unknown;
   try {

@@ -158,7 +158,7 @@ async function validatingDenial({ ts, hooks, url, cms }: Ctx): Promise<void> {
   await createNamespace(ts, "val");
   hooks.answers.set("/deny", (r) => ({
     allowed: false,
-    result: { code: 403, message: "no thanks" },
+    status: { code: 403, message: "no thanks" },
     warnings: [`careful with ${r.request.name}`],
   }));
   const cfg = {
@@ -298,7 +298,7 @@ async function reinvocation({ ts, hooks, url, cms }: Ctx): Promise<void> {
 async function matchConditions({ ts, hooks, url, cms }: Ctx): Promise<void> {
   await createNamespace(ts, "team-a", { team: "a" });
   await createNamespace(ts, "team-b", { team: "b" });
-  hooks.answers.set("/cond", { allowed: false, result: { message: "matched" } });
+  hooks.answers.set("/cond", { allowed: false, status: { message: "matched" } });
   const cfg = {
     metadata: { name: "cond" },
     webhooks: [hook("cond.example.com", url("/cond"), {
@@ -380,7 +380,7 @@ async function equivalent({ ts, hooks, url }: Ctx): Promise<void> {
     const obj = r.request.object as Json;
     return obj.apiVersion === "autoscaling/v1"
       ? patch([{ op: "add", path: "/spec/targetCPUUtilizationPercentage", value: 70 }])
-      : { allowed: false, result: { message: `got ${obj.apiVersion}` } };
+      : { allowed: false, status: { message: `got ${obj.apiVersion}` } };
   });
   const v1Rule = {
     operations: ["CREATE"],

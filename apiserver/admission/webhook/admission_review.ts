@@ -31,6 +31,7 @@ export interface AdmissionResponse {
   allowed: boolean;
   /** The decoded JSON patch (mutating webhooks). */
   patch?: unknown;
+  /** The Status of a denial (JSON field `status`, Go's `Result`). */
   result?: Obj;
   warnings: string[];
   auditAnnotations: Record<string, string>;
@@ -102,8 +103,8 @@ export function verifyAdmissionResponse(
   return {
     allowed: resp.allowed === true,
     patch: patchOf(resp, version, mutating),
-    result: typeof resp.result === "object" && resp.result !== null
-      ? resp.result as Obj
+    result: typeof resp.status === "object" && resp.status !== null
+      ? resp.status as Obj
       : undefined,
     warnings: Array.isArray(resp.warnings)
       ? resp.warnings.filter((w): w is string => typeof w === "string")

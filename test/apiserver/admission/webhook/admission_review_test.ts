@@ -66,11 +66,18 @@ Deno.test("verifyAdmissionResponse() checks a v1 answer with kube's messages", (
 Deno.test("verifyAdmissionResponse() takes a v1beta1 answer without uid or patchType", () => {
   const ops = [{ op: "remove", path: "/x" }];
   const got = verifyAdmissionResponse(
-    { response: { allowed: false, patch: btoa(JSON.stringify(ops)), status: {} } },
+    {
+      response: {
+        allowed: false,
+        patch: btoa(JSON.stringify(ops)),
+        status: { code: 409, message: "taken" },
+      },
+    },
     "u1",
     "v1beta1",
     true,
   );
   assert.equal(got.allowed, false);
+  assert.deepEqual(got.result, { code: 409, message: "taken" });
   assert.deepEqual(got.patch, ops);
 });

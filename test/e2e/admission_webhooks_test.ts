@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { createCA, issueCertificate } from "../../shared/pki/issue_certificate.ts";
+import { KUBECTL, kubectlFor, kubectlOk, runKubectl } from "../support/kubectl.ts";
 import { startTestServer, type TestServer } from "../support/test_server.ts";
 
 type Json = Record<string, unknown>;
@@ -465,6 +466,74 @@ async function metrics({ ts }: Ctx): Promise<void> {
   assert.match(failOpen, / 1$/);
 }
 
+/** Step: kubectl shows a webhook's denial and writes what a mutating webhook patched. */
+async function withKubectl({ ts, hooks, url }: Ctx): Promise<void> {
+  if (KUBECTL === undefined) {
+    console.warn("kubectl is not on PATH: skipping the kubectl step");
+    return;
+  }
+  const k = kubectlFor(ts);
+  kubectlOk(await runKubectl(k, ["create", "namespace", "kubectl-hooks"]));
+  hooks.answers.set(
+    "/kubectl-deny",
+    (r) =>
+      ((r.request.object as Json).data as Json)?.deny
+        ? { allowed: false, status: { code: 403, message: "kubectl says no" } }
+        : {},
+  );
+  hooks.answers.set(
+    "/kubectl-mutate",
+    patch([{ op: "add", path: "/metadata/labels", value: { mutated: "by-webhook" } }]),
+  );
+  const ns = {
+    namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "kubectl-hooks" } },
+  };
+  const docs = [
+    { kind: "ValidatingWebhookConfiguration", name: "kubectl-deny", path: "/kubectl-deny" },
+    { kind: "MutatingWebhookConfiguration", name: "kubectl-mutate", path: "/kubectl-mutate" },
+  ].map((d) => ({
+    apiVersion: "admissionregistration.k8s.io/v1",
+    kind: d.kind,
+    metadata: { name: d.name },
+    webhooks: [hook(`${d.name}.example.com`, url(d.path), ns)],
+  }));
+  const list = { apiVersion: "v1", kind: "List", items: docs };
+  kubectlOk(await runKubectl(k, ["apply", "-f", "-"], JSON.stringify(list)));
+  const denied = await runKubectl(k, [
+    "create",
+    "configmap",
+    "no",
+    "-n",
+    "kubectl-hooks",
+    "--from-literal=deny=1",
+  ]);
+  assert.notEqual(denied.code, 0);
+  assert.match(
+    denied.stderr,
+    /admission webhook "kubectl-deny.example.com" denied the request: kubectl says no/,
+  );
+  const created = kubectlOk(
+    await runKubectl(k, [
+      "create",
+      "configmap",
+      "yes",
+      "-n",
+      "kubectl-hooks",
+      "--from-literal=a=b",
+      "-o",
+      "jsonpath={.metadata.labels.mutated}",
+    ]),
+  );
+  assert.equal(created, "by-webhook");
+  kubectlOk(
+    await runKubectl(k, [
+      "delete",
+      "validatingwebhookconfiguration/kubectl-deny",
+      "mutatingwebhookconfiguration/kubectl-mutate",
+    ]),
+  );
+}
+
 Deno.test("admission webhooks: mutate, deny, time out, refuse dry runs, reinvoke and match", async (t) => {
   const hooks = new HookServer();
   const port = await hooks.start();
@@ -503,6 +572,7 @@ Deno.test("admission webhooks: mutate, deny, time out, refuse dry runs, reinvoke
       () => equivalent(c),
     );
     await t.step("the webhook metrics count calls and rejections", () => metrics(c));
+    await t.step("kubectl shows denials and mutations", () => withKubectl(c));
   } finally {
     await ts.close();
     await hooks.stop();

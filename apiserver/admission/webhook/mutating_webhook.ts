@@ -13,6 +13,7 @@ import { deepEqual } from "../../../shared/json/deep_equal.ts";
 import { applyJsonPatch } from "../../../shared/patch/json_patch.ts";
 import type { AdmissionAttributes, AdmissionPlugin } from "../../registry/generic/admission.ts";
 import {
+  annotate,
   callWebhook,
   denial,
   passWarnings,
@@ -30,11 +31,6 @@ export interface MutatingWebhookDeps extends WebhookCallDeps, MatchingDeps {
 
 const ANNOTATION = "mutation.webhook.admission.k8s.io";
 const FAILED_OPEN = "failed-open.mutation.webhook.admission.k8s.io";
-
-function annotate(attrs: AdmissionAttributes, key: string, value: string): void {
-  attrs.auditAnnotations ??= {};
-  attrs.auditAnnotations[key] = value;
-}
 
 /** Replaces the contents of `target` with `source` (the store holds `target`). */
 function replaceContents(target: KubeObject, source: KubeObject): void {

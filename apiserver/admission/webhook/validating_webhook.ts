@@ -7,6 +7,7 @@
  */
 import type { AdmissionPlugin } from "../../registry/generic/admission.ts";
 import {
+  annotate,
   callWebhook,
   denial,
   passWarnings,
@@ -35,21 +36,12 @@ export function validatingAdmissionWebhook(deps: ValidatingWebhookDeps): Admissi
       const outcomes = await Promise.allSettled(
         matched.map((m, i) =>
           withPolicy(m.entry, attrs, "validating", deps.metrics, async () => {
-            const response = await callWebhook(
-              m.entry,
-              attrs,
-              m.version,
-              false,
-              deps,
-            );
+            const response = await callWebhook(m.entry, attrs, m.version, false, deps);
             if (!response) return;
             recordAuditAnnotations(attrs, m.entry.name, response);
             passWarnings(attrs, response);
             if (!response.allowed) throw denial(m.entry.name, response.result);
-          }, () => {
-            attrs.auditAnnotations ??= {};
-            attrs.auditAnnotations[`${FAILED_OPEN}/round_0_index_${i}`] = m.entry.name;
-          })
+          }, () => annotate(attrs, `${FAILED_OPEN}/round_0_index_${i}`, m.entry.name))
         ),
       );
       for (const o of outcomes) if (o.status === "rejected") throw o.reason;

@@ -136,16 +136,21 @@ export function passWarnings(attrs: AdmissionAttributes, response: AdmissionResp
   for (const w of response.warnings) attrs.warn?.(w);
 }
 
+/** Records one audit annotation on the request. */
+export function annotate(attrs: AdmissionAttributes, key: string, value: string): void {
+  attrs.auditAnnotations ??= {};
+  attrs.auditAnnotations[key] = value;
+}
+
 /** Records the answer's audit annotations under `<webhook>/<key>`. */
 export function recordAuditAnnotations(
   attrs: AdmissionAttributes,
   webhook: string,
   response: AdmissionResponse,
 ): void {
-  const entries = Object.entries(response.auditAnnotations);
-  if (entries.length === 0) return;
-  attrs.auditAnnotations ??= {};
-  for (const [k, v] of entries) attrs.auditAnnotations[`${webhook}/${k}`] = v;
+  for (const [k, v] of Object.entries(response.auditAnnotations)) {
+    annotate(attrs, `${webhook}/${k}`, v);
+  }
 }
 
 /**

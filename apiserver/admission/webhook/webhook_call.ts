@@ -99,14 +99,16 @@ export async function callWebhook(
   }
   const uid = crypto.randomUUID();
   const request = admissionRequestOf(attrs, { uid, matched: version.def, includeObjects: true });
-  const vars = deps.env.activation({
-    object: request.object ?? null,
-    oldObject: request.oldObject ?? null,
-    request,
-  });
-  const matches = await evaluateMatchConditions(entry, attrs, vars, deps.celAuthorizer);
-  if (typeof matches === "string") throw new CallingWebhookError(entry.name, matches, 500);
-  if (!matches) return undefined;
+  if (entry.matchConditions.length > 0) {
+    const vars = deps.env.activation({
+      object: request.object ?? null,
+      oldObject: request.oldObject ?? null,
+      request,
+    });
+    const matches = await evaluateMatchConditions(entry, attrs, vars, deps.celAuthorizer);
+    if (typeof matches === "string") throw new CallingWebhookError(entry.name, matches, 500);
+    if (!matches) return undefined;
+  }
   const timeoutSeconds = typeof hook.timeoutSeconds === "number" ? hook.timeoutSeconds : 10;
   let answer: unknown;
   try {

@@ -322,6 +322,22 @@ async function matchConditions({ ts, hooks, url, cms }: Ctx): Promise<void> {
   );
   assert.equal((await call(ts, "POST", cms("team-a"), configMap("exempt-1"))).status, 201);
   assert.equal((await call(ts, "POST", cms("team-b"), configMap("plain"))).status, 201);
+  // A condition that errs refuses the request under Fail and skips the webhook under Ignore.
+  const current = structuredClone((await call(ts, "GET", `${VWC}/cond`)).body) as Json & {
+    webhooks: Json[];
+  };
+  current.webhooks[0].matchConditions = [{
+    name: "errs",
+    expression: "object.data.missing == 'x'",
+  }];
+  assert.equal((await call(ts, "PUT", `${VWC}/cond`, current)).status, 200);
+  const refused = await call(ts, "POST", cms("team-a"), configMap("errs"));
+  assert.equal(refused.status, 403);
+  assert.match(String(refused.body.message), /^configmaps "errs" is forbidden: expression '/);
+  current.webhooks[0].failurePolicy = "Ignore";
+  delete (current.metadata as Json).resourceVersion;
+  assert.equal((await call(ts, "PUT", `${VWC}/cond`, current)).status, 200);
+  assert.equal((await call(ts, "POST", cms("team-a"), configMap("errs"))).status, 201);
   assert.equal((await call(ts, "DELETE", `${VWC}/cond`)).status, 200);
 }
 

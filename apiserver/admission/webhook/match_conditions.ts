@@ -1,7 +1,7 @@
 /**
  * A webhook's match conditions (matchconditions.Matcher): every condition true calls the
- * webhook, any false skips it, and errors without a false are a failed call (the failure
- * policy decides). The `authorizer` variable is served by a per-request authorizer over the
+ * webhook, any false skips it, and errors without a false skip it under `failurePolicy:
+ * Ignore` and refuse the request under Fail (403, before any call). The `authorizer` variable is served by a per-request authorizer over the
  * server's asynchronous chain: checks not decided yet are fetched and the conditions evaluated
  * again (evaluation is deterministic, so the last run sees every decision it asks for).
  *
@@ -42,8 +42,8 @@ function evaluateOnce(entry: WebhookEntry, vars: Record<string, unknown>): Outco
 }
 
 /**
- * Whether the webhook is called: true, false, or an error message (`failed evaluating match
- * conditions: ...`). `vars` are the CEL activation (object, oldObject, request).
+ * Whether the webhook is called: true, false, or the evaluation errors (aggregated as Go's
+ * utilerrors do). `vars` are the CEL activation (object, oldObject, request).
  */
 export async function evaluateMatchConditions(
   entry: WebhookEntry,
@@ -72,5 +72,5 @@ export async function evaluateMatchConditions(
   }
   if ("pass" in outcome) return outcome.pass;
   const e = outcome.errors;
-  return `failed evaluating match conditions: ${e.length === 1 ? e[0] : `[${e.join(", ")}]`}`;
+  return e.length === 1 ? e[0] : `[${e.join(", ")}]`;
 }

@@ -16,6 +16,7 @@ import {
   annotate,
   callWebhook,
   denial,
+  matchConditionsAllow,
   passWarnings,
   recordAuditAnnotations,
   type WebhookCallDeps,
@@ -79,10 +80,10 @@ async function invoke(
   index: number,
 ): Promise<boolean> {
   const { entry } = m;
+  if (!(await matchConditionsAllow(entry, attrs, m.version, deps))) return false;
   const at = `round_${round}_index_${index}`;
   const changed = await withPolicy(entry, attrs, "admit", deps.metrics, async () => {
     const response = await callWebhook(entry, attrs, m.version, true, deps);
-    if (!response) return false;
     recordAuditAnnotations(attrs, entry.name, response);
     passWarnings(attrs, response);
     if (!response.allowed) throw denial(entry.name, response.result);

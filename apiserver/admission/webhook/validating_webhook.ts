@@ -10,6 +10,7 @@ import {
   annotate,
   callWebhook,
   denial,
+  matchConditionsAllow,
   passWarnings,
   recordAuditAnnotations,
   type WebhookCallDeps,
@@ -33,17 +34,15 @@ export function validatingAdmissionWebhook(deps: ValidatingWebhookDeps): Admissi
       const set = await deps.configurations.current(attrs);
       if (set.candidates(attrs.kind.plural).length === 0) return;
       const matched = await matchedWebhooks(set, attrs, deps);
-      const outcomes = await Promise.allSettled(
-        matched.map((m, i) =>
-          withPolicy(m.entry, attrs, "validating", deps.metrics, async () => {
-            const response = await callWebhook(m.entry, attrs, m.version, false, deps);
-            if (!response) return;
-            recordAuditAnnotations(attrs, m.entry.name, response);
-            passWarnings(attrs, response);
-            if (!response.allowed) throw denial(m.entry.name, response.result);
-          }, () => annotate(attrs, `${FAILED_OPEN}/round_0_index_${i}`, m.entry.name))
-        ),
-      );
+      const outcomes = await Promise.allSettled(matched.map(async (m, i) => {
+        if (!(await matchConditionsAllow(m.entry, attrs, m.version, deps))) return;
+        await withPolicy(m.entry, attrs, "validating", deps.metrics, async () => {
+          const response = await callWebhook(m.entry, attrs, m.version, false, deps);
+          recordAuditAnnotations(attrs, m.entry.name, response);
+          passWarnings(attrs, response);
+          if (!response.allowed) throw denial(m.entry.name, response.result);
+        }, () => annotate(attrs, `${FAILED_OPEN}/round_0_index_${i}`, m.entry.name));
+      }));
       for (const o of outcomes) if (o.status === "rejected") throw o.reason;
     },
   };

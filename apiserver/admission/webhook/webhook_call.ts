@@ -72,8 +72,33 @@ export function denial(
 }
 
 /**
- * Calls `entry` for the request (its objects converted to `version`). Answers undefined when a match
- * condition excludes it; throws a CallingWebhookError for a failed call, a StatusError for a
+ * The webhook's match conditions, evaluated before anything else about the call (as kube's
+ * ShouldCallHook does): false skips the webhook; errors skip it under `failurePolicy: Ignore`
+ * and refuse the request as Forbidden under Fail.
+ */
+export async function matchConditionsAllow(
+  entry: WebhookEntry,
+  attrs: AdmissionAttributes,
+  version: MatchedVersion,
+  deps: WebhookCallDeps,
+): Promise<boolean> {
+  if (entry.matchConditions.length === 0) return true;
+  const request = admissionRequestOf(attrs, { matched: version.def, includeObjects: true });
+  const vars = deps.env.activation({
+    object: request.object ?? null,
+    oldObject: request.oldObject ?? null,
+    request,
+  });
+  const matches = await evaluateMatchConditions(entry, attrs, vars, deps.celAuthorizer);
+  if (typeof matches === "boolean") return matches;
+  if (entry.hook.failurePolicy === "Ignore") return false;
+  const sent = attrs.requestKind ?? attrs.kind;
+  throw StatusError.forbidden({ group: sent.group, resource: sent.plural }, attrs.name, matches);
+}
+
+/**
+ * Calls `entry` for the request (its objects converted to `version`; match conditions
+ * already passed). Throws a CallingWebhookError for a failed call, a StatusError for a
  * dry-run refusal or a denial (the caller applies the failure policy).
  */
 export async function callWebhook(
@@ -82,7 +107,7 @@ export async function callWebhook(
   version: MatchedVersion,
   mutating: boolean,
   deps: WebhookCallDeps,
-): Promise<AdmissionResponse | undefined> {
+): Promise<AdmissionResponse> {
   const hook = entry.hook;
   if (attrs.dryRun && hook.sideEffects !== "None" && hook.sideEffects !== "NoneOnDryRun") {
     throw StatusError.badRequest(
@@ -99,16 +124,6 @@ export async function callWebhook(
   }
   const uid = crypto.randomUUID();
   const request = admissionRequestOf(attrs, { uid, matched: version.def, includeObjects: true });
-  if (entry.matchConditions.length > 0) {
-    const vars = deps.env.activation({
-      object: request.object ?? null,
-      oldObject: request.oldObject ?? null,
-      request,
-    });
-    const matches = await evaluateMatchConditions(entry, attrs, vars, deps.celAuthorizer);
-    if (typeof matches === "string") throw new CallingWebhookError(entry.name, matches, 500);
-    if (!matches) return undefined;
-  }
   const timeoutSeconds = typeof hook.timeoutSeconds === "number" ? hook.timeoutSeconds : 10;
   let answer: unknown;
   try {

@@ -51,7 +51,7 @@ Deno.test("evaluateMatchConditions() calls on all true, skips on any false, errs
   const failing = entry("object.metadata.missing == 'x'", "true");
   const got = await evaluateMatchConditions(failing, attrs, vars("cm"));
   assert.equal(typeof got, "string");
-  assert.match(got as string, /^failed evaluating match conditions: expression/);
+  assert.match(got as string, /^expression 'object.metadata.missing == 'x'' resulted in error/);
   const falseWins = entry("object.metadata.missing == 'x'", "false");
   assert.equal(await evaluateMatchConditions(falseWins, attrs, vars("cm")), false);
 });

@@ -44,6 +44,9 @@ function stringMap(v: unknown): Record<string, string> {
   return out;
 }
 
+/** A patch that is not JSON (kube: "received undecodable patch in webhook response"). */
+export class UndecodablePatchError extends Error {}
+
 function patchOf(r: Obj, version: "v1" | "v1beta1", mutating: boolean): unknown {
   const raw = typeof r.patch === "string" ? r.patch : "";
   const hasType = r.patchType !== undefined && r.patchType !== null;
@@ -69,7 +72,11 @@ function patchOf(r: Obj, version: "v1" | "v1beta1", mutating: boolean): unknown 
   if (!raw || !mutating) return undefined;
   const bytes = fromBase64(raw);
   if (!bytes) throw new Error("illegal base64 data in response.patch");
-  return JSON.parse(new TextDecoder().decode(bytes));
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch (err) {
+    throw new UndecodablePatchError((err as Error).message);
+  }
 }
 
 /**

@@ -32,6 +32,7 @@ export interface MutatingWebhookDeps extends WebhookCallDeps, MatchingDeps {
 
 const ANNOTATION = "mutation.webhook.admission.k8s.io";
 const FAILED_OPEN = "failed-open.mutation.webhook.admission.k8s.io";
+const PATCH_ANNOTATION = "patch.webhook.admission.k8s.io";
 
 /** Replaces the contents of `target` with `source` (the store holds `target`). */
 function replaceContents(target: KubeObject, source: KubeObject): void {
@@ -82,20 +83,26 @@ async function invoke(
   const { entry } = m;
   if (!(await matchConditionsAllow(entry, attrs, m.version, deps))) return false;
   const at = `round_${round}_index_${index}`;
-  const changed = await withPolicy(entry, attrs, "admit", deps.metrics, async () => {
-    const response = await callWebhook(entry, attrs, m.version, true, deps);
-    recordAuditAnnotations(attrs, entry.name, response);
-    passWarnings(attrs, response);
-    if (!response.allowed) throw denial(entry.name, response.result);
-    const mutated = applyPatch(m, attrs, response.patch);
-    annotate(
-      attrs,
-      `${ANNOTATION}/${at}`,
-      JSON.stringify({ configuration: entry.configName, webhook: entry.name, mutated }),
-    );
-    return mutated;
-  }, () => annotate(attrs, `${FAILED_OPEN}/${at}`, entry.name));
-  return changed ?? false;
+  const configuration = entry.configName, webhook = entry.name;
+  let mutated = false;
+  try {
+    await withPolicy(entry, attrs, "admit", deps.metrics, async () => {
+      const response = await callWebhook(entry, attrs, m.version, true, deps);
+      recordAuditAnnotations(attrs, webhook, response);
+      passWarnings(attrs, response);
+      if (!response.allowed) throw denial(webhook, response.result);
+      mutated = applyPatch(m, attrs, response.patch);
+      if (Array.isArray(response.patch) && response.patch.length > 0) {
+        const patch = response.patch, patchType = "JSONPatch";
+        const value = JSON.stringify({ configuration, webhook, patch, patchType });
+        annotate(attrs, `${PATCH_ANNOTATION}/${at}`, value);
+      }
+    }, () => annotate(attrs, `${FAILED_OPEN}/${at}`, webhook));
+  } finally {
+    const value = JSON.stringify({ configuration, webhook, mutated });
+    annotate(attrs, `${ANNOTATION}/${at}`, value);
+  }
+  return mutated;
 }
 
 /** The MutatingAdmissionWebhook plugin. */

@@ -21,6 +21,7 @@ import {
   type AdmissionResponse,
   admissionReview,
   reviewVersionOf,
+  UndecodablePatchError,
   verifyAdmissionResponse,
 } from "./admission_review.ts";
 import type { WebhookEntry } from "./webhook_configurations.ts";
@@ -140,11 +141,10 @@ export async function callWebhook(
   try {
     return verifyAdmissionResponse(answer, uid, reviewVersion, mutating);
   } catch (err) {
-    throw new CallingWebhookError(
-      entry.name,
-      `received invalid webhook response: ${(err as Error).message}`,
-      503,
-    );
+    const what = err instanceof UndecodablePatchError
+      ? "received undecodable patch in webhook response"
+      : "received invalid webhook response";
+    throw new CallingWebhookError(entry.name, `${what}: ${(err as Error).message}`, 503);
   }
 }
 

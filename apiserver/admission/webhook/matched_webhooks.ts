@@ -9,22 +9,20 @@
 import type { KubeObject } from "../../../shared/api/meta/v1/types.ts";
 import { StatusError } from "../../../shared/errors/status_error.ts";
 import type { AdmissionAttributes } from "../../registry/generic/admission.ts";
-import type { KindDef } from "../../registry/generic/kind.ts";
-import {
-  convertObject,
-  type EquivalentResources,
-  matchRequestOf,
-  resourceOf,
-} from "../matching/match_request.ts";
+import { apiVersionOf, type KindDef } from "../../registry/generic/kind.ts";
+import { type EquivalentResources, matchRequestOf, resourceOf } from "../matching/match_request.ts";
 import type { NamespaceLabels } from "../matching/resource_matcher.ts";
 import { isExemptAdmissionConfigurationResource } from "../matching/rules.ts";
 import type { WebhookEntry, WebhookSet } from "./webhook_configurations.ts";
 
-/** The version a webhook's rule matched, and the conversions of objects to and from it. */
+/**
+ * The version a webhook's rule matched, and the conversions of objects (in the form of the
+ * request's stored kind) to and from it; a conversion may call a conversion webhook.
+ */
 export interface MatchedVersion {
   def: KindDef;
-  toVersion(obj: KubeObject): KubeObject;
-  fromVersion(obj: KubeObject): KubeObject;
+  toVersion(obj: KubeObject): Promise<KubeObject>;
+  fromVersion(obj: KubeObject): Promise<KubeObject>;
 }
 
 /** A webhook the request matched, and the version it sees the object in. */
@@ -39,11 +37,21 @@ export interface MatchingDeps {
   equivalents: EquivalentResources;
 }
 
+/** `obj` (in `from`'s form) in `to`'s form, through the stored form. */
+async function convert(obj: KubeObject, from: KindDef, to: KindDef): Promise<KubeObject> {
+  if (from === to || (from.group === to.group && from.version === to.version)) return obj;
+  const stored = from.servedFrom ? await from.servedFrom.toStorage(obj) : obj;
+  const out = to.servedFrom ? await to.servedFrom.fromStorage(stored) : stored;
+  out.apiVersion = apiVersionOf(to);
+  out.kind = to.kind;
+  return out;
+}
+
 function versionOf(attrs: AdmissionAttributes, def: KindDef): MatchedVersion {
   return {
     def,
-    toVersion: (obj) => convertObject(obj, attrs.kind, def),
-    fromVersion: (obj) => convertObject(obj, def, attrs.kind),
+    toVersion: (obj) => convert(obj, attrs.kind, def),
+    fromVersion: (obj) => convert(obj, def, attrs.kind),
   };
 }
 

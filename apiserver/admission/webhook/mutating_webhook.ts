@@ -41,7 +41,11 @@ function replaceContents(target: KubeObject, source: KubeObject): void {
 }
 
 /** Applies a webhook's patch to the request's object; answers whether it changed. */
-function applyPatch(m: MatchedWebhook, attrs: AdmissionAttributes, patch: unknown): boolean {
+async function applyPatch(
+  m: MatchedWebhook,
+  attrs: AdmissionAttributes,
+  patch: unknown,
+): Promise<boolean> {
   if (!Array.isArray(patch) || patch.length === 0) return false;
   const name = m.entry.name;
   if (!attrs.object) {
@@ -53,14 +57,14 @@ function applyPatch(m: MatchedWebhook, attrs: AdmissionAttributes, patch: unknow
   }
   let patched: unknown;
   try {
-    patched = applyJsonPatch(m.version.toVersion(attrs.object), patch);
+    patched = applyJsonPatch(await m.version.toVersion(attrs.object), patch);
   } catch (err) {
     throw StatusError.internal((err as Error).message);
   }
   if (typeof patched !== "object" || patched === null || Array.isArray(patched)) {
     throw StatusError.internal(`admission webhook ${JSON.stringify(name)} returned a non-object`);
   }
-  const back = m.version.fromVersion(patched as KubeObject);
+  const back = await m.version.fromVersion(patched as KubeObject);
   if (deepEqual(back, attrs.object)) return false;
   back.metadata ??= {};
   replaceContents(attrs.object, back);
@@ -91,7 +95,7 @@ async function invoke(
       recordAuditAnnotations(attrs, webhook, response);
       passWarnings(attrs, response);
       if (!response.allowed) throw denial(webhook, response.result);
-      mutated = applyPatch(m, attrs, response.patch);
+      mutated = await applyPatch(m, attrs, response.patch);
       if (Array.isArray(response.patch) && response.patch.length > 0) {
         const patch = response.patch, patchType = "JSONPatch";
         const value = JSON.stringify({ configuration, webhook, patch, patchType });

@@ -21,6 +21,7 @@ import { PendingCharges } from "./admission/resource_quota/pending_charges.ts";
 import { ResourceQuotaController } from "./controllers/resource_quota_controller.ts";
 import { validatingAdmissionPolicy } from "./admission/policy/validating_admission_policy.ts";
 import { AdmissionWebhooks } from "./admission/webhook/admission_webhooks.ts";
+import { PrefetchingAuthorizer } from "./admission/policy/prefetching_authorizer.ts";
 import { type ApiHandler, buildApiHandler } from "./api_handler.ts";
 import { patchAppliers } from "./http/patch_appliers.ts";
 import { YamlDecoder } from "./http/yaml_decoder.ts";
@@ -237,6 +238,7 @@ async function startRegistry(
   const webhooks = new AdmissionWebhooks({
     feed: () => webhookFeed,
     metrics: deps.metrics?.registry,
+    celAuthorizer: () => new PrefetchingAuthorizer(authorizer()),
   });
   const registry = new ResourceRegistry({
     storage,

@@ -9,8 +9,13 @@
 import type { KubeObject } from "../../../shared/api/meta/v1/types.ts";
 import { StatusError } from "../../../shared/errors/status_error.ts";
 import type { AdmissionAttributes } from "../../registry/generic/admission.ts";
-import { apiVersionOf, type KindDef } from "../../registry/generic/kind.ts";
-import { type EquivalentResources, matchRequestOf, resourceOf } from "../matching/match_request.ts";
+import type { KindDef } from "../../registry/generic/kind.ts";
+import {
+  convertObject,
+  type EquivalentResources,
+  matchRequestOf,
+  resourceOf,
+} from "../matching/match_request.ts";
 import type { NamespaceLabels } from "../matching/resource_matcher.ts";
 import { isExemptAdmissionConfigurationResource } from "../matching/rules.ts";
 import type { WebhookEntry, WebhookSet } from "./webhook_configurations.ts";
@@ -37,21 +42,11 @@ export interface MatchingDeps {
   equivalents: EquivalentResources;
 }
 
-/** `obj` (in `from`'s form) in `to`'s form, through the stored form. */
-async function convert(obj: KubeObject, from: KindDef, to: KindDef): Promise<KubeObject> {
-  if (from === to || (from.group === to.group && from.version === to.version)) return obj;
-  const stored = from.servedFrom ? await from.servedFrom.toStorage(obj) : obj;
-  const out = to.servedFrom ? await to.servedFrom.fromStorage(stored) : stored;
-  out.apiVersion = apiVersionOf(to);
-  out.kind = to.kind;
-  return out;
-}
-
 function versionOf(attrs: AdmissionAttributes, def: KindDef): MatchedVersion {
   return {
     def,
-    toVersion: (obj) => convert(obj, attrs.kind, def),
-    fromVersion: (obj) => convert(obj, def, attrs.kind),
+    toVersion: (obj) => convertObject(obj, attrs.kind, def),
+    fromVersion: (obj) => convertObject(obj, def, attrs.kind),
   };
 }
 

@@ -16,7 +16,7 @@ import {
   type WebhookClientConfig,
   WebhookError,
 } from "../../webhook/webhook_client.ts";
-import { type AdmissionRequest, admissionRequestOf } from "../admission_request.ts";
+import { admissionRequestOf } from "../admission_request.ts";
 import {
   type AdmissionResponse,
   admissionReview,
@@ -72,18 +72,6 @@ export function denial(
   });
 }
 
-/** The AdmissionRequest of `attrs` with its objects in the matched version. */
-async function versionedRequest(
-  attrs: AdmissionAttributes,
-  version: MatchedVersion,
-  uid: string,
-): Promise<AdmissionRequest> {
-  const request = admissionRequestOf(attrs, { uid, matched: version.def });
-  request.object = attrs.object ? await version.toVersion(attrs.object) : null;
-  request.oldObject = attrs.oldObject ? await version.toVersion(attrs.oldObject) : null;
-  return request;
-}
-
 /**
  * The webhook's match conditions, evaluated before anything else about the call (as kube's
  * ShouldCallHook does): false skips the webhook; errors skip it under `failurePolicy: Ignore`
@@ -96,7 +84,10 @@ export async function matchConditionsAllow(
   deps: WebhookCallDeps,
 ): Promise<boolean> {
   if (entry.matchConditions.length === 0) return true;
-  const request = await versionedRequest(attrs, version, "");
+  const request = await admissionRequestOf(attrs, {
+    matched: version.def,
+    includeObjects: true,
+  });
   const vars = deps.env.activation({
     object: request.object ?? null,
     oldObject: request.oldObject ?? null,
@@ -136,7 +127,11 @@ export async function callWebhook(
     );
   }
   const uid = crypto.randomUUID();
-  const request = await versionedRequest(attrs, version, uid);
+  const request = await admissionRequestOf(attrs, {
+    uid,
+    matched: version.def,
+    includeObjects: true,
+  });
   const timeoutSeconds = typeof hook.timeoutSeconds === "number" ? hook.timeoutSeconds : 10;
   let answer: unknown;
   try {

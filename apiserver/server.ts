@@ -40,6 +40,7 @@ import {
 import { GarbageCollector } from "./controllers/garbage_collector.ts";
 import { DisruptionController } from "./controllers/disruption_controller.ts";
 import { NamespaceController } from "./controllers/namespace_controller.ts";
+import { CrdController } from "./controllers/crd_controller.ts";
 import { NodeLifecycleController } from "./controllers/node_lifecycle_controller.ts";
 import { HealthChecks, type PostStartHook, storageCheck } from "./health/mod.ts";
 import { type ApiServerMetrics, createApiServerMetrics, MetricsRegistry } from "./metrics/mod.ts";
@@ -243,6 +244,7 @@ async function startRegistry(
   const registry = new ResourceRegistry({
     storage,
     listCacheFor: (store) => watchCaches.listCacheFor(store),
+    dropListCache: (store) => watchCaches.drop(store),
     admissionPlugins: (kinds) => [
       namespaceLifecycle(() => kinds.lookup("", "v1", "namespaces")!),
       nodeRestriction(),
@@ -358,6 +360,7 @@ function startControllers(
   });
   const flowControl = flowControlParts(registry, logger);
   const policyStatus = policyStatusController(registry, feed, logger);
+  const crds = new CrdController({ registry, feed, logger });
   const ready = ensureSystemNamespaces(registry).then(async () => {
     await ensureSystemPriorityClasses(
       registry.lookup("scheduling.k8s.io", "v1", "priorityclasses")!,
@@ -369,6 +372,8 @@ function startControllers(
     await flowControl.ensure();
     aggregation.start();
     await services.start();
+    // Established custom resources are served again before the server reports ready.
+    await crds.start();
     deps.bootstrapHook.done();
     if (opts.runControllers === false) return;
     await controller.start();
@@ -385,6 +390,7 @@ function startControllers(
     async stop() {
       await ready.catch(() => {});
       await controller.stop();
+      await crds.stop();
       await services.stop();
       await aggregation.stop();
       await gc.stop();

@@ -30,6 +30,8 @@ export interface FieldValidationInput {
    * TokenRequest) skip it: Kubernetes defaults what they omit.
    */
   required?: boolean;
+  /** Unknown fields found outside the schema model (custom resources' pruning), as paths. */
+  pruned?: readonly string[];
 }
 
 /**
@@ -47,7 +49,7 @@ export function applyFieldValidation(input: FieldValidationInput): string[] {
   }
   if (directive === "Ignore") return [];
   const findings = [
-    ...result.unknown.map((p) => `unknown field ${JSON.stringify(p)}`),
+    ...[...result.unknown, ...input.pruned ?? []].map((p) => `unknown field ${JSON.stringify(p)}`),
     ...input.duplicates,
   ];
   if (findings.length === 0) return [];

@@ -135,6 +135,7 @@ function validatePatchedObject(model: SchemaModel, args: PatchArgs, obj: KubeObj
     duplicates: [],
     directive: args.query.fieldValidation,
     kind: { group: def.group, kind: def.kind },
+    pruned: def.pruneUnknownFields?.(obj),
   });
   args.warnings.push(...warnings);
 }

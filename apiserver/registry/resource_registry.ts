@@ -25,6 +25,8 @@ export interface ResourceRegistryOptions {
   admissionPlugins?: (registry: ResourceRegistry) => AdmissionPlugin[];
   /** Gives each new store its list cache (the watch caches). */
   listCacheFor?: (store: Store) => ListCache | undefined;
+  /** Drops the list cache of a store that is removed (custom resources). */
+  dropListCache?: (store: Store) => void;
   resourceVersionWaitMs?: number;
 }
 
@@ -35,9 +37,11 @@ export class ResourceRegistry {
   readonly #unserved = new Map<string, Store>();
   readonly #listeners = new Set<() => void>();
   readonly #storeOptions: StoreOptions;
+  readonly #dropListCache?: (store: Store) => void;
 
   constructor(opts: ResourceRegistryOptions) {
-    const { admissionPlugins, ...storeOptions } = opts;
+    const { admissionPlugins, dropListCache, ...storeOptions } = opts;
+    this.#dropListCache = dropListCache;
     const plugins = admissionPlugins?.(this);
     this.#storeOptions = {
       ...storeOptions,
@@ -72,6 +76,24 @@ export class ResourceRegistry {
     const store = new Store(def, this.#storeOptions);
     this.#unserved.set(ResourceRegistry.#id(def.group, def.version, def.plural), store);
     return store;
+  }
+
+  /**
+   * Stops serving a resource (a custom resource whose definition went away, or one of its
+   * versions), served or unserved. Listeners hear about it; the list cache of the objects it
+   * held is dropped once no other kind holds them.
+   */
+  remove(group: string, version: string, resource: string): void {
+    const id = ResourceRegistry.#id(group, version, resource);
+    const store = this.#stores.get(id) ?? this.#unserved.get(id);
+    if (!store) return;
+    this.#stores.delete(id);
+    this.#unserved.delete(id);
+    const held = store.storageStore;
+    if (!this.storageStores().some((s) => s.prefix === held.prefix)) {
+      this.#dropListCache?.(held);
+    }
+    for (const l of this.#listeners) l();
   }
 
   #converting(def: KindDef): Store {

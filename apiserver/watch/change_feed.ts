@@ -173,6 +173,22 @@ export class ChangeFeed {
   }
 
   /**
+   * Drops the cache of a resource prefix (a kind no longer served): its watchers are closed
+   * and it no longer follows changes. A later {@link ChangeFeed.cacheFor} creates it anew.
+   */
+  dropCache(prefix: string): void {
+    const cache = this.#caches.get(prefix);
+    if (!cache) return;
+    this.#caches.delete(prefix);
+    const head = headOf(prefix);
+    const list = head === undefined ? this.#looseCaches : this.#cachesByHead.get(head) ?? [];
+    const at = list.indexOf(cache);
+    if (at >= 0) list.splice(at, 1);
+    if (head !== undefined && list.length === 0) this.#cachesByHead.delete(head);
+    cache.closeAll("shutdown");
+  }
+
+  /**
    * Follows the changes under `prefixes` (after {@link ChangeFeed.start}): lists them at the
    * feed's revision, hands that state to `follower.reset`, then every later change to
    * `follower.changes`, in revision order, whichever process committed it. Resolves once the

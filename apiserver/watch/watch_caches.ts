@@ -46,6 +46,13 @@ export class WatchCaches {
     return new CacheLister(store, this.feed, cache);
   }
 
+  /** Drops the cache of a store no longer served (its watchers are closed). */
+  drop(store: Store): void {
+    if (!this.#caches.has(store)) return;
+    this.#caches.delete(store);
+    this.feed.dropCache(store.prefix);
+  }
+
   /** The watch cache serving a store (its storage store's, for a converting one), if any. */
   cacheOf(store: Store): CacheOfStore | undefined {
     const cache = this.#caches.get(store.storageStore);

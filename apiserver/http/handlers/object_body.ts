@@ -81,6 +81,7 @@ export async function readObjectBody(
     // Bodies of virtual kinds and subresource requests (reviews, TokenRequest) are requests,
     // not objects: what they omit is defaulted.
     required: !(ctx.store.def.virtual || expected),
+    pruned: expected ? undefined : def.pruneUnknownFields?.(value as KubeObject),
   });
   for (const w of warnings) ctx.warnings.push(warningHeader(w));
   return value as KubeObject;

@@ -17,5 +17,11 @@ export function viewSubresource(ctx: ResourceContext): SubresourceDef | undefine
 
 /** The kind declaration patch appliers see for a view: the parent's, named as the view's kind. */
 export function viewDef(def: KindDef, sub: SubresourceDef): KindDef {
-  return { ...def, ...sub.requestKind };
+  return {
+    ...def,
+    ...sub.requestKind,
+    // The view is not the parent's schema (a custom resource's Scale is autoscaling/v1's).
+    customResourceSchema: undefined,
+    pruneUnknownFields: undefined,
+  };
 }

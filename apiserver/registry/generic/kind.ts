@@ -243,6 +243,14 @@ export interface KindDef {
    * `deprecationWarning`, or kube's default wording).
    */
   deprecationWarning?: string;
+  /**
+   * Removes from a decoded request body the fields the kind's schema does not declare (custom
+   * resources' pruning) and returns their paths (`spec.foo`): `fieldValidation` reports them
+   * as it reports a built-in kind's unknown fields.
+   */
+  pruneUnknownFields?(obj: KubeObject): string[];
+  /** Applies defaults to an object read from storage (custom resources' schema defaults). */
+  applyReadDefaults?(obj: KubeObject): void;
   strategy: Strategy;
 }
 

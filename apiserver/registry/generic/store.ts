@@ -145,6 +145,7 @@ export class Store {
   decode(kv: { value: string; revision: number }): KubeObject {
     const obj = JSON.parse(kv.value) as KubeObject;
     obj.metadata.resourceVersion = String(kv.revision);
+    this.def.applyReadDefaults?.(obj);
     return obj;
   }
 

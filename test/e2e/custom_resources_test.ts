@@ -1,0 +1,246 @@
+/**
+ * End to end over HTTPS: a CustomResourceDefinition's lifecycle (names, Established,
+ * storedVersions, deletion removing instances) and serving its instances (verbs, status and
+ * scale subresources, Table with printer columns, Protobuf refused, strategic merge refused).
+ */
+import assert from "node:assert/strict";
+import { eventually } from "../support/eventually.ts";
+import { jsonCall } from "../support/json_call.ts";
+import { startTestServer, type TestServer } from "../support/test_server.ts";
+import { CRDS, createEstablished, cronTab, cronTabCrd, GROUP } from "./_crd_helpers.ts";
+
+const NS = `/apis/${GROUP}/v1/namespaces/default/crontabs`;
+const TABLE = "application/json;as=Table;v=v1;g=meta.k8s.io";
+const PB = "application/vnd.kubernetes.protobuf";
+
+async function withServer(fn: (t: TestServer) => Promise<void>): Promise<void> {
+  const t = await startTestServer();
+  try {
+    await fn(t);
+  } finally {
+    await t.close();
+  }
+}
+
+Deno.test("CustomResourceDefinition lifecycle: names accepted, established, stored versions, finalizer", async () => {
+  await withServer(async (t) => {
+    const crd = await createEstablished(t, cronTabCrd());
+    const conds = Object.fromEntries(
+      // deno-lint-ignore no-explicit-any
+      crd.status.conditions.map((c: any) => [c.type, c]),
+    );
+    assert.equal(conds.NamesAccepted.status, "True");
+    assert.equal(conds.NamesAccepted.reason, "NoConflicts");
+    assert.equal(conds.NamesAccepted.message, "no conflicts found");
+    assert.equal(conds.Established.reason, "InitialNamesAccepted");
+    assert.equal(conds.Established.message, "the initial names have been accepted");
+    assert.deepEqual(crd.status.storedVersions, ["v1"]);
+    assert.equal(crd.status.acceptedNames.kind, "CronTab");
+    assert.deepEqual(crd.status.acceptedNames.shortNames, ["ct"]);
+    assert.deepEqual(crd.metadata.finalizers, ["customresourcecleanup.apiextensions.k8s.io"]);
+  });
+});
+
+Deno.test("CustomResourceDefinition with conflicting names is not accepted nor served", async () => {
+  await withServer(async (t) => {
+    await createEstablished(t, cronTabCrd());
+    // Same kind and list kind in the same group, another plural: the last conflict found
+    // (ListKindConflict) is reported, as kube's naming controller does.
+    const other = cronTabCrd({ plural: "othertabs" });
+    assert.equal((await jsonCall(t, "POST", CRDS, other)).status, 201);
+    const crd = await eventually("NamesAccepted False", async () => {
+      const got = (await jsonCall(t, "GET", `${CRDS}/othertabs.${GROUP}`)).json;
+      // deno-lint-ignore no-explicit-any
+      const c = got.status?.conditions?.find((c: any) => c.type === "NamesAccepted");
+      return c?.status === "False" ? got : undefined;
+    });
+    // deno-lint-ignore no-explicit-any
+    const byType = (type: string) => crd.status.conditions.find((c: any) => c.type === type);
+    assert.equal(byType("NamesAccepted").reason, "ListKindConflict");
+    assert.equal(byType("NamesAccepted").message, '"CronTabList" is already in use');
+    assert.equal(byType("Established").status, "False");
+    assert.equal(byType("Established").reason, "NotAccepted");
+    assert.equal(byType("Established").message, "not all names are accepted");
+    const list = await jsonCall(t, "GET", `/apis/${GROUP}/v1/othertabs`);
+    assert.equal(list.status, 404);
+    // Deleting the first frees the kind: the second is accepted.
+    await jsonCall(t, "DELETE", `${CRDS}/crontabs.${GROUP}`);
+    await eventually("the second established", async () => {
+      const got = (await jsonCall(t, "GET", `/apis/${GROUP}/v1/othertabs`)).status;
+      return got === 200 || undefined;
+    });
+  });
+});
+
+Deno.test("custom resources: create, get, list, update, patch, delete, generation and status", async () => {
+  await withServer(async (t) => {
+    await createEstablished(t, cronTabCrd());
+    const created = await jsonCall(t, "POST", NS, { ...cronTab("a"), status: { replicas: 9 } });
+    assert.equal(created.status, 201, JSON.stringify(created.json));
+    assert.equal(created.json.metadata.generation, 1);
+    assert.equal(created.json.status, undefined, "status ignored on create with /status");
+    const got = await jsonCall(t, "GET", `${NS}/a`);
+    assert.equal(got.json.spec.cronSpec, "* * * * */5");
+    assert.equal(got.json.apiVersion, `${GROUP}/v1`);
+    const list = await jsonCall(t, "GET", NS);
+    assert.equal(list.json.kind, "CronTabList");
+    assert.equal(list.json.items.length, 1);
+    // Update of spec bumps the generation; status stays.
+    const upd = await jsonCall(t, "PUT", `${NS}/a`, {
+      ...got.json,
+      spec: { ...got.json.spec, image: "other" },
+      status: { replicas: 3 },
+    });
+    assert.equal(upd.status, 200, JSON.stringify(upd.json));
+    assert.equal(upd.json.metadata.generation, 2);
+    assert.equal(upd.json.status, undefined);
+    // Status through /status: generation unchanged.
+    const st = await jsonCall(t, "PUT", `${NS}/a/status`, {
+      ...upd.json,
+      status: { replicas: 3, conditions: [{ type: "Ready", status: "True" }] },
+    });
+    assert.equal(st.status, 200, JSON.stringify(st.json));
+    assert.equal(st.json.status.replicas, 3);
+    assert.equal(st.json.metadata.generation, 2);
+    const merge = await jsonCall(t, "PATCH", `${NS}/a`, { spec: { replicas: 2 } }, {
+      "content-type": "application/merge-patch+json",
+    });
+    assert.equal(merge.json.spec.replicas, 2);
+    const jp = await jsonCall(t, "PATCH", `${NS}/a`, [
+      { op: "replace", path: "/spec/image", value: "jp" },
+    ], { "content-type": "application/json-patch+json" });
+    assert.equal(jp.json.spec.image, "jp");
+    const smp = await jsonCall(t, "PATCH", `${NS}/a`, { spec: { replicas: 4 } }, {
+      "content-type": "application/strategic-merge-patch+json",
+    });
+    assert.equal(smp.status, 415);
+    assert.match(
+      smp.json.message,
+      /accepted media types include: application\/json-patch\+json, application\/merge-patch\+json, application\/apply-patch\+yaml/,
+    );
+    const del = await jsonCall(t, "DELETE", `${NS}/a`);
+    assert.equal(del.status, 200);
+    assert.equal(del.json.kind, "CronTab", "the deleted object is returned");
+    assert.equal((await jsonCall(t, "GET", `${NS}/a`)).status, 404);
+  });
+});
+
+Deno.test("custom resources: scale subresource as autoscaling/v1 Scale", async () => {
+  await withServer(async (t) => {
+    await createEstablished(t, cronTabCrd());
+    await jsonCall(t, "POST", NS, cronTab("s", { replicas: 3 }));
+    await jsonCall(t, "PATCH", `${NS}/s/status`, {
+      status: { replicas: 2, labelSelector: "app=s" },
+    }, { "content-type": "application/merge-patch+json" });
+    const scale = await jsonCall(t, "GET", `${NS}/s/scale`);
+    assert.equal(scale.status, 200, JSON.stringify(scale.json));
+    assert.equal(scale.json.kind, "Scale");
+    assert.equal(scale.json.apiVersion, "autoscaling/v1");
+    assert.equal(scale.json.spec.replicas, 3);
+    assert.deepEqual(scale.json.status, { replicas: 2, selector: "app=s" });
+    const put = await jsonCall(t, "PUT", `${NS}/s/scale`, { ...scale.json, spec: { replicas: 5 } });
+    assert.equal(put.status, 200, JSON.stringify(put.json));
+    assert.equal(put.json.spec.replicas, 5);
+    assert.equal((await jsonCall(t, "GET", `${NS}/s`)).json.spec.replicas, 5);
+    const patched = await jsonCall(t, "PATCH", `${NS}/s/scale`, { spec: { replicas: 1 } }, {
+      "content-type": "application/merge-patch+json",
+    });
+    assert.equal(patched.json.spec.replicas, 1);
+    const neg = await jsonCall(t, "PUT", `${NS}/s/scale`, {
+      ...scale.json,
+      metadata: { name: "s" },
+      spec: { replicas: -1 },
+    });
+    assert.equal(neg.status, 422);
+    // A negative replicas value in the object itself is refused by the scale checks.
+    const bad = await jsonCall(t, "POST", NS, cronTab("bad", { replicas: -2 }));
+    assert.equal(bad.status, 422);
+    assert.equal(bad.json.details.causes[0].field, ".spec.replicas");
+    assert.match(bad.json.details.causes[0].message, /should be a non-negative integer/);
+  });
+});
+
+Deno.test("custom resources: Table with printer columns, wide priority, default Age", async () => {
+  await withServer(async (t) => {
+    await createEstablished(t, cronTabCrd());
+    await jsonCall(t, "POST", NS, cronTab("p", { replicas: 3 }));
+    await jsonCall(t, "PATCH", `${NS}/p/status`, {
+      status: {
+        conditions: [{ type: "Other", status: "False" }, { type: "Ready", status: "True" }],
+      },
+    }, { "content-type": "application/merge-patch+json" });
+    const table = await jsonCall(t, "GET", NS, undefined, { accept: TABLE });
+    assert.equal(table.json.kind, "Table");
+    // deno-lint-ignore no-explicit-any
+    const cols = table.json.columnDefinitions.map((c: any) => [c.name, c.type, c.priority]);
+    assert.deepEqual(cols, [
+      ["Name", "string", 0],
+      ["Spec", "string", 0],
+      ["Replicas", "integer", 0],
+      ["Ready", "string", 0],
+      ["Image", "string", 1],
+      ["Age", "date", 0],
+    ]);
+    const cells = table.json.rows[0].cells;
+    assert.deepEqual(cells.slice(0, 5), ["p", "* * * * */5", 3, "True", "my-cron-image"]);
+    assert.match(cells[5], /^\d+s$/);
+  });
+});
+
+Deno.test("custom resources: Protobuf refused (415 body, 406 only-Protobuf Accept), JSON fallback", async () => {
+  await withServer(async (t) => {
+    await createEstablished(t, cronTabCrd());
+    await jsonCall(t, "POST", NS, cronTab("pb"));
+    const only = await t.fetch(`${NS}/pb`, { headers: { accept: PB } });
+    assert.equal(only.status, 406);
+    await only.body?.cancel();
+    const fallback = await t.fetch(`${NS}/pb`, { headers: { accept: `${PB}, application/json` } });
+    assert.equal(fallback.status, 200);
+    assert.match(fallback.headers.get("content-type") ?? "", /application\/json/);
+    await fallback.body?.cancel();
+    const body = await t.fetch(NS, {
+      method: "POST",
+      headers: { "content-type": PB },
+      body: new Uint8Array([0x6b, 0x38, 0x73, 0x00]),
+    });
+    assert.equal(body.status, 415);
+    await body.body?.cancel();
+  });
+});
+
+Deno.test("custom resources: a non-storage served version rewrites apiVersion (None)", async () => {
+  await withServer(async (t) => {
+    await createEstablished(t, cronTabCrd());
+    const beta = `/apis/${GROUP}/v1beta1/namespaces/default/crontabs`;
+    const created = await jsonCall(t, "POST", beta, {
+      ...cronTab("b"),
+      apiVersion: `${GROUP}/v1beta1`,
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.json));
+    assert.equal(created.json.apiVersion, `${GROUP}/v1beta1`);
+    assert.equal((await jsonCall(t, "GET", `${NS}/b`)).json.apiVersion, `${GROUP}/v1`);
+    assert.equal((await jsonCall(t, "GET", `${beta}/b`)).json.apiVersion, `${GROUP}/v1beta1`);
+  });
+});
+
+Deno.test("deleting a CustomResourceDefinition deletes its instances and stops serving it", async () => {
+  await withServer(async (t) => {
+    await createEstablished(t, cronTabCrd());
+    await jsonCall(t, "POST", "/api/v1/namespaces", { metadata: { name: "other" } });
+    await jsonCall(t, "POST", NS, cronTab("x"));
+    const other = `/apis/${GROUP}/v1/namespaces/other/crontabs`;
+    assert.equal((await jsonCall(t, "POST", other, cronTab("y"))).status, 201);
+    const del = await jsonCall(t, "DELETE", `${CRDS}/crontabs.${GROUP}`);
+    assert.equal(del.status, 200);
+    // deno-lint-ignore no-explicit-any
+    const term = del.json.status.conditions.find((c: any) => c.type === "Terminating");
+    assert.equal(term.reason, "InstanceDeletionPending");
+    await eventually("the definition gone", async () => {
+      return (await jsonCall(t, "GET", `${CRDS}/crontabs.${GROUP}`)).status === 404 || undefined;
+    });
+    assert.equal((await jsonCall(t, "GET", `/apis/${GROUP}/v1/crontabs`)).status, 404);
+    // Re-created, the definition serves an empty list: the instances were deleted.
+    await createEstablished(t, cronTabCrd());
+    assert.equal((await jsonCall(t, "GET", `/apis/${GROUP}/v1/crontabs`)).json.items.length, 0);
+  });
+});

@@ -8,7 +8,13 @@
 import { StatusError } from "../../shared/errors/status_error.ts";
 import type { ResourceRegistry } from "../registry/resource_registry.ts";
 import type { Store } from "../registry/generic/store.ts";
-import type { KindDef, SubresourceDef, Verb } from "../registry/generic/kind.ts";
+import {
+  CUSTOM_RESOURCE_PATCH_TYPES,
+  type KindDef,
+  type SubresourceDef,
+  type Verb,
+} from "../registry/generic/kind.ts";
+import { compareKubeAwareVersions } from "./version_priority.ts";
 import { parseAccept } from "./negotiation.ts";
 import { createHash } from "node:crypto";
 
@@ -79,15 +85,28 @@ export class Discovery {
     };
   }
 
+  /**
+   * The groups with their versions, in registration order; custom resource groups (priority
+   * 1000 in kube, below every built-in group) after the built-in ones in name order, their
+   * versions in kube-aware order (the first is preferred).
+   */
   #groups() {
     const groups = new Map<string, string[]>();
+    const custom = new Set<string>();
     for (const s of this.#registry.all()) {
       if (s.def.group === "") continue;
       const versions = groups.get(s.def.group) ?? [];
       if (!versions.includes(s.def.version)) versions.push(s.def.version);
       groups.set(s.def.group, versions);
+      if (s.def.patchTypes === CUSTOM_RESOURCE_PATCH_TYPES) custom.add(s.def.group);
     }
-    return [...groups.entries()].map(([name, versions]) => ({
+    for (const g of custom) groups.get(g)!.sort(compareKubeAwareVersions);
+    const entries = [...groups.entries()];
+    const ordered = [
+      ...entries.filter(([g]) => !custom.has(g)),
+      ...entries.filter(([g]) => custom.has(g)).sort(([a], [b]) => a < b ? -1 : 1),
+    ];
+    return ordered.map(([name, versions]) => ({
       name,
       versions: versions.map((v) => ({ groupVersion: `${name}/${v}`, version: v })),
       preferredVersion: { groupVersion: `${name}/${versions[0]}`, version: versions[0] },

@@ -23,7 +23,6 @@ Deno.test("custom resources in legacy and aggregated discovery, dropped on delet
     assert.deepEqual(group.json.versions.map((v: any) => v.version), ["v1", "v1beta1"]);
     assert.equal(group.json.preferredVersion.version, "v1");
     const groups = (await jsonCall(t, "GET", "/apis")).json.groups;
-    // deno-lint-ignore no-explicit-any
     assert.equal(groups.at(-1).name, GROUP, "custom groups come after the built-in ones");
     const list = await jsonCall(t, "GET", `/apis/${GROUP}/v1`);
     // deno-lint-ignore no-explicit-any

@@ -53,6 +53,8 @@ export interface ObjectCodec {
   kind: string;
   /** The selectable fields of an object. */
   fieldsOf(obj: KubeObject): Record<string, string>;
+  /** Defaults applied to an object read from storage (custom resources), on its own copy. */
+  readDefaults?(obj: KubeObject): void;
 }
 
 /**
@@ -85,7 +87,12 @@ export function cachedObjectOf(
 }
 
 /** A shallow copy of `obj` with apiVersion, kind and resourceVersion set. */
-function stamp(codec: ObjectCodec, obj: KubeObject, revision: number): KubeObject {
+function stamp(codec: ObjectCodec, shared: KubeObject, revision: number): KubeObject {
+  let obj = shared;
+  if (codec.readDefaults) {
+    obj = structuredClone(shared);
+    codec.readDefaults(obj);
+  }
   const metadata = { ...obj.metadata, resourceVersion: String(revision) };
   return { ...obj, apiVersion: codec.apiVersion, kind: codec.kind, metadata };
 }

@@ -28,6 +28,8 @@ export class WatchCaches {
   /** The feed that keeps the caches current. */
   readonly feed: ChangeFeed;
   readonly #caches = new WeakMap<Store, WatchCache>();
+  /** The newest store of each cached prefix. */
+  readonly #latest = new Map<string, Store>();
 
   constructor(feed: ChangeFeed) {
     this.feed = feed;
@@ -37,10 +39,17 @@ export class WatchCaches {
   listCacheFor(store: Store): ListCache | undefined {
     // A kind served from another's storage is watched through that kind's cache.
     if (store.def.virtual || store.def.computed || store.def.servedFrom) return undefined;
+    // A kind replaced in the registry (a custom resource's definition changed) keeps its
+    // cache; the cache reads selectable fields and read defaults from the newest store.
+    this.#latest.set(store.prefix, store);
+    const latest = () => this.#latest.get(store.prefix) ?? store;
     const cache = this.feed.cacheFor(store.prefix, {
       apiVersion: apiVersionOf(store.def),
       kind: store.def.kind,
-      fieldsOf: (obj) => store.fieldsOf(obj),
+      fieldsOf: (obj) => latest().fieldsOf(obj),
+      readDefaults: store.def.applyReadDefaults
+        ? (obj) => latest().def.applyReadDefaults?.(obj)
+        : undefined,
     });
     this.#caches.set(store, cache);
     return new CacheLister(store, this.feed, cache);
@@ -50,6 +59,7 @@ export class WatchCaches {
   drop(store: Store): void {
     if (!this.#caches.has(store)) return;
     this.#caches.delete(store);
+    this.#latest.delete(store.prefix);
     this.feed.dropCache(store.prefix);
   }
 

@@ -105,7 +105,9 @@ function versionKind(
     returnDeletedObject: true,
     customResourceSchema: openAPI,
     pruneUnknownFields: (obj) => schema.prune(obj).map((p) => p.replace(/^\./, "")),
-    applyReadDefaults: (obj) => schema.applyDefaults(obj),
+    // Objects read from storage get the defaults of the current schema (kube defaults on
+    // read too); a schema without defaults has nothing to apply.
+    applyReadDefaults: declaresDefaults(openAPI) ? (obj) => schema.applyDefaults(obj) : undefined,
     strategy: customResourceStrategy({
       group: crd.spec.group,
       plural: names.plural,
@@ -114,4 +116,15 @@ function versionKind(
       terminating: !!opts.terminating,
     }),
   };
+}
+
+/** Whether a schema declares a `default` anywhere. */
+function declaresDefaults(schema: unknown): boolean {
+  if (Array.isArray(schema)) return schema.some(declaresDefaults);
+  if (schema === null || typeof schema !== "object") return false;
+  for (const [k, v] of Object.entries(schema)) {
+    if (k === "default") return true;
+    if (k !== "enum" && k !== "example" && declaresDefaults(v)) return true;
+  }
+  return false;
 }

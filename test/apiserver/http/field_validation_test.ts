@@ -73,3 +73,23 @@ Deno.test("applyFieldValidation() handles unknown and duplicate fields per level
     );
   });
 });
+
+Deno.test("applyFieldValidation() reports pruned fields as unknown fields (custom resources)", () => {
+  const input = {
+    model,
+    value: { metadata: { name: "a" } },
+    duplicates: [],
+    kind: { group: "example.com", kind: "Widget" },
+    pruned: ["spec.extra"],
+  };
+  assert.deepEqual(applyFieldValidation({ ...input, directive: "Warn" }), [
+    'unknown field "spec.extra"',
+  ]);
+  assert.deepEqual(applyFieldValidation({ ...input, directive: "Ignore" }), []);
+  assert.throws(
+    () => applyFieldValidation({ ...input, directive: "Strict" }),
+    (e: unknown) =>
+      e instanceof StatusError && e.code === 400 &&
+      e.status.message === 'strict decoding error: unknown field "spec.extra"',
+  );
+});

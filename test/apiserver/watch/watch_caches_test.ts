@@ -33,3 +33,29 @@ Deno.test("WatchCaches.listCacheFor() gives each stored kind of a registry a cac
     }
   });
 });
+
+Deno.test("ResourceRegistry.remove() stops serving a kind, tells listeners and drops its cache", async () => {
+  await withTempStorage("watch_caches_remove_", async ({ storage }) => {
+    const caches = new WatchCaches(
+      new ChangeFeed({ storage, remote: false, historyWindowMs: 60_000 }),
+    );
+    const registry = new ResourceRegistry({
+      storage,
+      listCacheFor: (store) => caches.listCacheFor(store),
+      dropListCache: (store) => caches.drop(store),
+    });
+    const configMaps = registry.add(configMapKind);
+    let changes = 0;
+    registry.onChange(() => changes++);
+    assert.ok(caches.feed.caches.has(configMaps.prefix));
+    registry.remove("", "v1", "configmaps");
+    assert.equal(changes, 1);
+    assert.equal(registry.lookup("", "v1", "configmaps"), undefined);
+    assert.equal(caches.cacheOf(configMaps), undefined);
+    assert.ok(!caches.feed.caches.has(configMaps.prefix));
+    registry.remove("", "v1", "configmaps");
+    assert.equal(changes, 1, "removing what is not served changes nothing");
+    const again = registry.add(configMapKind);
+    assert.ok(caches.feed.caches.has(again.prefix), "a kind added again gets a new cache");
+  });
+});

@@ -37,7 +37,7 @@ function parseSteps(src: string): Step[] {
         i++;
         continue;
       }
-      const m = /^[A-Za-z0-9_\-$\\\/]*/.exec(src.slice(i))![0];
+      const m = /^(?:\\.|[A-Za-z0-9_\-$/])*/.exec(src.slice(i))![0];
       if (m === "") {
         if (i >= src.length) break;
         throw new Error(`unrecognized character in action: ${JSON.stringify(src[i])}`);

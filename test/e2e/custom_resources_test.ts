@@ -244,3 +244,37 @@ Deno.test("deleting a CustomResourceDefinition deletes its instances and stops s
     assert.equal((await jsonCall(t, "GET", `/apis/${GROUP}/v1/crontabs`)).json.items.length, 0);
   });
 });
+
+Deno.test("a terminating definition refuses creates and waits for instances with finalizers", async () => {
+  await withServer(async (t) => {
+    await createEstablished(t, cronTabCrd());
+    const held = {
+      ...cronTab("held"),
+      metadata: { name: "held", finalizers: ["example.com/hold"] },
+    };
+    assert.equal((await jsonCall(t, "POST", NS, held)).status, 201);
+    await jsonCall(t, "DELETE", `${CRDS}/crontabs.${GROUP}`);
+    const crd = await eventually("deletion in progress", async () => {
+      const got = (await jsonCall(t, "GET", `${CRDS}/crontabs.${GROUP}`)).json;
+      // deno-lint-ignore no-explicit-any
+      const c = got.status?.conditions?.find((c: any) => c.type === "Terminating");
+      return c?.reason === "InstanceDeletionInProgress" ? got : undefined;
+    });
+    assert.ok(crd.metadata.deletionTimestamp);
+    const refused = await jsonCall(t, "POST", NS, cronTab("late"));
+    assert.equal(refused.status, 405);
+    assert.equal(
+      refused.json.message,
+      "create not allowed while custom resource definition is terminating",
+    );
+    // The instance is being deleted; releasing its finalizer lets the definition go.
+    const got = (await jsonCall(t, "GET", `${NS}/held`)).json;
+    assert.ok(got.metadata.deletionTimestamp);
+    await jsonCall(t, "PATCH", `${NS}/held`, { metadata: { finalizers: null } }, {
+      "content-type": "application/merge-patch+json",
+    });
+    await eventually("the definition gone", async () => {
+      return (await jsonCall(t, "GET", `${CRDS}/crontabs.${GROUP}`)).status === 404 || undefined;
+    });
+  });
+});

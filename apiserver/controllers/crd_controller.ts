@@ -120,11 +120,9 @@ export class CrdController {
 
   #onChanges(events: ChangeEvent[]): void {
     const prefix = this.#crds().prefix;
-    for (const e of events) {
-      this.#queue.add(e.key.slice(prefix.length));
-      // A definition going away may free names another one waits for.
-      if (e.type === "DELETED") this.#requeueNotAccepted();
-    }
+    for (const e of events) this.#queue.add(e.key.slice(prefix.length));
+    // A definition changing or going away may free names another one waits for.
+    this.#requeueNotAccepted();
   }
 
   #requeueNotAccepted(): void {
@@ -156,13 +154,15 @@ export class CrdController {
       throw err;
     }
     if (crd.metadata.deletionTimestamp) return await this.#finalize(crd);
-    crd = await this.#updateNames(crd);
-    if (isConditionTrue(crd, "Established")) this.#serve(crd, false);
+    const next = await this.#withNames(crd);
+    // Served before Established is written: a client that saw it finds the resource.
+    if (isConditionTrue(next, "Established")) this.#serve(next, false);
     else this.#unserve(name);
+    await this.#writeStatus(crd, next);
   }
 
-  /** Accepts names, sets the conditions and storedVersions; writes status when it changed. */
-  async #updateNames(crd: CustomResourceDefinition): Promise<CustomResourceDefinition> {
+  /** The definition with its names accepted, its conditions and storedVersions set. */
+  async #withNames(crd: CustomResourceDefinition): Promise<CustomResourceDefinition> {
     const others = (await this.#crds().list("", { plan: { mode: "latest" } }))
       .items as CustomResourceDefinition[];
     const name = crd.metadata.name!;
@@ -178,7 +178,7 @@ export class CrdController {
     if (storage && result.established.status === "True" && !stored.includes(storage)) {
       next.status.storedVersions = [...stored, storage];
     }
-    return await this.#writeStatus(crd, next);
+    return next;
   }
 
   async #writeStatus(

@@ -278,3 +278,51 @@ Deno.test("a terminating definition refuses creates and waits for instances with
     });
   });
 });
+
+Deno.test("custom resources: list paging, label and field selectors, selectableFields", async () => {
+  await withServer(async (t) => {
+    const def = cronTabCrd();
+    def.spec.versions[0].selectableFields = [{ jsonPath: ".spec.image" }];
+    await createEstablished(t, def);
+    for (const n of ["a", "b", "c", "d", "e"]) {
+      const body = { ...cronTab(n, { image: n === "c" ? "special" : "plain" }) };
+      (body.metadata as Record<string, unknown>).labels = { odd: String("ace".includes(n)) };
+      assert.equal((await jsonCall(t, "POST", NS, body)).status, 201);
+    }
+    const names: string[] = [];
+    let token = "";
+    const rvs = new Set<string>();
+    do {
+      const page = await jsonCall(t, "GET", `${NS}?limit=2&continue=${token}`);
+      // deno-lint-ignore no-explicit-any
+      names.push(...page.json.items.map((i: any) => i.metadata.name));
+      rvs.add(page.json.metadata.resourceVersion);
+      token = page.json.metadata.continue ?? "";
+    } while (token);
+    assert.deepEqual(names, ["a", "b", "c", "d", "e"]);
+    assert.equal(rvs.size, 1, "every page at one resourceVersion");
+    const odd = await jsonCall(t, "GET", `${NS}?labelSelector=odd%3Dtrue`);
+    // deno-lint-ignore no-explicit-any
+    assert.deepEqual(odd.json.items.map((i: any) => i.metadata.name), ["a", "c", "e"]);
+    const byName = await jsonCall(t, "GET", `${NS}?fieldSelector=metadata.name%3Db`);
+    assert.equal(byName.json.items.length, 1);
+    const byImage = await jsonCall(t, "GET", `${NS}?fieldSelector=spec.image%3Dspecial`);
+    // deno-lint-ignore no-explicit-any
+    assert.deepEqual(byImage.json.items.map((i: any) => i.metadata.name), ["c"]);
+    const unknown = await jsonCall(t, "GET", `${NS}?fieldSelector=spec.cronSpec%3Dx`);
+    assert.equal(unknown.status, 400);
+  });
+});
+
+Deno.test("custom resources: a cluster-scoped definition serves objects without namespace", async () => {
+  await withServer(async (t) => {
+    await createEstablished(t, cronTabCrd({ scope: "Cluster" }));
+    const path = `/apis/${GROUP}/v1/crontabs`;
+    const created = await jsonCall(t, "POST", path, cronTab("global"));
+    assert.equal(created.status, 201, JSON.stringify(created.json));
+    assert.equal(created.json.metadata.namespace, undefined);
+    assert.equal((await jsonCall(t, "GET", `${path}/global`)).status, 200);
+    const namespaced = await jsonCall(t, "GET", `/apis/${GROUP}/v1/namespaces/default/crontabs`);
+    assert.equal(namespaced.status, 404);
+  });
+});

@@ -326,3 +326,23 @@ Deno.test("custom resources: a cluster-scoped definition serves objects without 
     assert.equal(namespaced.status, 404);
   });
 });
+
+Deno.test("custom resources without /status: status is written with the object and bumps generation", async () => {
+  await withServer(async (t) => {
+    const def = cronTabCrd();
+    for (const v of def.spec.versions) delete v.subresources;
+    await createEstablished(t, def);
+    const created = await jsonCall(t, "POST", NS, { ...cronTab("n"), status: { replicas: 1 } });
+    assert.equal(created.json.status.replicas, 1);
+    const patched = await jsonCall(t, "PATCH", `${NS}/n`, { status: { replicas: 2 } }, {
+      "content-type": "application/merge-patch+json",
+    });
+    assert.equal(patched.json.status.replicas, 2);
+    assert.equal(patched.json.metadata.generation, 2);
+    assert.equal((await jsonCall(t, "GET", `${NS}/n/status`)).status, 404);
+    const labels = await jsonCall(t, "PATCH", `${NS}/n`, { metadata: { labels: { a: "b" } } }, {
+      "content-type": "application/merge-patch+json",
+    });
+    assert.equal(labels.json.metadata.generation, 2, "metadata changes keep the generation");
+  });
+});

@@ -210,7 +210,9 @@ class DocumentParts {
       this.schemas[kindSchemaName(this.#model, def)] ??= {
         type: "object",
         "x-kubernetes-preserve-unknown-fields": true,
-        "x-kubernetes-group-version-kind": [{ ...def }],
+        "x-kubernetes-group-version-kind": [
+          { group: def.group, version: def.version, kind: def.kind },
+        ],
       };
     }
     return kindSchemaName(this.#model, def);

@@ -69,8 +69,9 @@ export class CrdController {
   constructor(opts: CrdControllerOptions) {
     this.#opts = opts;
     this.#queue = new WorkQueue(async (name) => {
-      await this.#sync(name);
-      this.#failures.delete(name);
+      // Instances still being deleted (their finalizers) are waited for with the backoff.
+      if (await this.#sync(name) === "pending") this.#retryLater(name);
+      else this.#failures.delete(name);
     }, (name, err) => {
       opts.logger?.error("customresourcedefinition sync failed", { name, err: String(err) });
       this.#retryLater(name);
@@ -145,12 +146,15 @@ export class CrdController {
     this.#retries.add(timer);
   }
 
-  async #sync(name: string): Promise<void> {
+  async #sync(name: string): Promise<"done" | "pending"> {
     let crd: CustomResourceDefinition;
     try {
       crd = await this.#crds().get("", name) as CustomResourceDefinition;
     } catch (err) {
-      if (err instanceof StatusError && err.code === 404) return this.#unserve(name);
+      if (err instanceof StatusError && err.code === 404) {
+        this.#unserve(name);
+        return "done";
+      }
       throw err;
     }
     if (crd.metadata.deletionTimestamp) return await this.#finalize(crd);
@@ -159,6 +163,7 @@ export class CrdController {
     if (isConditionTrue(next, "Established")) this.#serve(next, false);
     else this.#unserve(name);
     await this.#writeStatus(crd, next);
+    return "done";
   }
 
   /** The definition with its names accepted, its conditions and storedVersions set. */
@@ -238,11 +243,11 @@ export class CrdController {
   }
 
   /** A deleted definition: its instances deleted, then its cleanup finalizer removed. */
-  async #finalize(crd: CustomResourceDefinition): Promise<void> {
+  async #finalize(crd: CustomResourceDefinition): Promise<"done" | "pending"> {
     const name = crd.metadata.name!;
     if (!crd.metadata.finalizers?.includes(CUSTOM_RESOURCE_CLEANUP_FINALIZER)) {
       this.#unserve(name);
-      return;
+      return "done";
     }
     const next = structuredClone(crd);
     if (isConditionTrue(crd, "Established")) {
@@ -253,6 +258,7 @@ export class CrdController {
       setCondition(next, outcome.condition);
       if (!outcome.done) {
         await this.#writeStatus(crd, next);
+        if (outcome.condition.reason === "InstanceDeletionInProgress") return "pending";
         throw new Error(outcome.condition.message);
       }
     } else {
@@ -274,6 +280,7 @@ export class CrdController {
     }).catch((err) => {
       if (!(err instanceof StatusError && err.code === 404)) throw err;
     });
+    return "done";
   }
 
   #plural(name: string): string {

@@ -80,6 +80,14 @@ Deno.test({
       const gone = await kubectl(k, ["get", "crd", crdName]);
       assert.notEqual(gone.code, 0);
       assert.match(gone.stderr, /NotFound/);
+      // Defined again, it has no instances: deleting the definition deleted `web`.
+      ok(await kubectl(k, ["apply", "-f", "-"], JSON.stringify(cronTabCrd())));
+      ok(await kubectl(k, ["wait", "--for=condition=Established", `crd/${crdName}`]));
+      const empty = await eventually("the resource served again", async () => {
+        const r = await kubectl(k, ["get", "crontabs"]);
+        return r.code === 0 ? r : undefined;
+      });
+      assert.match(empty.stderr, /No resources found in default namespace/);
     } finally {
       await s.close();
     }

@@ -84,11 +84,10 @@ function apiRoutes(deps: ApiHandlerDeps): ContextHandler {
   });
   const servedVerbs = () => resources.servedVerbs();
   const discovery = new Discovery(registry, servedVerbs);
-  const kinds = () => registry.all().map((s) => s.def).filter((d) => !d.notServed);
-  const openapi = new OpenApiV3Handler(kinds, servedVerbs);
+  const openapi = new OpenApiV3Handler(() => registry.all().map((s) => s.def), servedVerbs);
   registry.onChange(() => openapi.invalidate());
   const openapiV2 = new OpenApiV2Handler({
-    kinds,
+    kinds: () => registry.all().map((s) => s.def),
     served: servedVerbs,
     compress: () => featureGates.enabled("APIResponseCompression"),
   });

@@ -94,7 +94,7 @@ export class Discovery {
     const groups = new Map<string, string[]>();
     const custom = new Set<string>();
     for (const s of this.#registry.all()) {
-      if (s.def.group === "" || s.def.notServed) continue;
+      if (s.def.group === "") continue;
       const versions = groups.get(s.def.group) ?? [];
       if (!versions.includes(s.def.version)) versions.push(s.def.version);
       groups.set(s.def.group, versions);
@@ -118,8 +118,7 @@ export class Discovery {
   }
 
   #stores(group: string, version: string): Store[] {
-    return this.#registry.all()
-      .filter((s) => s.def.group === group && s.def.version === version && !s.def.notServed)
+    return this.#registry.all().filter((s) => s.def.group === group && s.def.version === version)
       .sort((a, b) => a.def.plural.localeCompare(b.def.plural));
   }
 

@@ -79,7 +79,7 @@ export class ResourceHandler {
     warnings: string[],
   ): Promise<Response> {
     const store = this.#opts.registry.lookup(info.apiGroup, info.apiVersion, info.resource);
-    if (!store || store.def.notServed) throw StatusError.pathNotFound();
+    if (!store) throw StatusError.pathNotFound();
     const def = store.def;
     if (def.namespaced === false && info.namespace && info.resource !== "namespaces") {
       throw StatusError.pathNotFound();

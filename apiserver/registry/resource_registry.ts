@@ -147,9 +147,7 @@ export class ResourceRegistry {
 
   /** Whether a group/version is served. */
   servesGroupVersion(group: string, version: string): boolean {
-    return this.all().some((s) =>
-      s.def.group === group && s.def.version === version && !s.def.notServed
-    );
+    return this.all().some((s) => s.def.group === group && s.def.version === version);
   }
 
   /** Calls `listener` whenever the set of kinds changes. Returns an unsubscribe function. */

@@ -346,25 +346,3 @@ Deno.test("custom resources without /status: status is written with the object a
     assert.equal(labels.json.metadata.generation, 2, "metadata changes keep the generation");
   });
 });
-
-Deno.test("custom resources: a storage version that is not served answers 404 and is not discovered", async () => {
-  await withServer(async (t) => {
-    const def = cronTabCrd();
-    def.spec.versions[0].served = false;
-    assert.equal((await jsonCall(t, "POST", CRDS, def)).status, 201);
-    const beta = `/apis/${GROUP}/v1beta1/namespaces/default/crontabs`;
-    await eventually("v1beta1 served", async () => {
-      return (await jsonCall(t, "GET", beta)).status === 200 || undefined;
-    });
-    const created = await jsonCall(t, "POST", beta, {
-      ...cronTab("b"),
-      apiVersion: `${GROUP}/v1beta1`,
-    });
-    assert.equal(created.status, 201, JSON.stringify(created.json));
-    assert.equal((await jsonCall(t, "GET", `${NS}/b`)).status, 404);
-    assert.equal((await jsonCall(t, "GET", `/apis/${GROUP}/v1`)).status, 404);
-    const group = await jsonCall(t, "GET", `/apis/${GROUP}`);
-    // deno-lint-ignore no-explicit-any
-    assert.deepEqual(group.json.versions.map((v: any) => v.version), ["v1beta1"]);
-  });
-});

@@ -249,12 +249,6 @@ export interface KindDef {
    * as it reports a built-in kind's unknown fields.
    */
   pruneUnknownFields?(obj: KubeObject): string[];
-  /**
-   * Registered only to hold the objects of versions served from it (a custom resource's
-   * storage version with `served: false`): requests for it are 404, and discovery and the
-   * OpenAPI documents leave it out.
-   */
-  notServed?: boolean;
   /** Applies defaults to an object read from storage (custom resources' schema defaults). */
   applyReadDefaults?(obj: KubeObject): void;
   strategy: Strategy;

@@ -57,8 +57,7 @@ export function servedNames(crd: CustomResourceDefinition): CustomResourceDefini
 
 /**
  * The kinds of every served version, the storage version's first (it holds the objects). A
- * storage version that is not served is registered too, marked `notServed`, since the others
- * are served from it.
+ * storage version that is not served is registered too, since the others are served from it.
  */
 export function customResourceKinds(
   crd: CustomResourceDefinition,
@@ -67,7 +66,7 @@ export function customResourceKinds(
   const versions = crd.spec.versions ?? [];
   const storage = versions.find((v) => v.storage);
   if (!storage) return [];
-  const stored: KindDef = { ...versionKind(crd, storage, opts), notServed: !storage.served };
+  const stored = versionKind(crd, storage, opts);
   const kinds = [stored];
   const convert = opts.conversion ?? noneConversion;
   for (const v of versions) {

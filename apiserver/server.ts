@@ -41,6 +41,8 @@ import { GarbageCollector } from "./controllers/garbage_collector.ts";
 import { DisruptionController } from "./controllers/disruption_controller.ts";
 import { NamespaceController } from "./controllers/namespace_controller.ts";
 import { CrdController } from "./controllers/crd_controller.ts";
+import { WebhookClient } from "./webhook/webhook_client.ts";
+import { registryEndpointSource } from "./webhook/service_resolver.ts";
 import { NodeLifecycleController } from "./controllers/node_lifecycle_controller.ts";
 import { HealthChecks, type PostStartHook, storageCheck } from "./health/mod.ts";
 import { type ApiServerMetrics, createApiServerMetrics, MetricsRegistry } from "./metrics/mod.ts";
@@ -360,7 +362,14 @@ function startControllers(
   });
   const flowControl = flowControlParts(registry, logger);
   const policyStatus = policyStatusController(registry, feed, logger);
-  const crds = new CrdController({ registry, feed, logger });
+  // Conversion webhooks of custom resources, reached by URL or through a Service.
+  const conversionWebhooks = new WebhookClient({ endpoints: registryEndpointSource(registry) });
+  const crds = new CrdController({
+    registry,
+    feed,
+    logger,
+    conversion: { webhooks: conversionWebhooks },
+  });
   const ready = ensureSystemNamespaces(registry).then(async () => {
     await ensureSystemPriorityClasses(
       registry.lookup("scheduling.k8s.io", "v1", "priorityclasses")!,
@@ -391,6 +400,7 @@ function startControllers(
       await ready.catch(() => {});
       await controller.stop();
       await crds.stop();
+      conversionWebhooks.close();
       await services.stop();
       await aggregation.stop();
       await gc.stop();

@@ -17,12 +17,10 @@ import { deepEqual } from "../../shared/json/deep_equal.ts";
 import type { Logger } from "../../shared/log/mod.ts";
 import type { Store } from "../registry/generic/store.ts";
 import type { ResourceRegistry } from "../registry/resource_registry.ts";
+import { customResourceKinds } from "../registry/apiextensions/customresources/custom_resource_kinds.ts";
+import type { CustomResourceConverterDeps } from "../registry/apiextensions/conversion/custom_resource_converter.ts";
+import { CUSTOM_RESOURCE_CLEANUP_FINALIZER } from "../registry/apiextensions/customresourcedefinitions/strategy.ts";
 import {
-  type ConversionFactory,
-  customResourceKinds,
-} from "../registry/apiextensions/customresources/custom_resource_kinds.ts";
-import {
-  CUSTOM_RESOURCE_CLEANUP_FINALIZER,
   isConditionTrue,
   setCondition,
 } from "../registry/apiextensions/customresources/crd_conditions.ts";
@@ -46,15 +44,23 @@ export interface CrdControllerOptions {
   /** The change feed it follows (started). */
   feed: ChangeFeed;
   logger?: Logger;
-  /** The conversion of non-storage versions (default: the None strategy). */
-  conversion?: ConversionFactory;
+  /** What the definitions' converters need (the webhook client, for strategy Webhook). */
+  conversion?: CustomResourceConverterDeps;
+}
+
+/** A resource registered for a definition; `served: false` for an unserved storage version. */
+interface Resource {
+  group: string;
+  version: string;
+  plural: string;
+  served: boolean;
 }
 
 /** What one definition has registered. */
 interface Served {
   /** What the kinds were built from (a change rebuilds them). */
   fingerprint: string;
-  resources: { group: string; version: string; plural: string }[];
+  resources: Resource[];
 }
 
 /** Runs the lifecycle of CustomResourceDefinitions. */
@@ -221,13 +227,35 @@ export class CrdController {
     const before = this.#served.get(name);
     if (before?.fingerprint === fingerprint) return;
     const kinds = customResourceKinds(crd, { terminating, conversion: this.#opts.conversion });
-    const resources = kinds.map((k) => ({ group: k.group, version: k.version, plural: k.plural }));
-    const key = (r: Served["resources"][number]) => `${r.group}/${r.version}/${r.plural}`;
-    const kept = new Set(resources.map(key));
-    for (const r of before?.resources ?? []) {
-      if (!kept.has(key(r))) this.#opts.registry.remove(r.group, r.version, r.plural);
+    const registry = this.#opts.registry;
+    const unserved = kinds.unservedStorage ? [kinds.unservedStorage] : [];
+    const resources: Resource[] = [
+      ...unserved.map((k) => ({
+        group: k.group,
+        version: k.version,
+        plural: k.plural,
+        served: false,
+      })),
+      ...kinds.served.map((k) => ({
+        group: k.group,
+        version: k.version,
+        plural: k.plural,
+        served: true,
+      })),
+    ];
+    const id = (r: Resource) => `${r.group}/${r.version}/${r.plural}`;
+    const now = new Map(resources.map((r) => [id(r), r.served]));
+    // A version that changes between served and unserved goes first; the others that go
+    // away go after the new kinds are in (their watch cache stays when still needed).
+    const stale = (before?.resources ?? []).filter((r) => now.get(id(r)) !== r.served);
+    for (const r of stale.filter((r) => now.has(id(r)))) {
+      registry.remove(r.group, r.version, r.plural);
     }
-    for (const k of kinds) this.#opts.registry.add(k);
+    for (const k of unserved) registry.addUnserved(k);
+    for (const k of kinds.served) registry.add(k);
+    for (const r of stale.filter((r) => !now.has(id(r)))) {
+      registry.remove(r.group, r.version, r.plural);
+    }
     this.#served.set(name, { fingerprint, resources });
   }
 

@@ -5,6 +5,8 @@ import { ChangeFeed } from "../../../apiserver/watch/change_feed.ts";
 import { withRegistryHarness } from "../../support/registry_harness.ts";
 import { eventually } from "../../support/eventually.ts";
 
+const SCHEMA = { type: "object", "x-kubernetes-preserve-unknown-fields": true };
+
 function widgets(): CustomResourceDefinition {
   return {
     metadata: { name: "widgets.example.com" },
@@ -13,8 +15,8 @@ function widgets(): CustomResourceDefinition {
       scope: "Namespaced",
       names: { plural: "widgets", kind: "Widget" },
       versions: [
-        { name: "v1", served: true, storage: true },
-        { name: "v2", served: false, storage: false },
+        { name: "v1", served: true, storage: true, schema: { openAPIV3Schema: SCHEMA } },
+        { name: "v2", served: false, storage: false, schema: { openAPIV3Schema: SCHEMA } },
       ],
     },
   };

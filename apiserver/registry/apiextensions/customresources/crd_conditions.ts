@@ -1,6 +1,6 @@
 /**
  * The conditions of a CustomResourceDefinition's status (NamesAccepted, Established,
- * Terminating) and the cleanup finalizer, with kube's reasons and messages.
+ * Terminating): finding and setting them as kube's helpers do.
  *
  * @module
  */
@@ -8,11 +8,7 @@ import type {
   CustomResourceDefinition,
   CustomResourceDefinitionCondition,
 } from "../../../../shared/api/apiextensions/v1/types.ts";
-import type { KindDef } from "../../generic/kind.ts";
 import { rfc3339 } from "../../generic/clock.ts";
-
-/** The finalizer that holds a deleted definition until its instances are gone. */
-export const CUSTOM_RESOURCE_CLEANUP_FINALIZER = "customresourcecleanup.apiextensions.k8s.io";
 
 /** A condition without its transition time. */
 export type CrdCondition = Omit<CustomResourceDefinitionCondition, "lastTransitionTime">;
@@ -49,35 +45,4 @@ export function setCondition(
   const next = { ...cond, lastTransitionTime };
   if (at >= 0) conditions[at] = next;
   else conditions.push(next);
-}
-
-/**
- * The CRD kind with its cleanup at deletion: the finalizer added on create, and the
- * Terminating condition set when deletion starts (as kube's CRD REST Delete).
- */
-export function withCustomResourceCleanup(def: KindDef): KindDef {
-  const inner = def.strategy;
-  return {
-    ...def,
-    strategy: {
-      ...inner,
-      prepareForCreate(obj, user) {
-        inner.prepareForCreate?.(obj, user);
-        const fins = obj.metadata.finalizers ?? [];
-        if (!fins.includes(CUSTOM_RESOURCE_CLEANUP_FINALIZER)) {
-          obj.metadata.finalizers = [...fins, CUSTOM_RESOURCE_CLEANUP_FINALIZER];
-        }
-      },
-      prepareForDeletion(obj) {
-        inner.prepareForDeletion?.(obj);
-        setCondition(obj as CustomResourceDefinition, {
-          type: "Terminating",
-          status: "True",
-          reason: "InstanceDeletionPending",
-          message:
-            "CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon",
-        });
-      },
-    },
-  };
 }

@@ -1,12 +1,12 @@
 /**
- * The kinds of a CustomResourceDefinition: one KindDef per served version, the storage
- * version's stored under `/registry/<group>/<plural>/`, every other served version served from
- * it through a conversion (the None strategy, apiVersion rewritten, unless the caller gives
- * another).
+ * The kinds of a CustomResourceDefinition: one KindDef per served version (strategy, schema,
+ * subresources, columns), wired for conversion by `servedVersionKinds` (the storage version
+ * served from itself, the others from it, through the definition's None or Webhook
+ * converter, with deprecation warnings); a storage version that is not served is registered
+ * unserved.
  *
  * @module
  */
-import type { KubeObject } from "../../../../shared/api/meta/v1/types.ts";
 import type {
   CustomResourceDefinition,
   CustomResourceDefinitionNames,
@@ -15,39 +15,24 @@ import type {
 import {
   CUSTOM_RESOURCE_PATCH_TYPES,
   type KindDef,
-  type ServedVersion,
   type SubresourceDef,
 } from "../../generic/kind.ts";
 import { compileCustomResourceSchema } from "../schema/custom_resource_schema.ts";
+import {
+  customResourceConverter,
+  type CustomResourceConverterDeps,
+} from "../conversion/custom_resource_converter.ts";
+import { type CrdVersionKinds, servedVersionKinds } from "../conversion/served_version_kinds.ts";
 import { customResourceStatus, customResourceStrategy } from "./custom_resource_strategy.ts";
 import { customResourceScale } from "./scale_subresource.ts";
-
-/** The conversions of a served version from and to the storage version. */
-export type VersionConversion = Pick<ServedVersion, "toStorage" | "fromStorage">;
-
-/** Builds the conversion between `served` and `storage` versions of a definition. */
-export type ConversionFactory = (
-  crd: CustomResourceDefinition,
-  served: string,
-  storage: string,
-) => VersionConversion;
 
 /** Options of {@link customResourceKinds}. */
 export interface CustomResourceKindOptions {
   /** The definition is terminating: creates are refused. */
   terminating?: boolean;
-  /** The conversion of non-storage versions; default {@link noneConversion}. */
-  conversion?: ConversionFactory;
+  /** What the definition's converter needs (the webhook client, for strategy Webhook). */
+  conversion?: CustomResourceConverterDeps;
 }
-
-/** The None conversion strategy: only apiVersion changes. */
-export const noneConversion: ConversionFactory = (crd, served, storage) => {
-  const rewrite = (version: string) => (obj: KubeObject): KubeObject => ({
-    ...structuredClone(obj),
-    apiVersion: `${crd.spec.group}/${version}`,
-  });
-  return { toStorage: rewrite(storage), fromStorage: rewrite(served) };
-};
 
 /** The names a definition is served with: the accepted ones, else those of its spec. */
 export function servedNames(crd: CustomResourceDefinition): CustomResourceDefinitionNames {
@@ -56,25 +41,17 @@ export function servedNames(crd: CustomResourceDefinition): CustomResourceDefini
 }
 
 /**
- * The kinds of every served version, the storage version's first (it holds the objects). A
- * storage version that is not served is registered too, since the others are served from it.
+ * The kinds of a definition, in registration order: `unservedStorage` (with
+ * `registry.addUnserved`) when the storage version is not served, then `served` (with
+ * `registry.add`), the storage version first.
  */
 export function customResourceKinds(
   crd: CustomResourceDefinition,
   opts: CustomResourceKindOptions = {},
-): KindDef[] {
-  const versions = crd.spec.versions ?? [];
-  const storage = versions.find((v) => v.storage);
-  if (!storage) return [];
-  const stored = versionKind(crd, storage, opts);
-  const kinds = [stored];
-  const convert = opts.conversion ?? noneConversion;
-  for (const v of versions) {
-    if (v === storage || !v.served) continue;
-    const conv = convert(crd, v.name, storage.name);
-    kinds.push({ ...versionKind(crd, v, opts), servedFrom: { storage: stored, ...conv } });
-  }
-  return kinds;
+): CrdVersionKinds {
+  const converter = customResourceConverter(crd, opts.conversion ?? {});
+  const versions = new Map((crd.spec.versions ?? []).map((v) => [v.name, v]));
+  return servedVersionKinds(crd, converter, (v) => versionKind(crd, versions.get(v)!, opts));
 }
 
 /** The KindDef of one version. */

@@ -1,9 +1,6 @@
 import assert from "node:assert/strict";
 import type { CustomResourceDefinition } from "../../../../../shared/api/apiextensions/v1/types.ts";
-import {
-  customResourceKinds,
-  noneConversion,
-} from "../../../../../apiserver/registry/apiextensions/customresources/custom_resource_kinds.ts";
+import { customResourceKinds } from "../../../../../apiserver/registry/apiextensions/customresources/custom_resource_kinds.ts";
 import { CUSTOM_RESOURCE_PATCH_TYPES } from "../../../../../apiserver/registry/generic/kind.ts";
 import { StatusError } from "../../../../../shared/errors/status_error.ts";
 
@@ -36,8 +33,9 @@ function crd(): CustomResourceDefinition {
 
 Deno.test("customResourceKinds() declares the storage version first, then the served ones", () => {
   const kinds = customResourceKinds(crd());
-  assert.deepEqual(kinds.map((k) => k.version), ["v1", "v1beta1"]);
-  const [stored, beta] = kinds;
+  assert.equal(kinds.unservedStorage, undefined);
+  assert.deepEqual(kinds.served.map((k) => k.version), ["v1", "v1beta1"]);
+  const [stored, beta] = kinds.served;
   assert.equal(stored.kind, "Widget");
   assert.equal(stored.singular, "widget");
   assert.equal(stored.namespaced, false);
@@ -47,31 +45,25 @@ Deno.test("customResourceKinds() declares the storage version first, then the se
   assert.equal(stored.returnDeletedObject, true);
   assert.deepEqual(stored.customResourceSchema, SCHEMA);
   assert.deepEqual(stored.subresources?.map((s) => s.name), ["status", "scale"]);
-  assert.equal(stored.servedFrom, undefined);
-  assert.equal(beta.servedFrom?.storage, stored);
+  assert.equal(stored.servedFrom?.storage.version, "v1", "served from itself");
+  assert.equal(beta.servedFrom?.storage.version, "v1");
   assert.deepEqual(beta.subresources, []);
 });
 
-Deno.test("noneConversion() rewrites only apiVersion", () => {
-  const conv = noneConversion(crd(), "v1beta1", "v1");
-  const obj = {
-    apiVersion: "example.com/v1beta1",
-    kind: "Widget",
-    metadata: { name: "a" },
-    spec: { x: 1 },
-  };
-  const stored = conv.toStorage(obj);
-  assert.deepEqual(stored, { ...obj, apiVersion: "example.com/v1" });
-  assert.deepEqual(conv.fromStorage(stored), obj);
-  assert.notEqual(stored.spec, obj.spec, "a new object");
+Deno.test("customResourceKinds() registers a storage version that is not served as unserved", () => {
+  const def = crd();
+  def.spec.versions[1].served = false;
+  const kinds = customResourceKinds(def);
+  assert.equal(kinds.unservedStorage?.version, "v1");
+  assert.deepEqual(kinds.served.map((k) => k.version), ["v1beta1"]);
 });
 
 Deno.test("a custom resource strategy strips status on create and refuses creates while terminating", () => {
-  const [stored] = customResourceKinds(crd());
+  const [stored] = customResourceKinds(crd()).served;
   const obj = { metadata: { name: "a" }, spec: {}, status: { r: 1 } };
   stored.strategy.prepareForCreate!(obj);
   assert.equal(obj.status, undefined);
-  const [terminating] = customResourceKinds(crd(), { terminating: true });
+  const [terminating] = customResourceKinds(crd(), { terminating: true }).served;
   assert.throws(
     () => terminating.strategy.prepareForCreate!({ metadata: { name: "b" } }),
     (e: unknown) =>

@@ -160,7 +160,7 @@ export function parseServerOptions(
   const serviceClusterIPRange = str("service-cluster-ip-range") ?? "10.96.0.0/12";
   const serviceNodePortRange = str("service-node-port-range") ?? "30000-32767";
   serviceRanges(serviceClusterIPRange, serviceNodePortRange, errors);
-  const authentication = authenticationOptionsFromFlags(values, errors);
+  const authentication = authenticationOptionsFromFlags(values, errors, gates.gates);
   const authorization = authorizationOptionsFromFlags(values, errors);
   if (errors.length > 0) return { ok: false, errors };
   return {

@@ -264,7 +264,12 @@ async function startRegistry(
       resourceQuota(kinds, pendingCharges),
     ],
   });
-  const authn = await buildAuthenticator(opts.authentication, { pki, registry, logger });
+  const authn = await buildAuthenticator(opts.authentication, {
+    pki,
+    registry,
+    logger,
+    metrics: deps.metrics?.registry,
+  });
   const { tokenRequests, tokenReviewer } = authn;
   const kinds = builtinKinds({
     tokenRequests,

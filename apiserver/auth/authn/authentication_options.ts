@@ -7,6 +7,13 @@
  */
 import { statSync } from "node:fs";
 import { tryParseDurationMs } from "../../../shared/time/duration.ts";
+import type { FeatureGates } from "../../../shared/feature_gates.ts";
+import {
+  JWT_FLAG_HELP,
+  JWT_PARSE_OPTIONS,
+  type JwtAuthenticationOptions,
+  jwtOptionsFromFlags,
+} from "./jwt_options.ts";
 import { REQUEST_HEADER_DEFAULTS } from "./request_header.ts";
 import { DEFAULT_SERVICE_ACCOUNT_ISSUER } from "./service_account_token.ts";
 
@@ -46,6 +53,8 @@ export interface AuthenticationOptions {
   webhookVersion: "v1" | "v1beta1";
   /** `--anonymous-auth`. */
   anonymousAuth: boolean;
+  /** `--authentication-config` or the `--oidc-*` flags. */
+  jwt: JwtAuthenticationOptions;
 }
 
 /** The authentication options when no flag is given. */
@@ -64,6 +73,7 @@ export function defaultAuthenticationOptions(): AuthenticationOptions {
     webhookCacheTtlMs: 120_000,
     webhookVersion: "v1beta1",
     anonymousAuth: true,
+    jwt: { authenticators: [], signingAlgs: [], anonymousConfigurable: false },
   };
 }
 
@@ -100,6 +110,7 @@ export const AUTHN_FLAG_HELP: Record<string, string> = {
   "authentication-token-webhook-config-file": "kubeconfig naming a token review webhook",
   "authentication-token-webhook-cache-ttl": "how long webhook answers are cached (default 2m)",
   "authentication-token-webhook-version": "TokenReview version sent: v1beta1 (default) or v1",
+  ...JWT_FLAG_HELP,
 };
 
 /** The `node:util` parseArgs option specs of the flags. */
@@ -123,6 +134,7 @@ export const AUTHN_PARSE_OPTIONS = {
   "authentication-token-webhook-config-file": { type: "string" },
   "authentication-token-webhook-cache-ttl": { type: "string" },
   "authentication-token-webhook-version": { type: "string" },
+  ...JWT_PARSE_OPTIONS,
 } as const;
 
 /** Rewrites bare boolean flags (`--anonymous-auth`) to `--anonymous-auth=true`. */
@@ -154,10 +166,14 @@ function readableFile(flag: string, path: string | undefined, errors: string[]):
 /** The flags' raw values as `node:util` parseArgs returns them. */
 type FlagValues = Record<string, string | string[] | boolean | undefined>;
 
-/** Parses and validates the authentication flags; appends every problem to `errors`. */
+/**
+ * Parses and validates the authentication flags; appends every problem to `errors`. `gates`
+ * decide whether the authentication configuration file (and its `anonymous`) may be used.
+ */
 export function authenticationOptionsFromFlags(
   values: FlagValues,
   errors: string[],
+  gates?: FeatureGates,
 ): AuthenticationOptions {
   const o = defaultAuthenticationOptions();
   readBooleans(o, values, errors);
@@ -165,6 +181,13 @@ export function authenticationOptionsFromFlags(
   readServiceAccountFlags(o, values, errors);
   readRequestHeaderFlags(o, values, errors);
   readWebhookFlags(o, values, errors);
+  if (gates) {
+    o.jwt = jwtOptionsFromFlags(values, {
+      gates,
+      serviceAccountIssuers: o.serviceAccountIssuers,
+      anonymousAuthSet: values["anonymous-auth"] !== undefined,
+    }, errors);
+  }
   return o;
 }
 

@@ -4,8 +4,8 @@
  * and `--token-auth-file`), service account tokens, bootstrap tokens, the token webhook, then
  * the rejection of unknown bearer tokens and, when enabled, anonymous. Also builds what the
  * TokenRequest and TokenReview APIs need.
- * A structured AuthenticationConfiguration (JWT issuers) slots in as one more Authenticator
- * before the webhook.
+ * The JWT issuers of `--authentication-config` or the `--oidc-*` flags come before the webhook;
+ * the file is reloaded when it changes (authentication_config_controller.ts).
  *
  * @module
  */
@@ -31,6 +31,12 @@ import {
 } from "./static_token.ts";
 import { loadTokenFile } from "./token_file.ts";
 import { WebhookTokenAuthenticator } from "./webhook_token.ts";
+import type { MetricsRegistry } from "../../metrics/mod.ts";
+import { JwtAuthenticatorSet } from "./jwt_authenticator.ts";
+import {
+  AuthenticationConfigController,
+  authenticationConfigMetrics,
+} from "./authentication_config_controller.ts";
 
 /** What buildAuthenticator() needs from the server. */
 export interface AuthenticationDeps {
@@ -38,6 +44,8 @@ export interface AuthenticationDeps {
   /** Stores of Secrets, ServiceAccounts, Pods and Nodes are read through it. */
   registry: StoreLookup;
   logger?: Logger;
+  /** Where the JWT and reload metrics are defined (none: not exported). */
+  metrics?: MetricsRegistry;
 }
 
 /** The server's authentication. */
@@ -101,6 +109,11 @@ export async function buildAuthenticator(
   const serviceAccounts = await serviceAccountAuthentication(opts, pki, get);
   authenticators.push(serviceAccounts.authenticator);
   if (opts.enableBootstrapTokenAuth) authenticators.push(new BootstrapTokenAuthenticator(get));
+  const jwt = jwtAuthenticator(opts, deps);
+  if (jwt) {
+    closers.push(() => jwt.close());
+    authenticators.push(jwt);
+  }
   const webhook = await webhookAuthenticator(opts);
   if (webhook) {
     closers.push(() => webhook.close());
@@ -109,7 +122,10 @@ export async function buildAuthenticator(
 
   authenticators.push(new RejectUnknownBearer());
   const tokenReviewer = new AuthenticatorChain([...authenticators]);
-  if (opts.anonymousAuth) authenticators.push(new AnonymousAuthenticator());
+  const anonymous = opts.jwt.anonymous;
+  if (anonymous ? anonymous.enabled : opts.anonymousAuth) {
+    authenticators.push(new AnonymousAuthenticator(anonymous?.conditions.map((c) => c.path)));
+  }
   const chain = new AuthenticatorChain(authenticators);
 
   return {
@@ -221,4 +237,40 @@ async function webhookAuthenticator(
     cacheTtlMs: opts.webhookCacheTtlMs,
     apiAudiences: opts.apiAudiences,
   });
+}
+
+/**
+ * The JWT authenticators of `--authentication-config` (reloaded on change) or of the
+ * `--oidc-*` flags, started; undefined when neither is given.
+ */
+function jwtAuthenticator(
+  opts: AuthenticationOptions,
+  deps: AuthenticationDeps,
+): (Authenticator & { close(): void }) | undefined {
+  const o = opts.jwt;
+  if (!o.configFile && o.authenticators.length === 0) return undefined;
+  const latency = deps.metrics?.histogram({
+    name: "apiserver_authentication_jwt_authenticator_latency_seconds",
+    help:
+      "Latency of jwt authentication operations in seconds. This is the time spent authenticating a token for cache miss only (i.e. when the token is not found in the cache).",
+    labels: ["result", "jwt_issuer_hash"],
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  });
+  const build = (compiled: typeof o.authenticators) =>
+    new JwtAuthenticatorSet(compiled, {
+      signingAlgs: o.signingAlgs,
+      tuning: o.tuning,
+      latency,
+      onError: (message) => deps.logger?.warn(message),
+    }).start();
+  const initial = build(o.authenticators);
+  if (!o.configFile) return initial;
+  return new AuthenticationConfigController(initial, {
+    options: o,
+    serviceAccountIssuers: opts.serviceAccountIssuers,
+    build,
+    metrics: deps.metrics && authenticationConfigMetrics(deps.metrics),
+    apiServerId: `apiserver-${crypto.randomUUID()}`,
+    logger: deps.logger,
+  }).start();
 }

@@ -73,10 +73,17 @@ export class RejectUnknownBearer implements Authenticator {
   }
 }
 
-/** Answers every request without credentials as system:anonymous. */
+/**
+ * Answers every request without credentials as system:anonymous; with `paths` (the
+ * authentication configuration's `anonymous.conditions`), only requests for those paths.
+ */
 export class AnonymousAuthenticator implements Authenticator {
   readonly name = "anonymous";
-  authenticate(): Promise<AuthResult> {
+  constructor(readonly paths?: readonly string[]) {}
+  authenticate(req?: Request): Promise<AuthResult> {
+    if (this.paths?.length && req && !this.paths.includes(new URL(req.url).pathname)) {
+      return Promise.resolve({ kind: "none" });
+    }
     return Promise.resolve({
       kind: "user",
       method: this.name,

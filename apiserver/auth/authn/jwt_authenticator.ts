@@ -1,0 +1,173 @@
+/**
+ * JWT (OpenID Connect ID token) authentication for the issuers of an AuthenticationConfiguration
+ * or the `--oidc-*` flags. A token is routed by its (unverified) `iss` to the authenticator of
+ * that issuer; a token of no configured issuer is left to the other authenticators. The
+ * signature is checked with the issuer's discovered keys and one of the accepted algorithms,
+ * then `iss`, `aud` (any configured audience), `exp` (required) and `nbf`; then the claims are
+ * mapped and validated (jwt_claim_mapping.ts). Successes are cached under the token's SHA-256
+ * (never the token) for at most 10 s and never past the token's expiry, in a bounded map.
+ *
+ * @module
+ */
+import { createHash } from "node:crypto";
+import { decodeJwt, errors as joseErrors, jwtVerify } from "jose";
+import type { UserInfo } from "../../../shared/api/authentication/v1/user_info.ts";
+import type { Histogram } from "../../metrics/mod.ts";
+import { type Authenticator, type AuthResult, bearerToken } from "./authenticator.ts";
+import { mapClaims } from "./jwt_claim_mapping.ts";
+import { OidcKeySet, type OidcKeySetTuning } from "./oidc_key_set.ts";
+import type { CompiledJwtAuthenticator } from "./validate_authentication_configuration.ts";
+
+/** The signature algorithms Kubernetes accepts for ID tokens. */
+export const JWT_SIGNING_ALGORITHMS = [
+  "ES256",
+  "ES384",
+  "ES512",
+  "PS256",
+  "PS384",
+  "PS512",
+  "RS256",
+  "RS384",
+  "RS512",
+] as const;
+
+/** How long a verified token is remembered at most, ms (kube's token success cache TTL). */
+const CACHE_TTL_MS = 10_000;
+const CACHE_MAX = 4096;
+
+/** Options shared by the JWT authenticators of one configuration. */
+export interface JwtAuthenticatorOptions {
+  /** Accepted `alg` values (default: all of {@link JWT_SIGNING_ALGORITHMS}). */
+  signingAlgs?: readonly string[];
+  tuning?: OidcKeySetTuning;
+  /** Logs discovery failures (never a token). */
+  onError?: (message: string) => void;
+  /** `apiserver_authentication_jwt_authenticator_latency_seconds{result,jwt_issuer_hash}`. */
+  latency?: Histogram;
+  now?: () => number;
+}
+
+type Verified = { ok: true; user: UserInfo; exp: number } | { ok: false; reason: string };
+
+/** The authenticator of one issuer. */
+class IssuerAuthenticator {
+  readonly keys: OidcKeySet;
+  readonly issuerHash: string;
+  constructor(readonly compiled: CompiledJwtAuthenticator, readonly opts: JwtAuthenticatorOptions) {
+    const { url, discoveryURL, certificateAuthority } = compiled.config.issuer;
+    this.keys = new OidcKeySet({
+      issuerURL: url,
+      discoveryURL,
+      certificateAuthority,
+      tuning: opts.tuning,
+      onError: opts.onError,
+    });
+    this.issuerHash = `sha256:${createHash("sha256").update(url).digest("hex")}`;
+  }
+
+  async verify(token: string): Promise<Verified> {
+    const { url, audiences } = this.compiled.config.issuer;
+    let payload: Record<string, unknown>;
+    try {
+      const getKey = await this.keys.getKey();
+      const now = this.opts.now?.() ?? Date.now();
+      ({ payload } = await jwtVerify(token, getKey, {
+        issuer: url,
+        audience: audiences,
+        algorithms: [...(this.opts.signingAlgs ?? JWT_SIGNING_ALGORITHMS)],
+        requiredClaims: ["exp"],
+        currentDate: new Date(now),
+      }));
+    } catch (err) {
+      return { ok: false, reason: `oidc: verify token: ${describe(err)}` };
+    }
+    const mapped = mapClaims(this.compiled, payload);
+    if (!mapped.ok) return mapped;
+    return { ok: true, user: mapped.user, exp: Number(payload.exp) * 1000 };
+  }
+}
+
+/** A verification failure in words (jose's codes; never the token). */
+function describe(err: unknown): string {
+  if (err instanceof joseErrors.JWTExpired) return "oidc: token is expired";
+  if (err instanceof joseErrors.JWTClaimValidationFailed) {
+    return `oidc: ${err.claim} claim check failed: ${err.reason}`;
+  }
+  if (err instanceof joseErrors.JWSSignatureVerificationFailed) {
+    return "failed to verify signature";
+  }
+  if (err instanceof joseErrors.JOSEAlgNotAllowed) {
+    return "oidc: id token signed with unsupported algorithm";
+  }
+  if (err instanceof joseErrors.JWKSNoMatchingKey) return "failed to verify id token signature";
+  return (err as Error).message;
+}
+
+/** The unverified `iss` of a compact JWT, or undefined when it is not one. */
+function untrustedIssuer(token: string): string | undefined {
+  if (token.split(".").length !== 3) return undefined;
+  try {
+    const iss = decodeJwt(token).iss;
+    return typeof iss === "string" ? iss : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The JWT authenticators of one configuration, as one Authenticator. */
+export class JwtAuthenticatorSet implements Authenticator {
+  readonly name = "jwt";
+  readonly #byIssuer = new Map<string, IssuerAuthenticator>();
+  readonly #cache = new Map<string, { user: UserInfo; until: number }>();
+  readonly #now: () => number;
+
+  constructor(compiled: CompiledJwtAuthenticator[], readonly opts: JwtAuthenticatorOptions = {}) {
+    this.#now = opts.now ?? (() => Date.now());
+    for (const c of compiled) {
+      this.#byIssuer.set(c.config.issuer.url, new IssuerAuthenticator(c, opts));
+    }
+  }
+
+  /** Starts every issuer's discovery in the background. */
+  start(): this {
+    for (const a of this.#byIssuer.values()) a.keys.start();
+    return this;
+  }
+
+  /** Waits up to `timeoutMs` for every issuer's discovery; the issuers still not ready. */
+  async waitReady(timeoutMs: number): Promise<string[]> {
+    const all = [...this.#byIssuer.entries()];
+    const ready = await Promise.all(all.map(([, a]) => a.keys.waitReady(timeoutMs)));
+    return all.filter((_, i) => !ready[i]).map(([url]) => url);
+  }
+
+  /** Stops discovery and releases the HTTP clients. */
+  close(): void {
+    for (const a of this.#byIssuer.values()) a.keys.close();
+  }
+
+  async authenticate(req: Request): Promise<AuthResult> {
+    const token = bearerToken(req);
+    if (token === undefined) return { kind: "none" };
+    const iss = untrustedIssuer(token);
+    const a = iss === undefined ? undefined : this.#byIssuer.get(iss);
+    if (!a) return { kind: "none" };
+    const key = createHash("sha256").update(token).digest("base64");
+    const now = this.#now();
+    const hit = this.#cache.get(key);
+    if (hit && hit.until > now) {
+      return { kind: "user", method: this.name, user: structuredClone(hit.user) };
+    }
+    if (hit) this.#cache.delete(key);
+    const start = performance.now();
+    const r = await a.verify(token);
+    this.opts.latency?.observe(
+      { result: r.ok ? "success" : "failure", jwt_issuer_hash: a.issuerHash },
+      (performance.now() - start) / 1000,
+    );
+    if (!r.ok) return { kind: "invalid", method: this.name, reason: r.reason };
+    if (this.#cache.size >= CACHE_MAX) this.#cache.delete(this.#cache.keys().next().value!);
+    this.#cache.set(key, { user: r.user, until: Math.min(now + CACHE_TTL_MS, r.exp) });
+    return { kind: "user", method: this.name, user: structuredClone(r.user) };
+  }
+}

@@ -38,7 +38,15 @@ function configYaml(issuer: TestOidcIssuer, usernamePrefix: string): string {
   });
 }
 
-async function whoami(s: TestServer, token: string): Promise<{ status: number; user?: any }> {
+/** The identity a SelfSubjectReview reports. */
+interface UserInfo {
+  username: string;
+  uid?: string;
+  groups?: string[];
+  extra?: Record<string, string[]>;
+}
+
+async function whoami(s: TestServer, token: string): Promise<{ status: number; user?: UserInfo }> {
   const res = await s.fetch("/apis/authentication.k8s.io/v1/selfsubjectreviews", {
     method: "POST",
     headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
@@ -66,10 +74,10 @@ Deno.test("--authentication-config: JWT authentication with a test issuer", asyn
     await t.step("a valid ID token authenticates with the mapped identity", async () => {
       const r = await whoami(s, await issuer.sign({ ...GOOD, groups: ["dev", "ops"] }));
       assert.equal(r.status, 201);
-      assert.equal(r.user.username, "oidc:alice");
-      assert.equal(r.user.uid, "uid-alice");
-      assert.deepEqual(r.user.groups, ["oidc:dev", "oidc:ops", "system:authenticated"]);
-      assert.deepEqual(r.user.extra, { "example.com/team": ["blue"] });
+      assert.equal(r.user?.username, "oidc:alice");
+      assert.equal(r.user?.uid, "uid-alice");
+      assert.deepEqual(r.user?.groups, ["oidc:dev", "oidc:ops", "system:authenticated"]);
+      assert.deepEqual(r.user?.extra, { "example.com/team": ["blue"] });
     });
     await t.step("any of the audiences matches", async () => {
       const r = await whoami(s, await issuer.sign({ ...GOOD, aud: ["x", "other-client"] }));
@@ -103,7 +111,7 @@ Deno.test("--authentication-config: JWT authentication with a test issuer", asyn
       await issuer.rotate();
       const r = await whoami(s, await issuer.sign({ ...GOOD, sub: "bob" }));
       assert.equal(r.status, 201);
-      assert.equal(r.user.username, "oidc:bob");
+      assert.equal(r.user?.username, "oidc:bob");
       assert.ok(issuer.jwksFetches() > before);
     });
     await t.step("a changed file takes effect without restart; the metric moves", async () => {

@@ -41,6 +41,36 @@ Deno.test("apiserver reports every bad flag at once and exits 2", async (t) => {
       );
     }
   });
+  await t.step("every problem of an authentication configuration file", async () => {
+    const dir = await Deno.makeTempDir({ prefix: "apiserver-cmd-authn-" });
+    const file = `${dir}/authn.yaml`;
+    await Deno.writeTextFile(
+      file,
+      JSON.stringify({
+        apiVersion: "apiserver.config.k8s.io/v1beta1",
+        kind: "AuthenticationConfiguration",
+        jwt: [{
+          issuer: { url: "http://issuer.example", audiences: [] },
+          claimMappings: { username: { claim: "sub" } },
+          userValidationRules: [{ expression: "user.(" }],
+        }],
+      }),
+    );
+    const out = await run([`--authentication-config=${file}`, "--oidc-client-id=x", "--v=x"]);
+    await Deno.remove(dir, { recursive: true });
+    assert.equal(out.code, 2);
+    const stderr = new TextDecoder().decode(out.stderr);
+    for (
+      const want of [
+        "error: authentication-config file and oidc-* flags are mutually exclusive",
+        'jwt[0].issuer.url: Invalid value: "http://issuer.example": URL scheme must be https',
+        "jwt[0].issuer.audiences: Required value",
+        "jwt[0].claimMappings.username.prefix: Required value",
+        "jwt[0].userValidationRules[0].expression: Invalid value",
+        "error: -v:",
+      ]
+    ) assert.ok(stderr.includes(want), `${want}\n${stderr}`);
+  });
   await t.step("an unknown flag", async () => {
     const out = await run(["--no-such-flag=1"]);
     assert.equal(out.code, 2);

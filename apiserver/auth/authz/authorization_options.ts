@@ -1,9 +1,11 @@
 /**
  * The authorization flags: `--authorization-mode` (comma list in priority order, default
- * `Node,RBAC`) and `--authorization-policy-file` (ABAC), validated with Kubernetes' messages.
+ * `Node,RBAC`), `--authorization-policy-file` (ABAC) and the `--authorization-webhook-*` flags
+ * (mode Webhook), validated with Kubernetes' messages.
  *
  * @module
  */
+import { tryParseDurationMs } from "../../../shared/time/duration.ts";
 
 /** The modes the server knows. */
 export const AUTHORIZATION_MODES = [
@@ -22,6 +24,14 @@ export type AuthorizationMode = typeof AUTHORIZATION_MODES[number];
 export interface AuthorizationOptions {
   modes: AuthorizationMode[];
   policyFile?: string;
+  /** `--authorization-webhook-config-file` (a kubeconfig naming the webhook). */
+  webhookConfigFile?: string;
+  /** `--authorization-webhook-version` (default v1beta1). */
+  webhookVersion?: "v1" | "v1beta1";
+  /** `--authorization-webhook-cache-authorized-ttl`, ms (default 5m). */
+  webhookAuthorizedTtlMs?: number;
+  /** `--authorization-webhook-cache-unauthorized-ttl`, ms (default 30s). */
+  webhookUnauthorizedTtlMs?: number;
 }
 
 /** The default mode list. */
@@ -30,14 +40,22 @@ export const DEFAULT_AUTHORIZATION_MODES: AuthorizationMode[] = ["Node", "RBAC"]
 /** Help text of the flags. */
 export const AUTHZ_FLAG_HELP: Record<string, string> = {
   "authorization-mode":
-    "ordered comma list of AlwaysAllow, AlwaysDeny, ABAC, RBAC, Node (default Node,RBAC)",
+    "ordered comma list of AlwaysAllow, AlwaysDeny, ABAC, Webhook, RBAC, Node (default Node,RBAC)",
   "authorization-policy-file": "ABAC policy file, one JSON policy per line (mode ABAC)",
+  "authorization-webhook-config-file": "kubeconfig naming the SubjectAccessReview webhook",
+  "authorization-webhook-version": "SubjectAccessReview version sent: v1beta1 (default) or v1",
+  "authorization-webhook-cache-authorized-ttl": "how long allow answers are cached (default 5m)",
+  "authorization-webhook-cache-unauthorized-ttl": "how long other answers are cached (default 30s)",
 };
 
 /** The parseArgs option declarations of the flags. */
 export const AUTHZ_PARSE_OPTIONS = {
   "authorization-mode": { type: "string" },
   "authorization-policy-file": { type: "string" },
+  "authorization-webhook-config-file": { type: "string" },
+  "authorization-webhook-version": { type: "string" },
+  "authorization-webhook-cache-authorized-ttl": { type: "string" },
+  "authorization-webhook-cache-unauthorized-ttl": { type: "string" },
 } as const;
 
 /** Builds the options from flag values, pushing every problem onto `errors`. */
@@ -63,12 +81,6 @@ export function authorizationOptionsFromFlags(
       errors.push(`authorization-mode ${JSON.stringify(m)} has mode specified more than once`);
       continue;
     }
-    if (m === "Webhook") {
-      errors.push(
-        "authorization-mode Webhook is not supported yet (the authorization webhook comes later)",
-      );
-      continue;
-    }
     modes.push(m as AuthorizationMode);
   }
   if (modes.includes("ABAC") && !policyFile) {
@@ -77,5 +89,41 @@ export function authorizationOptionsFromFlags(
   if (!modes.includes("ABAC") && policyFile) {
     errors.push("cannot specify --authorization-policy-file without mode ABAC");
   }
-  return { modes, policyFile };
+  return { modes, policyFile, ...webhookFlags(values, modes, errors) };
+}
+
+/** The `--authorization-webhook-*` flags. */
+function webhookFlags(
+  values: Record<string, unknown>,
+  modes: AuthorizationMode[],
+  errors: string[],
+): Partial<AuthorizationOptions> {
+  const str = (k: string) => typeof values[k] === "string" ? values[k] as string : undefined;
+  const file = str("authorization-webhook-config-file");
+  if (modes.includes("Webhook") && !file) {
+    errors.push("authorization-mode Webhook's authorization config file not passed");
+  }
+  if (!modes.includes("Webhook") && file) {
+    errors.push("cannot specify --authorization-webhook-config-file without mode Webhook");
+  }
+  const version = str("authorization-webhook-version") ?? "v1beta1";
+  if (version !== "v1" && version !== "v1beta1") {
+    errors.push(
+      `--authorization-webhook-version: must be v1 or v1beta1, got ${JSON.stringify(version)}`,
+    );
+  }
+  const ttl = (flag: string, fallback: string) => {
+    const text = str(flag) ?? fallback;
+    const ms = tryParseDurationMs(text);
+    if (ms === undefined || ms < 0) {
+      errors.push(`--${flag}: must be a duration such as ${fallback}, got ${JSON.stringify(text)}`);
+    }
+    return ms ?? 0;
+  };
+  return {
+    webhookConfigFile: file,
+    webhookVersion: version === "v1" ? "v1" : "v1beta1",
+    webhookAuthorizedTtlMs: ttl("authorization-webhook-cache-authorized-ttl", "5m"),
+    webhookUnauthorizedTtlMs: ttl("authorization-webhook-cache-unauthorized-ttl", "30s"),
+  };
 }

@@ -17,6 +17,8 @@ import { NodeGraph, POD_PREFIX } from "./node_graph.ts";
 import { RbacAuthorizer } from "./rbac_authorizer.ts";
 import { RBAC_PREFIXES, RbacIndex } from "./rbac_index.ts";
 import type { ResourceFeed } from "./resource_feed.ts";
+import { loadKubeconfig } from "../../../shared/client/kubeconfig.ts";
+import { WebhookAuthorizer } from "./webhook_authorizer.ts";
 import {
   AlwaysAllowAuthorizer,
   AlwaysDenyAuthorizer,
@@ -48,6 +50,7 @@ export async function buildAuthorizer(opts: AuthorizationOptions): Promise<Built
   const rbac = new RbacAuthorizer(index);
   const authorizers: Authorizer[] = [new PrivilegedGroupsAuthorizer()];
   let nodeGraph: NodeGraph | undefined;
+  const closers: (() => void)[] = [];
   for (const mode of opts.modes) {
     switch (mode) {
       case "AlwaysAllow":
@@ -66,11 +69,15 @@ export async function buildAuthorizer(opts: AuthorizationOptions): Promise<Built
         nodeGraph = new NodeGraph();
         authorizers.push(new NodeAuthorizer(nodeGraph));
         break;
-      case "Webhook":
-        throw new Error("authorization mode Webhook is not supported yet");
+      case "Webhook": {
+        const webhook = await flagWebhook(opts);
+        closers.push(() => webhook.close());
+        authorizers.push(webhook);
+        break;
+      }
     }
   }
-  const stops: (() => void)[] = [];
+  const stops: (() => void)[] = [...closers];
   const stop = () => {
     for (const s of stops.splice(0)) s();
   };
@@ -91,4 +98,22 @@ export async function buildAuthorizer(opts: AuthorizationOptions): Promise<Built
     },
     stop,
   };
+}
+
+/** The webhook of `--authorization-mode=Webhook` and the `--authorization-webhook-*` flags. */
+async function flagWebhook(opts: AuthorizationOptions): Promise<WebhookAuthorizer> {
+  const file = opts.webhookConfigFile ?? "";
+  let config;
+  try {
+    config = await loadKubeconfig(file);
+  } catch (err) {
+    throw new Error(`--authorization-webhook-config-file: ${file}: ${(err as Error).message}`);
+  }
+  return new WebhookAuthorizer({
+    config,
+    subjectAccessReviewVersion: opts.webhookVersion ?? "v1beta1",
+    authorizedTTLMs: opts.webhookAuthorizedTtlMs ?? 300_000,
+    unauthorizedTTLMs: opts.webhookUnauthorizedTtlMs ?? 30_000,
+    failurePolicy: "NoOpinion",
+  });
 }

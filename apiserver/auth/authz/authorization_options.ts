@@ -5,7 +5,12 @@
  *
  * @module
  */
+import { readFileSync } from "node:fs";
 import { tryParseDurationMs } from "../../../shared/time/duration.ts";
+import {
+  type AuthorizerConfig,
+  parseAuthorizationConfiguration,
+} from "./authorization_configuration.ts";
 
 /** The modes the server knows. */
 export const AUTHORIZATION_MODES = [
@@ -32,6 +37,10 @@ export interface AuthorizationOptions {
   webhookAuthorizedTtlMs?: number;
   /** `--authorization-webhook-cache-unauthorized-ttl`, ms (default 30s). */
   webhookUnauthorizedTtlMs?: number;
+  /** `--authorization-config`. */
+  configFile?: string;
+  /** The file's authorizers, validated, in order (replace `modes` when given). */
+  config?: AuthorizerConfig[];
 }
 
 /** The default mode list. */
@@ -42,6 +51,8 @@ export const AUTHZ_FLAG_HELP: Record<string, string> = {
   "authorization-mode":
     "ordered comma list of AlwaysAllow, AlwaysDeny, ABAC, Webhook, RBAC, Node (default Node,RBAC)",
   "authorization-policy-file": "ABAC policy file, one JSON policy per line (mode ABAC)",
+  "authorization-config":
+    "AuthorizationConfiguration file (ordered authorizers); excludes --authorization-mode and --authorization-webhook-*",
   "authorization-webhook-config-file": "kubeconfig naming the SubjectAccessReview webhook",
   "authorization-webhook-version": "SubjectAccessReview version sent: v1beta1 (default) or v1",
   "authorization-webhook-cache-authorized-ttl": "how long allow answers are cached (default 5m)",
@@ -52,6 +63,7 @@ export const AUTHZ_FLAG_HELP: Record<string, string> = {
 export const AUTHZ_PARSE_OPTIONS = {
   "authorization-mode": { type: "string" },
   "authorization-policy-file": { type: "string" },
+  "authorization-config": { type: "string" },
   "authorization-webhook-config-file": { type: "string" },
   "authorization-webhook-version": { type: "string" },
   "authorization-webhook-cache-authorized-ttl": { type: "string" },
@@ -63,6 +75,8 @@ export function authorizationOptionsFromFlags(
   values: Record<string, unknown>,
   errors: string[],
 ): AuthorizationOptions {
+  const configFile = values["authorization-config"];
+  if (typeof configFile === "string") return configFileOptions(configFile, values, errors);
   const raw = values["authorization-mode"];
   const policyFile = typeof values["authorization-policy-file"] === "string"
     ? values["authorization-policy-file"] as string
@@ -126,4 +140,42 @@ function webhookFlags(
     webhookAuthorizedTtlMs: ttl("authorization-webhook-cache-authorized-ttl", "5m"),
     webhookUnauthorizedTtlMs: ttl("authorization-webhook-cache-unauthorized-ttl", "30s"),
   };
+}
+
+/** The options of `--authorization-config`, which excludes the mode and webhook flags. */
+function configFileOptions(
+  file: string,
+  values: Record<string, unknown>,
+  errors: string[],
+): AuthorizationOptions {
+  if (
+    values["authorization-mode"] !== undefined ||
+    Object.keys(values).some((k) =>
+      k.startsWith("authorization-webhook-") && values[k] !== undefined
+    )
+  ) {
+    errors.push(
+      "--authorization-config can not be specified when --authorization-mode or --authorization-webhook-* flags are defined",
+    );
+  }
+  const policyFile = typeof values["authorization-policy-file"] === "string"
+    ? values["authorization-policy-file"] as string
+    : undefined;
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    errors.push(`--authorization-config: ${(err as Error).message}`);
+    return { modes: [], configFile: file, policyFile };
+  }
+  const parsed = parseAuthorizationConfiguration(text);
+  if (!parsed.ok) {
+    errors.push(...parsed.errors.map((e) => `--authorization-config: ${file}: ${e}`));
+    return { modes: [], configFile: file, policyFile };
+  }
+  const modes = [...new Set(parsed.authorizers.map((a) => a.type as AuthorizationMode))];
+  if (modes.includes("ABAC") && !policyFile) {
+    errors.push("authorization-mode ABAC's authorization policy file not passed");
+  }
+  return { modes, policyFile, configFile: file, config: parsed.authorizers };
 }

@@ -19,6 +19,7 @@ import { RBAC_PREFIXES, RbacIndex } from "./rbac_index.ts";
 import type { ResourceFeed } from "./resource_feed.ts";
 import { loadKubeconfig } from "../../../shared/client/kubeconfig.ts";
 import { WebhookAuthorizer } from "./webhook_authorizer.ts";
+import type { WebhookAuthorizerConfig } from "./authorization_configuration.ts";
 import {
   AlwaysAllowAuthorizer,
   AlwaysDenyAuthorizer,
@@ -51,8 +52,9 @@ export async function buildAuthorizer(opts: AuthorizationOptions): Promise<Built
   const authorizers: Authorizer[] = [new PrivilegedGroupsAuthorizer()];
   let nodeGraph: NodeGraph | undefined;
   const closers: (() => void)[] = [];
-  for (const mode of opts.modes) {
-    switch (mode) {
+  const entries = opts.config ?? opts.modes.map((type) => ({ type, name: type.toLowerCase() }));
+  for (const entry of entries) {
+    switch (entry.type) {
       case "AlwaysAllow":
         authorizers.push(new AlwaysAllowAuthorizer());
         break;
@@ -70,7 +72,9 @@ export async function buildAuthorizer(opts: AuthorizationOptions): Promise<Built
         authorizers.push(new NodeAuthorizer(nodeGraph));
         break;
       case "Webhook": {
-        const webhook = await flagWebhook(opts);
+        const webhook = "webhook" in entry && entry.webhook
+          ? await fileWebhook(entry.name, entry.webhook)
+          : await flagWebhook(opts);
         closers.push(() => webhook.close());
         authorizers.push(webhook);
         break;
@@ -115,5 +119,28 @@ async function flagWebhook(opts: AuthorizationOptions): Promise<WebhookAuthorize
     authorizedTTLMs: opts.webhookAuthorizedTtlMs ?? 300_000,
     unauthorizedTTLMs: opts.webhookUnauthorizedTtlMs ?? 30_000,
     failurePolicy: "NoOpinion",
+  });
+}
+
+/** A webhook of the `--authorization-config` file. */
+async function fileWebhook(name: string, w: WebhookAuthorizerConfig): Promise<WebhookAuthorizer> {
+  let config;
+  try {
+    config = await loadKubeconfig(w.kubeConfigFile);
+  } catch (err) {
+    throw new Error(
+      `--authorization-config: authorizer ${name}: ${w.kubeConfigFile}: ${(err as Error).message}`,
+    );
+  }
+  return new WebhookAuthorizer({
+    name,
+    config,
+    subjectAccessReviewVersion: w.subjectAccessReviewVersion,
+    authorizedTTLMs: w.authorizedTTLMs,
+    unauthorizedTTLMs: w.unauthorizedTTLMs,
+    timeoutMs: w.timeoutMs,
+    failurePolicy: w.failurePolicy,
+    matchConditions: w.matchConditions,
+    matchEnv: w.matchEnv,
   });
 }

@@ -12,7 +12,11 @@
  */
 import { createHash } from "node:crypto";
 import type { ClientConfig } from "../../../shared/client/kubeconfig.ts";
-import { authorizationMatchEnvironment, type CelProgram } from "../../cel/mod.ts";
+import {
+  authorizationMatchEnvironment,
+  type CelEnvironment,
+  type CelProgram,
+} from "../../cel/mod.ts";
 import type { Authorizer, AuthzAttributes, Decision } from "./authorizer.ts";
 
 /** Options of one webhook authorizer. */
@@ -26,8 +30,9 @@ export interface WebhookAuthorizerOptions {
   /** Per-call timeout, ms (default 30 s). */
   timeoutMs?: number;
   failurePolicy: "NoOpinion" | "Deny";
-  /** Compiled match conditions (see {@link compileMatchConditions}). */
+  /** Compiled match conditions and the environment they were compiled in. */
   matchConditions?: CelProgram[];
+  matchEnv?: CelEnvironment;
   now?: () => number;
 }
 
@@ -53,16 +58,6 @@ export function reviewSpec(a: AuthzAttributes): Record<string, unknown> {
   if (a.user.extra && Object.keys(a.user.extra).length) spec.extra = a.user.extra;
   if (a.user.uid) spec.uid = a.user.uid;
   return spec;
-}
-
-/** Compiles match conditions in the authorization match environment; throws on the first error. */
-export function compileMatchConditions(expressions: string[]): CelProgram[] {
-  const env = authorizationMatchEnvironment();
-  return expressions.map((e) => {
-    const c = env.compile(e);
-    if (!c.ok) throw new Error(c.errors.map((x) => x.detail).join("; "));
-    return c.program;
-  });
 }
 
 /** Asks a remote SubjectAccessReview service. */
@@ -121,7 +116,7 @@ export class WebhookAuthorizer implements Authorizer {
   #matches(spec: Record<string, unknown>): boolean | string {
     const conditions = this.#o.matchConditions ?? [];
     if (conditions.length === 0) return true;
-    const env = authorizationMatchEnvironment();
+    const env = this.#o.matchEnv ??= authorizationMatchEnvironment();
     const vars = env.activation({ request: spec });
     let error: string | undefined;
     for (const c of conditions) {

@@ -225,7 +225,10 @@ async function startRegistry(
   deps: { storage: Storage; pki: Pki; logger: Logger; metrics?: ApiServerMetrics },
 ): Promise<RegistryParts> {
   const { storage, pki, logger } = deps;
-  const authorization = await buildAuthorizer(opts.authorization);
+  const authorization = await buildAuthorizer(opts.authorization, {
+    logger,
+    metrics: deps.metrics,
+  });
   const authorizer = () => authorization.chain;
   const watchCaches = new WatchCaches(
     new ChangeFeed({

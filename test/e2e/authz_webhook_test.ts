@@ -9,6 +9,7 @@ import { renderAdminKubeconfig } from "../../apiserver/pki/write_admin_kubeconfi
 import { serveHttps } from "../../shared/http/https_server.ts";
 import { servingPki } from "../support/test_pki.ts";
 import { startTestServer, type TestServer } from "../support/test_server.ts";
+import { eventually } from "../support/eventually.ts";
 
 const USERS = ["alice", "mallory", "bob", "skipme", "slow", "slow-deny"];
 
@@ -142,6 +143,49 @@ Deno.test("--authorization-config: webhooks in order, match conditions, failure 
     await t.step("a timeout: NoOpinion moves on, Deny rejects", async () => {
       assert.equal(await status(s, "slow"), 200);
       assert.equal(await status(s, "slow-deny"), 403);
+    });
+    await t.step("a changed file replaces the webhooks without restart", async () => {
+      await Deno.writeTextFile(
+        config,
+        JSON.stringify({
+          apiVersion: "apiserver.config.k8s.io/v1beta1",
+          kind: "AuthorizationConfiguration",
+          authorizers: [{ type: "RBAC", name: "rbac" }, { type: "Node", name: "node" }],
+        }),
+      );
+      await eventually(
+        "alice to lose the webhook's grant",
+        async () => await status(s, "alice") === 403,
+        {
+          intervalMs: 200,
+        },
+      );
+      const metrics = await (await s.fetch("/metrics")).text();
+      assert.match(
+        metrics,
+        /apiserver_authorization_config_controller_automatic_reloads_total\{[^}]*status="success"\} [1-9]/,
+      );
+    });
+    await t.step("adding a non-webhook authorizer on reload is refused", async () => {
+      await Deno.writeTextFile(
+        config,
+        JSON.stringify({
+          apiVersion: "apiserver.config.k8s.io/v1beta1",
+          kind: "AuthorizationConfiguration",
+          authorizers: [{ type: "AlwaysAllow", name: "allow" }, { type: "RBAC", name: "rbac" }, {
+            type: "Node",
+            name: "node",
+          }],
+        }),
+      );
+      await eventually(
+        "a failed reload",
+        async () =>
+          /authorization_config_controller_automatic_reloads_total\{[^}]*status="failure"\} [1-9]/
+            .test(await (await s.fetch("/metrics")).text()),
+        { intervalMs: 200 },
+      );
+      assert.equal(await status(s, "alice"), 403);
     });
   } finally {
     await s.close();

@@ -1,7 +1,6 @@
 /**
  * Reloading the AuthenticationConfiguration file while the server runs, as kube-apiserver does:
- * the file is watched (its directory, so an atomic replace is seen too) and re-read every
- * minute; a text that differs from the last one tried is decoded and validated (with the start's
+ * the file is watched and re-read every minute (watch_config_file.ts); a text that differs from the last one tried is decoded and validated (with the start's
  * rules, and `anonymous` may not change), its JWT authenticators are built and must finish
  * discovery within a minute, and only then replace the running ones (requests already in
  * flight finish with the old ones). An invalid file is logged (never a token) and ignored
@@ -12,7 +11,8 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import { dirname, resolve } from "node:path";
+import { resolve } from "node:path";
+import { type ConfigFileWatch, watchConfigFile } from "../watch_config_file.ts";
 import type { Logger } from "../../../shared/log/mod.ts";
 import { fieldErrorMessage } from "../../../shared/errors/status_error.ts";
 import type { Counter, Gauge, MetricsRegistry } from "../../metrics/mod.ts";
@@ -78,8 +78,7 @@ export class AuthenticationConfigController implements Authenticator {
   readonly #idHash: string;
   #current: JwtAuthenticatorSet;
   #tracked: string;
-  #watcher?: Deno.FsWatcher;
-  #timer?: ReturnType<typeof setTimeout>;
+  #watch?: ConfigFileWatch;
   #running?: Promise<void>;
   #again = false;
   #closed = false;
@@ -99,22 +98,13 @@ export class AuthenticationConfigController implements Authenticator {
 
   /** Starts watching the file and the periodic re-read. */
   start(): this {
-    this.#timer = setInterval(() => this.check(), this.#o.options.reloadIntervalMs ?? 60_000);
-    void this.#watch();
+    this.#watch = watchConfigFile(
+      this.#path,
+      this.#o.options.reloadIntervalMs ?? 60_000,
+      () => void this.check(),
+      (err) => this.#o.logger?.error("watching authentication config file", { err: String(err) }),
+    );
     return this;
-  }
-
-  async #watch(): Promise<void> {
-    try {
-      this.#watcher = Deno.watchFs(dirname(this.#path), { recursive: false });
-      for await (const ev of this.#watcher) {
-        if (ev.paths.some((p) => resolve(p) === this.#path) || ev.kind === "other") this.check();
-      }
-    } catch (err) {
-      if (!this.#closed) {
-        this.#o.logger?.error("watching authentication config file", { err: String(err) });
-      }
-    }
   }
 
   /** Re-reads the file now (checks run one at a time; a request during one runs after it). */
@@ -204,12 +194,7 @@ export class AuthenticationConfigController implements Authenticator {
   /** Stops watching and closes every authenticator. */
   close(): void {
     this.#closed = true;
-    clearInterval(this.#timer);
-    try {
-      this.#watcher?.close();
-    } catch {
-      // already closed
-    }
+    this.#watch?.close();
     for (const [t, old] of this.#retired) {
       clearTimeout(t);
       old.close();

@@ -41,6 +41,10 @@ export interface AuthorizationOptions {
   configFile?: string;
   /** The file's authorizers, validated, in order (replace `modes` when given). */
   config?: AuthorizerConfig[];
+  /** The file's text as read at start (reloads compare against it). */
+  configText?: string;
+  /** How often the file is re-read besides watching it, ms (not a flag; default 60 s). */
+  configReloadIntervalMs?: number;
 }
 
 /** The default mode list. */
@@ -177,5 +181,5 @@ function configFileOptions(
   if (modes.includes("ABAC") && !policyFile) {
     errors.push("authorization-mode ABAC's authorization policy file not passed");
   }
-  return { modes, policyFile, configFile: file, config: parsed.authorizers };
+  return { modes, policyFile, configFile: file, config: parsed.authorizers, configText: text };
 }

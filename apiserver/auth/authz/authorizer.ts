@@ -73,7 +73,11 @@ export interface RuleResolver {
 /** Runs authorizers in order. */
 export class AuthorizerChain implements Authorizer {
   readonly name = "chain";
-  constructor(readonly authorizers: Authorizer[]) {}
+  /**
+   * The authorizers, in order. A reload of the authorization configuration replaces the array
+   * (never mutates it), so a decision in progress finishes with the list it started with.
+   */
+  constructor(public authorizers: Authorizer[]) {}
 
   async authorize(attrs: AuthzAttributes): Promise<Decision> {
     const reasons: string[] = [];

@@ -18,8 +18,13 @@ import { RbacAuthorizer } from "./rbac_authorizer.ts";
 import { RBAC_PREFIXES, RbacIndex } from "./rbac_index.ts";
 import type { ResourceFeed } from "./resource_feed.ts";
 import { loadKubeconfig } from "../../../shared/client/kubeconfig.ts";
-import { WebhookAuthorizer } from "./webhook_authorizer.ts";
-import type { WebhookAuthorizerConfig } from "./authorization_configuration.ts";
+import { WebhookAuthorizer, webhookFromConfig } from "./webhook_authorizer.ts";
+import type { Logger } from "../../../shared/log/mod.ts";
+import type { MetricsRegistry } from "../../metrics/mod.ts";
+import {
+  AuthorizationConfigController,
+  authorizationConfigMetrics,
+} from "./authorization_config_controller.ts";
 import {
   AlwaysAllowAuthorizer,
   AlwaysDenyAuthorizer,
@@ -46,12 +51,17 @@ export interface BuiltAuthorization {
  * Builds the chain; its indexes stay empty (every RBAC and Node check denies) until
  * {@link BuiltAuthorization.follow} has delivered the initial state.
  */
-export async function buildAuthorizer(opts: AuthorizationOptions): Promise<BuiltAuthorization> {
+export async function buildAuthorizer(
+  opts: AuthorizationOptions,
+  deps: { logger?: Logger; metrics?: MetricsRegistry } = {},
+): Promise<BuiltAuthorization> {
   const index = new RbacIndex();
   const rbac = new RbacAuthorizer(index);
-  const authorizers: Authorizer[] = [new PrivilegedGroupsAuthorizer()];
+  const head: Authorizer[] = [new PrivilegedGroupsAuthorizer()];
+  const authorizers: Authorizer[] = [...head];
+  const fixed = new Map<string, Authorizer>();
+  const webhooks: WebhookAuthorizer[] = [];
   let nodeGraph: NodeGraph | undefined;
-  const closers: (() => void)[] = [];
   const entries = opts.config ?? opts.modes.map((type) => ({ type, name: type.toLowerCase() }));
   for (const entry of entries) {
     switch (entry.type) {
@@ -73,20 +83,37 @@ export async function buildAuthorizer(opts: AuthorizationOptions): Promise<Built
         break;
       case "Webhook": {
         const webhook = "webhook" in entry && entry.webhook
-          ? await fileWebhook(entry.name, entry.webhook)
+          ? await webhookFromConfig(entry.name, entry.webhook)
           : await flagWebhook(opts);
-        closers.push(() => webhook.close());
+        webhooks.push(webhook);
         authorizers.push(webhook);
         break;
       }
     }
+    const last = authorizers[authorizers.length - 1];
+    if (entry.type !== "Webhook") fixed.set(entry.type, last);
   }
-  const stops: (() => void)[] = [...closers];
+  const chain = new AuthorizerChain(authorizers);
+  const stops: (() => void)[] = [];
+  if (opts.configFile && opts.configText !== undefined) {
+    const controller = new AuthorizationConfigController({
+      file: opts.configFile,
+      text: opts.configText,
+      chain,
+      head,
+      fixed,
+      webhooks,
+      intervalMs: opts.configReloadIntervalMs,
+      metrics: deps.metrics && authorizationConfigMetrics(deps.metrics),
+      logger: deps.logger,
+    }).start();
+    stops.push(() => controller.close());
+  } else stops.push(() => webhooks.forEach((w) => w.close()));
   const stop = () => {
     for (const s of stops.splice(0)) s();
   };
   return {
-    chain: new AuthorizerChain(authorizers),
+    chain,
     index,
     rbac,
     nodeGraph,
@@ -119,28 +146,5 @@ async function flagWebhook(opts: AuthorizationOptions): Promise<WebhookAuthorize
     authorizedTTLMs: opts.webhookAuthorizedTtlMs ?? 300_000,
     unauthorizedTTLMs: opts.webhookUnauthorizedTtlMs ?? 30_000,
     failurePolicy: "NoOpinion",
-  });
-}
-
-/** A webhook of the `--authorization-config` file. */
-async function fileWebhook(name: string, w: WebhookAuthorizerConfig): Promise<WebhookAuthorizer> {
-  let config;
-  try {
-    config = await loadKubeconfig(w.kubeConfigFile);
-  } catch (err) {
-    throw new Error(
-      `--authorization-config: authorizer ${name}: ${w.kubeConfigFile}: ${(err as Error).message}`,
-    );
-  }
-  return new WebhookAuthorizer({
-    name,
-    config,
-    subjectAccessReviewVersion: w.subjectAccessReviewVersion,
-    authorizedTTLMs: w.authorizedTTLMs,
-    unauthorizedTTLMs: w.unauthorizedTTLMs,
-    timeoutMs: w.timeoutMs,
-    failurePolicy: w.failurePolicy,
-    matchConditions: w.matchConditions,
-    matchEnv: w.matchEnv,
   });
 }

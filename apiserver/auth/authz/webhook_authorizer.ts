@@ -11,7 +11,8 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import type { ClientConfig } from "../../../shared/client/kubeconfig.ts";
+import { type ClientConfig, loadKubeconfig } from "../../../shared/client/kubeconfig.ts";
+import type { WebhookAuthorizerConfig } from "./authorization_configuration.ts";
 import {
   authorizationMatchEnvironment,
   type CelEnvironment,
@@ -172,4 +173,30 @@ export class WebhookAuthorizer implements Authorizer {
     if (status.denied === true) return { decision: "deny", reason };
     return { decision: "noOpinion", reason };
   }
+}
+
+/** The webhook authorizer of an `--authorization-config` entry (its kubeconfig read now). */
+export async function webhookFromConfig(
+  name: string,
+  w: WebhookAuthorizerConfig,
+): Promise<WebhookAuthorizer> {
+  let config;
+  try {
+    config = await loadKubeconfig(w.kubeConfigFile);
+  } catch (err) {
+    throw new Error(
+      `--authorization-config: authorizer ${name}: ${w.kubeConfigFile}: ${(err as Error).message}`,
+    );
+  }
+  return new WebhookAuthorizer({
+    name,
+    config,
+    subjectAccessReviewVersion: w.subjectAccessReviewVersion,
+    authorizedTTLMs: w.authorizedTTLMs,
+    unauthorizedTTLMs: w.unauthorizedTTLMs,
+    timeoutMs: w.timeoutMs,
+    failurePolicy: w.failurePolicy,
+    matchConditions: w.matchConditions,
+    matchEnv: w.matchEnv,
+  });
 }

@@ -1,6 +1,7 @@
 /**
  * Builds the authorizer chain from the authorization options: the `system:masters` superuser
- * bypass first (as Kubernetes does), then the modes in flag order. The RBAC index is built
+ * bypass first (as Kubernetes does), then the modes in flag order, or the authorizers of the
+ * `--authorization-config` file (kept in step with the file by authorization_config_controller.ts). The RBAC index is built
  * whatever the modes (escalation checks and the aggregation controller need it); the Node
  * graph only with mode Node. Both are fed from a ResourceFeed, never from storage per request,
  * once {@link BuiltAuthorization.follow} is called; the server passes a ChangeFeedResourceFeed
@@ -59,40 +60,7 @@ export async function buildAuthorizer(
   const rbac = new RbacAuthorizer(index);
   const head: Authorizer[] = [new PrivilegedGroupsAuthorizer()];
   const authorizers: Authorizer[] = [...head];
-  const fixed = new Map<string, Authorizer>();
-  const webhooks: WebhookAuthorizer[] = [];
-  let nodeGraph: NodeGraph | undefined;
-  const entries = opts.config ?? opts.modes.map((type) => ({ type, name: type.toLowerCase() }));
-  for (const entry of entries) {
-    switch (entry.type) {
-      case "AlwaysAllow":
-        authorizers.push(new AlwaysAllowAuthorizer());
-        break;
-      case "AlwaysDeny":
-        authorizers.push(new AlwaysDenyAuthorizer());
-        break;
-      case "ABAC":
-        authorizers.push(await AbacAuthorizer.fromFile(opts.policyFile ?? ""));
-        break;
-      case "RBAC":
-        authorizers.push(rbac);
-        break;
-      case "Node":
-        nodeGraph = new NodeGraph();
-        authorizers.push(new NodeAuthorizer(nodeGraph));
-        break;
-      case "Webhook": {
-        const webhook = "webhook" in entry && entry.webhook
-          ? await webhookFromConfig(entry.name, entry.webhook)
-          : await flagWebhook(opts);
-        webhooks.push(webhook);
-        authorizers.push(webhook);
-        break;
-      }
-    }
-    const last = authorizers[authorizers.length - 1];
-    if (entry.type !== "Webhook") fixed.set(entry.type, last);
-  }
+  const { fixed, webhooks, nodeGraph } = await buildModes(opts, rbac, authorizers);
   const chain = new AuthorizerChain(authorizers);
   const stops: (() => void)[] = [];
   if (opts.configFile && opts.configText !== undefined) {
@@ -147,4 +115,43 @@ async function flagWebhook(opts: AuthorizationOptions): Promise<WebhookAuthorize
     unauthorizedTTLMs: opts.webhookUnauthorizedTtlMs ?? 30_000,
     failurePolicy: "NoOpinion",
   });
+}
+
+/** The authorizers of the modes or of the file, appended to `out` in order. */
+async function buildModes(opts: AuthorizationOptions, rbac: RbacAuthorizer, out: Authorizer[]) {
+  const fixed = new Map<string, Authorizer>();
+  const webhooks: WebhookAuthorizer[] = [];
+  let nodeGraph: NodeGraph | undefined;
+  const entries = opts.config ?? opts.modes.map((type) => ({ type, name: type.toLowerCase() }));
+  for (const entry of entries) {
+    let a: Authorizer;
+    switch (entry.type) {
+      case "AlwaysAllow":
+        a = new AlwaysAllowAuthorizer();
+        break;
+      case "AlwaysDeny":
+        a = new AlwaysDenyAuthorizer();
+        break;
+      case "ABAC":
+        a = await AbacAuthorizer.fromFile(opts.policyFile ?? "");
+        break;
+      case "RBAC":
+        a = rbac;
+        break;
+      case "Node":
+        nodeGraph = new NodeGraph();
+        a = new NodeAuthorizer(nodeGraph);
+        break;
+      default: {
+        const webhook = "webhook" in entry && entry.webhook
+          ? await webhookFromConfig(entry.name, entry.webhook)
+          : await flagWebhook(opts);
+        webhooks.push(webhook);
+        a = webhook;
+      }
+    }
+    out.push(a);
+    if (entry.type !== "Webhook") fixed.set(entry.type, a);
+  }
+  return { fixed, webhooks, nodeGraph };
 }

@@ -143,6 +143,15 @@ Deno.test("--authorization-config: webhooks in order, match conditions, failure 
     await t.step("a timeout: NoOpinion moves on, Deny rejects", async () => {
       assert.equal(await status(s, "slow"), 200);
       assert.equal(await status(s, "slow-deny"), 403);
+      const metrics = await (await s.fetch("/metrics")).text();
+      for (
+        const re of [
+          /apiserver_authorization_webhook_evaluations_fail_open_total\{name="main",result="timeout"\} [1-9]/,
+          /apiserver_authorization_webhook_evaluations_total\{name="main",result="success"\} [1-9]/,
+          /apiserver_authorization_webhook_duration_seconds_count\{name="strict",result="timeout"\} 1/,
+          /apiserver_authorization_match_condition_exclusions_total\{name="main",type="Webhook"\} [1-9]/,
+        ]
+      ) assert.match(metrics, re);
     });
     await t.step("a changed file replaces the webhooks without restart", async () => {
       await Deno.writeTextFile(

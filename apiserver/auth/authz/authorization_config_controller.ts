@@ -18,7 +18,11 @@ import {
   type AuthorizerConfig,
   parseAuthorizationConfiguration,
 } from "./authorization_configuration.ts";
-import { type WebhookAuthorizer, webhookFromConfig } from "./webhook_authorizer.ts";
+import {
+  type WebhookAuthorizer,
+  type WebhookAuthorizerMetrics,
+  webhookFromConfig,
+} from "./webhook_authorizer.ts";
 
 /** How long replaced webhooks live on for decisions in progress, ms. */
 const RETIRE_AFTER_MS = 60_000;
@@ -62,6 +66,7 @@ export interface AuthorizationConfigControllerOptions {
   webhooks: WebhookAuthorizer[];
   intervalMs?: number;
   metrics?: AuthorizationReloadMetrics;
+  webhookMetrics?: WebhookAuthorizerMetrics;
   logger?: Logger;
 }
 
@@ -121,7 +126,7 @@ export class AuthorizationConfigController {
     try {
       for (const a of parsed.authorizers) {
         if (a.webhook) {
-          const w = await webhookFromConfig(a.name, a.webhook);
+          const w = await webhookFromConfig(a.name, a.webhook, this.#o.webhookMetrics);
           webhooks.push(w);
           list.push(w);
         } else list.push(this.#o.fixed.get(a.type)!);

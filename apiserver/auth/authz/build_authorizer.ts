@@ -19,7 +19,12 @@ import { RbacAuthorizer } from "./rbac_authorizer.ts";
 import { RBAC_PREFIXES, RbacIndex } from "./rbac_index.ts";
 import type { ResourceFeed } from "./resource_feed.ts";
 import { loadKubeconfig } from "../../../shared/client/kubeconfig.ts";
-import { WebhookAuthorizer, webhookFromConfig } from "./webhook_authorizer.ts";
+import {
+  WebhookAuthorizer,
+  type WebhookAuthorizerMetrics,
+  webhookAuthorizerMetrics,
+  webhookFromConfig,
+} from "./webhook_authorizer.ts";
 import type { Logger } from "../../../shared/log/mod.ts";
 import type { MetricsRegistry } from "../../metrics/mod.ts";
 import {
@@ -60,7 +65,8 @@ export async function buildAuthorizer(
   const rbac = new RbacAuthorizer(index);
   const head: Authorizer[] = [new PrivilegedGroupsAuthorizer()];
   const authorizers: Authorizer[] = [...head];
-  const { fixed, webhooks, nodeGraph } = await buildModes(opts, rbac, authorizers);
+  const webhookMetrics = deps.metrics && webhookAuthorizerMetrics(deps.metrics);
+  const { fixed, webhooks, nodeGraph } = await buildModes(opts, rbac, authorizers, webhookMetrics);
   const chain = new AuthorizerChain(authorizers);
   const stops: (() => void)[] = [];
   if (opts.configFile && opts.configText !== undefined) {
@@ -73,6 +79,7 @@ export async function buildAuthorizer(
       webhooks,
       intervalMs: opts.configReloadIntervalMs,
       metrics: deps.metrics && authorizationConfigMetrics(deps.metrics),
+      webhookMetrics,
       logger: deps.logger,
     }).start();
     stops.push(() => controller.close());
@@ -100,7 +107,10 @@ export async function buildAuthorizer(
 }
 
 /** The webhook of `--authorization-mode=Webhook` and the `--authorization-webhook-*` flags. */
-async function flagWebhook(opts: AuthorizationOptions): Promise<WebhookAuthorizer> {
+async function flagWebhook(
+  opts: AuthorizationOptions,
+  metrics?: WebhookAuthorizerMetrics,
+): Promise<WebhookAuthorizer> {
   const file = opts.webhookConfigFile ?? "";
   let config;
   try {
@@ -114,11 +124,17 @@ async function flagWebhook(opts: AuthorizationOptions): Promise<WebhookAuthorize
     authorizedTTLMs: opts.webhookAuthorizedTtlMs ?? 300_000,
     unauthorizedTTLMs: opts.webhookUnauthorizedTtlMs ?? 30_000,
     failurePolicy: "NoOpinion",
+    metrics,
   });
 }
 
 /** The authorizers of the modes or of the file, appended to `out` in order. */
-async function buildModes(opts: AuthorizationOptions, rbac: RbacAuthorizer, out: Authorizer[]) {
+async function buildModes(
+  opts: AuthorizationOptions,
+  rbac: RbacAuthorizer,
+  out: Authorizer[],
+  metrics?: WebhookAuthorizerMetrics,
+) {
   const fixed = new Map<string, Authorizer>();
   const webhooks: WebhookAuthorizer[] = [];
   let nodeGraph: NodeGraph | undefined;
@@ -144,8 +160,8 @@ async function buildModes(opts: AuthorizationOptions, rbac: RbacAuthorizer, out:
         break;
       default: {
         const webhook = "webhook" in entry && entry.webhook
-          ? await webhookFromConfig(entry.name, entry.webhook)
-          : await flagWebhook(opts);
+          ? await webhookFromConfig(entry.name, entry.webhook, metrics)
+          : await flagWebhook(opts, metrics);
         webhooks.push(webhook);
         a = webhook;
       }

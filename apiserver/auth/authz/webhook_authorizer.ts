@@ -19,6 +19,56 @@ import {
   type CelProgram,
 } from "../../cel/mod.ts";
 import type { Authorizer, AuthzAttributes, Decision } from "./authorizer.ts";
+import type { Counter, Histogram, MetricsRegistry } from "../../metrics/mod.ts";
+
+/** Kubernetes' webhook authorizer metrics, labelled by authorizer name. */
+export interface WebhookAuthorizerMetrics {
+  /** `apiserver_authorization_webhook_evaluations_total{name,result}`. */
+  evaluations: Counter;
+  /** `apiserver_authorization_webhook_duration_seconds{name,result}`. */
+  duration: Histogram;
+  /** `apiserver_authorization_webhook_evaluations_fail_open_total{name,result}`. */
+  failOpen: Counter;
+  /** `apiserver_authorization_match_condition_evaluation_errors_total{type,name}`. */
+  matchErrors: Counter;
+  /** `apiserver_authorization_match_condition_exclusions_total{type,name}`. */
+  matchExclusions: Counter;
+}
+
+/** Defines the webhook authorizer metrics in `registry`. */
+export function webhookAuthorizerMetrics(registry: MetricsRegistry): WebhookAuthorizerMetrics {
+  const byResult = ["name", "result"], byType = ["type", "name"];
+  return {
+    evaluations: registry.counter({
+      name: "apiserver_authorization_webhook_evaluations_total",
+      help: "Round-trips to authorization webhooks.",
+      labels: byResult,
+    }),
+    duration: registry.histogram({
+      name: "apiserver_authorization_webhook_duration_seconds",
+      help: "Request latency in seconds.",
+      labels: byResult,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    }),
+    failOpen: registry.counter({
+      name: "apiserver_authorization_webhook_evaluations_fail_open_total",
+      help: "NoOpinion results due to webhook timeout or error.",
+      labels: byResult,
+    }),
+    matchErrors: registry.counter({
+      name: "apiserver_authorization_match_condition_evaluation_errors_total",
+      help:
+        "Total number of errors when an authorization webhook encounters a match condition error split by authorizer type and name.",
+      labels: byType,
+    }),
+    matchExclusions: registry.counter({
+      name: "apiserver_authorization_match_condition_exclusions_total",
+      help:
+        "Total number of exclusions when an authorization webhook is skipped because match conditions exclude it.",
+      labels: byType,
+    }),
+  };
+}
 
 /** Options of one webhook authorizer. */
 export interface WebhookAuthorizerOptions {
@@ -34,6 +84,7 @@ export interface WebhookAuthorizerOptions {
   /** Compiled match conditions and the environment they were compiled in. */
   matchConditions?: CelProgram[];
   matchEnv?: CelEnvironment;
+  metrics?: WebhookAuthorizerMetrics;
   now?: () => number;
 }
 
@@ -92,17 +143,31 @@ export class WebhookAuthorizer implements Authorizer {
   async authorize(attrs: AuthzAttributes): Promise<Decision> {
     const spec = reviewSpec(attrs);
     const matched = this.#matches(spec);
-    if (matched === false) return { decision: "noOpinion", reason: "" };
-    if (typeof matched === "string") return this.#failed(matched);
+    const labels = { type: "Webhook", name: this.name };
+    if (matched === false) {
+      this.#o.metrics?.matchExclusions.inc(labels);
+      return { decision: "noOpinion", reason: "" };
+    }
+    if (typeof matched === "string") {
+      this.#o.metrics?.matchErrors.inc(labels);
+      return this.#failed(matched);
+    }
     const key = createHash("sha256").update(JSON.stringify(spec)).digest("base64");
     const now = this.#now();
     const hit = this.#cache.get(key);
     if (hit && hit.until > now) return hit.decision;
     if (hit) this.#cache.delete(key);
     let decision: Decision;
+    const start = performance.now();
     try {
       decision = await this.#review(spec);
+      this.#observe("success", start);
     } catch (err) {
+      const result = (err as Error).name === "TimeoutError" ? "timeout" : "error";
+      this.#observe(result, start);
+      if (this.#o.failurePolicy !== "Deny") {
+        this.#o.metrics?.failOpen.inc({ name: this.name, result });
+      }
       return this.#failed(`error contacting webhook: ${(err as Error).message}`);
     }
     const ttl = decision.decision === "allow" ? this.#o.authorizedTTLMs : this.#o.unauthorizedTTLMs;
@@ -126,6 +191,14 @@ export class WebhookAuthorizer implements Authorizer {
       else if (r.value === false) return false;
     }
     return error ?? true;
+  }
+
+  #observe(result: string, start: number): void {
+    this.#o.metrics?.evaluations.inc({ name: this.name, result });
+    this.#o.metrics?.duration.observe(
+      { name: this.name, result },
+      (performance.now() - start) / 1000,
+    );
   }
 
   #failed(reason: string): Decision {
@@ -179,6 +252,7 @@ export class WebhookAuthorizer implements Authorizer {
 export async function webhookFromConfig(
   name: string,
   w: WebhookAuthorizerConfig,
+  metrics?: WebhookAuthorizerMetrics,
 ): Promise<WebhookAuthorizer> {
   let config;
   try {
@@ -198,5 +272,6 @@ export async function webhookFromConfig(
     failurePolicy: w.failurePolicy,
     matchConditions: w.matchConditions,
     matchEnv: w.matchEnv,
+    metrics,
   });
 }

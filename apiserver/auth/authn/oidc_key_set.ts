@@ -71,21 +71,31 @@ export class OidcKeySet {
    */
   async waitReady(timeoutMs: number): Promise<boolean> {
     if (this.#keys) return true;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<void>((r) => (timer = setTimeout(r, timeoutMs)));
-    try {
-      await Promise.race([this.#attempt ?? this.#discover(), timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
+    await this.#within(this.#attempt ?? this.#discover(), timeoutMs);
     return this.#keys !== undefined;
   }
 
-  /** The key resolver for jose's jwtVerify; throws while discovery has not succeeded. */
+  /**
+   * The key resolver for jose's jwtVerify. While discovery has not succeeded, a request waits
+   * for the attempt in flight, if any, but never starts one (the retry timer does), so bad
+   * traffic cannot make the server hammer an unreachable issuer.
+   */
   async getKey(): Promise<JWTVerifyGetKey> {
-    if (!this.#keys) await this.waitReady(this.#opts.tuning?.timeoutMs ?? 30_000);
+    if (!this.#keys && this.#attempt) {
+      await this.#within(this.#attempt, this.#opts.tuning?.timeoutMs ?? 30_000);
+    }
     if (!this.#keys) throw new Error(this.#lastError);
     return this.#keys;
+  }
+
+  async #within(p: Promise<void>, ms: number): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<void>((r) => (timer = setTimeout(r, ms)));
+    try {
+      await Promise.race([p, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Stops retrying and releases the HTTP client. */

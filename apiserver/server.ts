@@ -227,7 +227,7 @@ async function startRegistry(
   const { storage, pki, logger } = deps;
   const authorization = await buildAuthorizer(opts.authorization, {
     logger,
-    metrics: deps.metrics,
+    metrics: deps.metrics?.registry,
   });
   const authorizer = () => authorization.chain;
   const watchCaches = new WatchCaches(

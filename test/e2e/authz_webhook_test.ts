@@ -6,39 +6,11 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { renderAdminKubeconfig } from "../../apiserver/pki/write_admin_kubeconfig.ts";
-import { serveHttps } from "../../shared/http/https_server.ts";
-import { servingPki } from "../support/test_pki.ts";
+import { startSarWebhook } from "../support/test_sar_webhook.ts";
 import { startTestServer, type TestServer } from "../support/test_server.ts";
 import { eventually } from "../support/eventually.ts";
 
 const USERS = ["alice", "mallory", "bob", "skipme", "slow", "slow-deny"];
-
-/** A SubjectAccessReview service: alice allowed, mallory denied, slow* answer late. */
-async function startSarWebhook() {
-  const { ca, serving } = await servingPki();
-  const seen: { apiVersion: string; user: string }[] = [];
-  const server = await serveHttps(async (req) => {
-    const review = await req.json();
-    const user = review.spec.user as string;
-    seen.push({ apiVersion: review.apiVersion, user });
-    if (user.startsWith("slow")) await new Promise((r) => setTimeout(r, 3000));
-    const status = user === "alice"
-      ? { allowed: true, reason: "alice may" }
-      : user === "mallory"
-      ? { allowed: false, denied: true, reason: "mallory may not" }
-      : { allowed: false };
-    return Response.json({ apiVersion: review.apiVersion, kind: "SubjectAccessReview", status });
-  }, {
-    hostname: "127.0.0.1",
-    port: 0,
-    certPem: serving.certPem,
-    keyPem: serving.keyPem,
-    requestClientCert: false,
-    onError: () => {},
-    onWarning: () => {},
-  });
-  return { server, caPem: ca.certPem, seen };
-}
 
 async function writeFiles(dir: string, hook: { server: { port: number }; caPem: string }) {
   const kubeconfig = join(dir, "sar.kubeconfig");

@@ -122,6 +122,9 @@ Deno.test("--authorization-config: webhooks in order, match conditions, failure 
           /apiserver_authorization_webhook_evaluations_total\{name="main",result="success"\} [1-9]/,
           /apiserver_authorization_webhook_duration_seconds_count\{name="strict",result="timeout"\} 1/,
           /apiserver_authorization_match_condition_exclusions_total\{name="main",type="Webhook"\} [1-9]/,
+          /apiserver_authorization_decisions_total\{decision="allowed",name="main",type="Webhook"\} [1-9]/,
+          /apiserver_authorization_decisions_total\{decision="denied",name="strict",type="Webhook"\} 1/,
+          /apiserver_authorization_decisions_total\{decision="allowed",name="rbac",type="RBAC"\} [1-9]/,
         ]
       ) assert.match(metrics, re);
     });

@@ -14,6 +14,7 @@ import type { Logger } from "../../../shared/log/mod.ts";
 import type { Counter, Gauge, MetricsRegistry } from "../../metrics/mod.ts";
 import { type ConfigFileWatch, watchConfigFile } from "../watch_config_file.ts";
 import type { Authorizer, AuthorizerChain } from "./authorizer.ts";
+import type { DecisionCounter } from "./instrumented_authorizer.ts";
 import {
   type AuthorizerConfig,
   parseAuthorizationConfiguration,
@@ -67,6 +68,8 @@ export interface AuthorizationConfigControllerOptions {
   intervalMs?: number;
   metrics?: AuthorizationReloadMetrics;
   webhookMetrics?: WebhookAuthorizerMetrics;
+  /** Wraps a new webhook so its decisions are counted. */
+  count?: DecisionCounter;
   logger?: Logger;
 }
 
@@ -128,7 +131,7 @@ export class AuthorizationConfigController {
         if (a.webhook) {
           const w = await webhookFromConfig(a.name, a.webhook, this.#o.webhookMetrics);
           webhooks.push(w);
-          list.push(w);
+          list.push(this.#o.count ? this.#o.count(w, "Webhook", a.name) : w);
         } else list.push(this.#o.fixed.get(a.type)!);
       }
     } catch (err) {

@@ -26,6 +26,7 @@ import {
   webhookFromConfig,
 } from "./webhook_authorizer.ts";
 import type { Logger } from "../../../shared/log/mod.ts";
+import { type DecisionCounter, decisionCounter } from "./instrumented_authorizer.ts";
 import type { MetricsRegistry } from "../../metrics/mod.ts";
 import {
   AuthorizationConfigController,
@@ -66,7 +67,13 @@ export async function buildAuthorizer(
   const head: Authorizer[] = [new PrivilegedGroupsAuthorizer()];
   const authorizers: Authorizer[] = [...head];
   const webhookMetrics = deps.metrics && webhookAuthorizerMetrics(deps.metrics);
-  const { fixed, webhooks, nodeGraph } = await buildModes(opts, rbac, authorizers, webhookMetrics);
+  const count = decisionCounter(deps.metrics);
+  const { fixed, webhooks, nodeGraph } = await buildModes(
+    opts,
+    rbac,
+    authorizers,
+    { metrics: webhookMetrics, count },
+  );
   const chain = new AuthorizerChain(authorizers);
   const stops: (() => void)[] = [];
   if (opts.configFile && opts.configText !== undefined) {
@@ -80,6 +87,7 @@ export async function buildAuthorizer(
       intervalMs: opts.configReloadIntervalMs,
       metrics: deps.metrics && authorizationConfigMetrics(deps.metrics),
       webhookMetrics,
+      count,
       logger: deps.logger,
     }).start();
     stops.push(() => controller.close());
@@ -133,7 +141,7 @@ async function buildModes(
   opts: AuthorizationOptions,
   rbac: RbacAuthorizer,
   out: Authorizer[],
-  metrics?: WebhookAuthorizerMetrics,
+  { metrics, count }: { metrics?: WebhookAuthorizerMetrics; count: DecisionCounter },
 ) {
   const fixed = new Map<string, Authorizer>();
   const webhooks: WebhookAuthorizer[] = [];
@@ -166,8 +174,9 @@ async function buildModes(
         a = webhook;
       }
     }
-    out.push(a);
-    if (entry.type !== "Webhook") fixed.set(entry.type, a);
+    const counted = count(a, entry.type, entry.name);
+    out.push(counted);
+    if (entry.type !== "Webhook") fixed.set(entry.type, counted);
   }
   return { fixed, webhooks, nodeGraph };
 }

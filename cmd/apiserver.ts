@@ -5,9 +5,16 @@
  */
 import { FLAG_HELP, parseServerOptions } from "../apiserver/options.ts";
 import { startServer } from "../apiserver/server.ts";
+import { runSnapshotCommand } from "../apiserver/snapshot_command.ts";
+import { versionText } from "../shared/build_info.ts";
 import { raiseDescriptorLimit } from "../shared/http/descriptor_limit.ts";
 
 if (import.meta.main) {
+  if (Deno.args.includes("--version")) {
+    console.log(versionText("apiserver"));
+    Deno.exit(0);
+  }
+  if (Deno.args[0] === "snapshot") Deno.exit(await runSnapshotCommand(Deno.args.slice(1)));
   if (Deno.args.includes("--help") || Deno.args.includes("-h")) {
     console.log("Usage: apiserver [flags]\n");
     for (const [flag, help] of Object.entries(FLAG_HELP)) {

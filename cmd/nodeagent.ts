@@ -8,8 +8,13 @@
  */
 import { AGENT_FLAG_HELP, parseAgentOptions } from "../nodeagent/agent_options.ts";
 import { startNodeAgent } from "../nodeagent/node_agent.ts";
+import { versionText } from "../shared/build_info.ts";
 import { raiseDescriptorLimit } from "../shared/http/descriptor_limit.ts";
 
+if (Deno.args.includes("--version")) {
+  console.log(versionText("nodeagent"));
+  Deno.exit(0);
+}
 if (Deno.args.includes("--help") || Deno.args.includes("-h")) {
   console.log("Usage: nodeagent [flags]\n");
   for (const [k, v] of Object.entries(AGENT_FLAG_HELP)) console.log(`  --${k}\t${v}`);

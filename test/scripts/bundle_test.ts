@@ -6,7 +6,7 @@
  * skipped with a message.
  */
 import assert from "node:assert/strict";
-import { buildBundle, BUNDLE_BASE } from "../../scripts/bundle.ts";
+import { BUNDLE_BASE } from "../../scripts/bundle.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const DRIVER = new URL("./_bundle_offline_driver.ts", import.meta.url).pathname;

@@ -106,7 +106,7 @@ async function stage(dir: string, commit: string): Promise<void> {
   for (const t of TARGETS) {
     await Deno.writeTextFile(`${dir}/bin/${t.name}`, launcher(t.entry, commit), { mode: 0o755 });
   }
-  for (const f of ["install.sh", "uninstall.sh"]) {
+  for (const f of ["install.sh", "install_units.sh", "uninstall.sh"]) {
     await Deno.copyFile(`scripts/${f}`, `${dir}/${f}`);
     await Deno.chmod(`${dir}/${f}`, 0o755);
   }

@@ -73,7 +73,20 @@ Deno.test("apiserver snapshot save (online) and restore: a new server serves eve
       created.set(`${path}/${body.metadata.name}`, body.metadata);
     }
     const file = `${tmp}/snap.db`;
-    const saved = await apiserver(["snapshot", "save", file, `--data-dir=${first.dir}`]);
+    // A writer keeps creating ConfigMaps one after another while the snapshot is taken.
+    let writing = true;
+    const writer = (async () => {
+      for (let i = 0; writing; i++) {
+        const { status } = await json(first, "/api/v1/namespaces/snap/configmaps", {
+          method: "POST",
+          body: JSON.stringify({ metadata: { name: `w-${i}` }, data: { i: String(i) } }),
+        });
+        assert.equal(status, 201);
+      }
+    })();
+    const saved = await apiserver(["snapshot", "save", file, `--data-dir=${first.dir}`])
+      .finally(() => writing = false);
+    await writer;
     assert.equal(saved.code, 0, saved.stderr);
     assert.match(saved.stderr, /^saved .*snap\.db: revision \d+, \d+ objects/m);
     const again = await apiserver(["snapshot", "save", file, `--data-dir=${first.dir}`]);
@@ -108,10 +121,16 @@ Deno.test("apiserver snapshot save (online) and restore: a new server serves eve
       assert.equal(body.metadata.uid, meta.uid, key);
       assert.equal(body.metadata.resourceVersion, meta.resourceVersion, key);
     }
+    // Consistent: the writer's ConfigMaps in the snapshot are exactly its first n.
     const list = await json(second, "/api/v1/namespaces/snap/configmaps");
-    assert.ok(
-      list.body.items.some((i: { metadata: { name: string } }) => i.metadata.name === "cm"),
+    const names: string[] = list.body.items.map((i: { metadata: { name: string } }) =>
+      i.metadata.name
     );
+    assert.ok(names.includes("cm"));
+    const written = names.filter((n) => n.startsWith("w-")).map((n) => Number(n.slice(2)));
+    written.sort((a, b) => a - b);
+    assert.deepEqual(written, written.map((_, i) => i));
+    console.error(`snapshot test: ${written.length} ConfigMaps written during the save restored`);
   } finally {
     await second.close();
     await Deno.remove(tmp, { recursive: true });

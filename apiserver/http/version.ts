@@ -1,12 +1,16 @@
 /** `/version`: the Kubernetes version this server reports and emulates. */
+import { buildCommit } from "../../shared/build_info.ts";
+
+/** The commit the build baked in (`shared/build_info.ts`), as kube reports its git commit. */
+const COMMIT = buildCommit();
 
 /** The version info, as kube-apiserver reports it. */
 export const VERSION_INFO = {
   major: "1",
   minor: "32",
   gitVersion: "v1.32.0-deno.0",
-  gitCommit: "0000000000000000000000000000000000000000",
-  gitTreeState: "clean",
+  gitCommit: /^[0-9a-f]{40}/.test(COMMIT) ? COMMIT.slice(0, 40) : "0".repeat(40),
+  gitTreeState: COMMIT.endsWith("-dirty") ? "dirty" : "clean",
   buildDate: "2026-11-22T00:00:00Z",
   goVersion: "deno2.9.6",
   compiler: "deno",

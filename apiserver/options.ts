@@ -25,6 +25,13 @@ import {
   normalizeBoolFlags,
 } from "./auth/authn/authentication_options.ts";
 import type { WatchTuning } from "./watch/change_feed.ts";
+import {
+  CONTROLLER_FLAG_HELP,
+  CONTROLLER_PARSE_OPTIONS,
+  type ControllerOptions,
+  controllerOptionsFromFlags,
+  normalizeControllerBoolFlags,
+} from "./controllers/controller_options.ts";
 
 /** Everything the server needs to start. */
 export interface ServerOptions {
@@ -65,6 +72,8 @@ export interface ServerOptions {
   authorization: AuthorizationOptions;
   /** How requests are authenticated (the authentication flags). */
   authentication: AuthenticationOptions;
+  /** Which controllers run and how the CSR controllers sign and approve. */
+  controllers?: ControllerOptions;
 }
 
 /** The result of parsing flags: options, or every problem found. */
@@ -94,6 +103,7 @@ export const FLAG_HELP: Record<string, string> = {
   "v": "log verbosity (2 logs every request)",
   ...AUTHZ_FLAG_HELP,
   ...AUTHN_FLAG_HELP,
+  ...CONTROLLER_FLAG_HELP,
 };
 
 /** The `node:util` parseArgs option specs of the server's own flags. */
@@ -127,10 +137,15 @@ export function parseServerOptions(
   let values: FlagValues;
   try {
     values = parseArgs({
-      args: normalizeBoolFlags(args),
+      args: normalizeControllerBoolFlags(normalizeBoolFlags(args)),
       strict: true,
       allowPositionals: false,
-      options: { ...SERVER_PARSE_OPTIONS, ...AUTHZ_PARSE_OPTIONS, ...AUTHN_PARSE_OPTIONS },
+      options: {
+        ...SERVER_PARSE_OPTIONS,
+        ...AUTHZ_PARSE_OPTIONS,
+        ...AUTHN_PARSE_OPTIONS,
+        ...CONTROLLER_PARSE_OPTIONS,
+      },
     }).values;
   } catch (err) {
     return { ok: false, errors: [(err as Error).message] };
@@ -162,6 +177,7 @@ export function parseServerOptions(
   serviceRanges(serviceClusterIPRange, serviceNodePortRange, errors);
   const authentication = authenticationOptionsFromFlags(values, errors, gates.gates);
   const authorization = authorizationOptionsFromFlags(values, errors);
+  const controllers = controllerOptionsFromFlags(values, errors);
   if (errors.length > 0) return { ok: false, errors };
   return {
     ok: true,
@@ -184,6 +200,7 @@ export function parseServerOptions(
       warnings: gates.warnings,
       authorization,
       authentication,
+      controllers,
     },
   };
 }

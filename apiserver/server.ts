@@ -62,6 +62,10 @@ import {
   KubernetesServiceController,
 } from "./controllers/kubernetes_service_controller.ts";
 import { ServiceAllocationRepair } from "./controllers/service_allocation_repair.ts";
+import {
+  defaultControllerOptions,
+  nodeJoinControllers,
+} from "./controllers/node_join_controllers.ts";
 import { rbacEscalationCheck } from "./registry/rbac/escalation_admission.ts";
 import {
   certificateSignerCheck,
@@ -151,6 +155,8 @@ export async function startServer(
     logger,
     bootstrapHook,
     port: server.port,
+    url,
+    pki,
   });
   logger.info("serving", { url, dataDir: opts.dataDir });
 
@@ -343,9 +349,15 @@ function startControllers(
     bootstrapHook: PostStartHook;
     /** The secure port (the kubernetes Service's target). */
     port: number;
+    /** The URL nodes join (written in cluster-info). */
+    url: string;
+    pki: Pki;
   },
 ): Controllers {
   const { registry, logger } = deps;
+  const selected = opts.controllers ?? defaultControllerOptions();
+  const on = (name: string) => selected.selection.enabled(name);
+  let joining: { start(): Promise<void>; stop(): Promise<void> }[] = [];
   const services = serviceControllers(opts, deps);
   const feed = deps.watchCaches.feed;
   const controller = new NamespaceController({ registry, feed, logger });
@@ -387,19 +399,29 @@ function startControllers(
       registry.lookup("rbac.authorization.k8s.io", "v1", "clusterrolebindings")!,
     );
     await flowControl.ensure();
-    aggregation.start();
+    if (on("clusterrole-aggregation-controller")) aggregation.start();
     await services.start();
     // Established custom resources are served again before the server reports ready.
     await crds.start();
+    joining = await nodeJoinControllers({
+      options: selected,
+      registry,
+      feed,
+      authorizer: () => deps.authorization.chain,
+      pki: deps.pki,
+      url: deps.url,
+      logger,
+    });
     deps.bootstrapHook.done();
     if (opts.runControllers === false) return;
-    await controller.start();
-    nodeLifecycle.start();
-    await gc.start();
-    await disruption.start();
-    await quota.start();
+    if (on("namespace-controller")) await controller.start();
+    if (on("node-lifecycle-controller")) nodeLifecycle.start();
+    if (on("garbage-collector-controller")) await gc.start();
+    if (on("disruption-controller")) await disruption.start();
+    if (on("resourcequota-controller")) await quota.start();
     flowControl.status.start();
     await policyStatus.start();
+    for (const c of joining) await c.start();
   });
   ready.catch((err) => logger.error("bootstrap failed", { err: String(err) }));
   return {
@@ -417,6 +439,7 @@ function startControllers(
       await nodeLifecycle.stop();
       await flowControl.status.stop();
       await policyStatus.stop();
+      for (const c of joining) await c.stop();
     },
   };
 }

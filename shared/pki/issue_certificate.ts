@@ -72,12 +72,13 @@ function encodeName(commonName: string, organizations: string[]): Uint8Array {
   );
 }
 
-function extension(oid: string, critical: boolean, value: Uint8Array): Uint8Array {
+/** One X.509 extension. */
+export function extension(oid: string, critical: boolean, value: Uint8Array): Uint8Array {
   return derSequence(derOid(oid), ...(critical ? [derBoolean(true)] : []), derOctetString(value));
 }
 
 /** The key identifier of RFC 5280 section 4.2.1.2 method 1 (SHA-1 of the public key bits). */
-function keyId(spkiDer: Uint8Array): Uint8Array {
+export function keyId(spkiDer: Uint8Array): Uint8Array {
   const [, bits] = derChildren(readDer(spkiDer));
   const key = decodeBitString(bits.content).bytes;
   return new Uint8Array(createHash("sha1").update(key).digest());
@@ -90,7 +91,8 @@ function randomSerial(): Uint8Array {
   return serial;
 }
 
-interface Draft {
+/** The parts of a certificate to sign. */
+export interface Draft {
   subject: Uint8Array;
   issuer: Uint8Array;
   spkiDer: Uint8Array;
@@ -99,7 +101,8 @@ interface Draft {
   extensions: Uint8Array[];
 }
 
-function signCertificate(draft: Draft, signer: KeyObject): string {
+/** Signs `draft` with `signer`; returns the certificate PEM. */
+export function signCertificate(draft: Draft, signer: KeyObject): string {
   const alg = signingAlgorithm(signer);
   const tbs = derSequence(
     derExplicit(0, derInteger(2)),

@@ -26,7 +26,7 @@ export const BOOTSTRAPPERS_GROUP = "system:bootstrappers";
 const EXTRA_GROUP_PATTERN = /^system:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]$/;
 
 /** A Secret's data value as text (`data` is base64; `stringData` is not stored). */
-function secretValue(secret: KubeObject, key: string): string | undefined {
+export function secretValue(secret: KubeObject, key: string): string | undefined {
   const data = secret.data as Record<string, unknown> | undefined;
   const raw = data?.[key];
   if (typeof raw !== "string") return undefined;

@@ -361,6 +361,30 @@ const ROLE_SPECS: RoleSpec[] = [
     name: "system:certificates.k8s.io:certificatesigningrequests:selfnodeclient",
     rules: [r(["create"], ["certificates.k8s.io"], ["certificatesigningrequests/selfnodeclient"])],
   },
+  {
+    name: "system:certificates.k8s.io:legacy-unknown-approver",
+    rules: [r(["approve"], ["certificates.k8s.io"], ["signers"], ["kubernetes.io/legacy-unknown"])],
+  },
+  {
+    name: "system:certificates.k8s.io:kubelet-serving-approver",
+    rules: [
+      r(["approve"], ["certificates.k8s.io"], ["signers"], ["kubernetes.io/kubelet-serving"]),
+    ],
+  },
+  {
+    name: "system:certificates.k8s.io:kube-apiserver-client-approver",
+    rules: [
+      r(["approve"], ["certificates.k8s.io"], ["signers"], ["kubernetes.io/kube-apiserver-client"]),
+    ],
+  },
+  {
+    name: "system:certificates.k8s.io:kube-apiserver-client-kubelet-approver",
+    rules: [
+      r(["approve"], ["certificates.k8s.io"], ["signers"], [
+        "kubernetes.io/kube-apiserver-client-kubelet",
+      ]),
+    ],
+  },
 ];
 
 const group = (name: string): Subject => ({ kind: "Group", apiGroup: RBAC_GROUP, name });

@@ -1,0 +1,108 @@
+/**
+ * `--controllers`, as kube-controller-manager reads it: a comma list where `*` turns on every
+ * controller that is on by default, `name` turns one on and `-name` turns one off (the more
+ * specific entry wins over `*`). Names are kube's (`token-cleaner-controller`) or their old
+ * aliases (`tokencleaner`). `bootstrapsigner` and `tokencleaner` are off by default, as in kube;
+ * kubeadm starts kube-controller-manager with `--controllers=*,bootstrapsigner,tokencleaner`.
+ *
+ * @module
+ */
+
+/** The controllers this server runs, by kube's name, with kube's alias. */
+export const CONTROLLERS: Record<string, { alias: string; disabledByDefault?: boolean }> = {
+  "namespace-controller": { alias: "namespace" },
+  "node-lifecycle-controller": { alias: "nodelifecycle" },
+  "garbage-collector-controller": { alias: "garbagecollector" },
+  "disruption-controller": { alias: "disruption" },
+  "resourcequota-controller": { alias: "resourcequota" },
+  "clusterrole-aggregation-controller": { alias: "clusterrole-aggregation" },
+  "certificatesigningrequest-signing-controller": { alias: "csrsigning" },
+  "certificatesigningrequest-approving-controller": { alias: "csrapproving" },
+  "bootstrap-signer-controller": { alias: "bootstrapsigner", disabledByDefault: true },
+  "token-cleaner-controller": { alias: "tokencleaner", disabledByDefault: true },
+};
+
+/** kube-controller-manager's other controllers: accepted in the flag, nothing runs for them. */
+const OTHER_KUBE_CONTROLLERS = [
+  "serviceaccount-token-controller:serviceaccount-token",
+  "endpoints-controller:endpoint",
+  "endpointslice-controller:endpointslice",
+  "endpointslice-mirroring-controller:endpointslicemirroring",
+  "replicationcontroller-controller:replicationcontroller",
+  "pod-garbage-collector-controller:podgc",
+  "serviceaccount-controller:serviceaccount",
+  "daemonset-controller:daemonset",
+  "job-controller:job",
+  "deployment-controller:deployment",
+  "replicaset-controller:replicaset",
+  "horizontal-pod-autoscaler-controller:horizontalpodautoscaling",
+  "statefulset-controller:statefulset",
+  "cronjob-controller:cronjob",
+  "certificatesigningrequest-cleaner-controller:csrcleaner",
+  "ttl-controller:ttl",
+  "persistentvolume-binder-controller:persistentvolume-binder",
+  "persistentvolume-attach-detach-controller:attachdetach",
+  "persistentvolume-expander-controller:persistentvolume-expander",
+  "persistentvolumeclaim-protection-controller:pvc-protection",
+  "persistentvolume-protection-controller:pv-protection",
+  "ttl-after-finished-controller:ttl-after-finished",
+  "root-ca-certificate-publisher-controller:root-ca-cert-publisher",
+  "ephemeral-volume-controller:ephemeral-volume",
+  "service-lb-controller:service",
+  "node-route-controller:route",
+  "node-ipam-controller:nodeipam",
+  "cloud-node-lifecycle-controller:cloud-node-lifecycle",
+  "storageversion-garbage-collector-controller:storage-version-gc",
+  "resourceclaim-controller:resource-claim-controller",
+  "legacy-serviceaccount-token-cleaner-controller:legacy-service-account-token-cleaner",
+  "validatingadmissionpolicy-status-controller",
+  "taint-eviction-controller",
+  "service-cidr-controller",
+  "storageversion-migrator-controller",
+  "selinux-warning-controller",
+];
+
+/** The canonical name of `name` (a kube name or alias), or undefined when unknown. */
+function canonical(name: string): string | undefined {
+  if (CONTROLLERS[name]) return name;
+  for (const [full, { alias }] of Object.entries(CONTROLLERS)) if (alias === name) return full;
+  for (const entry of OTHER_KUBE_CONTROLLERS) {
+    const [full, alias] = entry.split(":");
+    if (name === full || name === alias) return full;
+  }
+  return undefined;
+}
+
+/** Which controllers run: `enabled(name)` for a canonical name of {@link CONTROLLERS}. */
+export interface ControllerSelection {
+  enabled(name: keyof typeof CONTROLLERS | string): boolean;
+}
+
+/**
+ * Parses `--controllers` (default `*`); unknown names go to `errors` with the flag's name.
+ */
+export function parseControllers(text: string | undefined, errors: string[]): ControllerSelection {
+  const on = new Set<string>();
+  const off = new Set<string>();
+  let star = false;
+  for (const raw of (text ?? "*").split(",").map((s) => s.trim()).filter((s) => s !== "")) {
+    if (raw === "*") {
+      star = true;
+      continue;
+    }
+    const negated = raw.startsWith("-");
+    const name = canonical(negated ? raw.slice(1) : raw);
+    if (!name) {
+      errors.push(`--controllers: ${JSON.stringify(raw)} is not in the list of known controllers`);
+      continue;
+    }
+    (negated ? off : on).add(name);
+  }
+  return {
+    enabled(name) {
+      if (off.has(name)) return false;
+      if (on.has(name)) return true;
+      return star && !CONTROLLERS[name]?.disabledByDefault;
+    },
+  };
+}

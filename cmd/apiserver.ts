@@ -8,7 +8,11 @@ import { startServer } from "../apiserver/server.ts";
 import { runSnapshotCommand } from "../apiserver/snapshot_command.ts";
 import { versionText } from "../shared/build_info.ts";
 import { raiseDescriptorLimit } from "../shared/http/descriptor_limit.ts";
+import { runTokenCommand } from "../apiserver/token_command.ts";
 
+if (import.meta.main && Deno.args[0] === "token") {
+  Deno.exit(await runTokenCommand(Deno.args.slice(1)));
+}
 if (import.meta.main) {
   if (Deno.args.includes("--version")) {
     console.log(versionText("apiserver"));

@@ -10,6 +10,12 @@ import { parseVerbosity } from "../shared/log/mod.ts";
 import { ConfigError, loadConfig } from "./config/load_config.ts";
 import type { Doc } from "./config/merge_config.ts";
 import type { NodeAgentConfiguration } from "./config/node_agent_configuration.ts";
+import {
+  type BootstrapOptions,
+  JOIN_FLAG_HELP,
+  joinOptionsFromFlags,
+  normalizeJoinFlags,
+} from "./bootstrap/join_options.ts";
 
 /** Everything the agent needs to start. */
 export interface AgentOptions {
@@ -25,11 +31,14 @@ export interface AgentOptions {
   verbosity: number;
   /** Warnings to log at start. */
   warnings: string[];
+  /** TLS bootstrap and join (absent: the kubeconfig is used as it is). */
+  bootstrap?: BootstrapOptions;
 }
 
 /** The flags, with their help text. */
 export const AGENT_FLAG_HELP: Record<string, string> = {
-  kubeconfig: "kubeconfig with the API server, its CA and the agent's credential (required)",
+  kubeconfig:
+    "kubeconfig with the API server, its CA and the agent's credential (required; with --token default <root-dir>/nodeagent.kubeconfig)",
   config: "configuration file (KubeletConfiguration YAML)",
   "config-dir": "directory of *.conf drop-in files merged over --config in lexical order",
   "hostname-override": "the node's name instead of the host name",
@@ -38,6 +47,7 @@ export const AGENT_FLAG_HELP: Record<string, string> = {
   "node-labels": "labels to add when registering the node, key=value,...",
   port: "HTTPS port of the agent (default 10250; 0 picks a free port)",
   v: "log verbosity",
+  ...JOIN_FLAG_HELP,
 };
 
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -62,11 +72,14 @@ export async function parseAgentOptions(
   let values: Record<string, string | boolean | undefined>;
   try {
     values = parseArgs({
-      args,
+      args: normalizeJoinFlags(args),
       strict: true,
       allowPositionals: false,
       options: Object.fromEntries(
-        Object.keys(AGENT_FLAG_HELP).map((k) => [k, { type: "string" }]),
+        Object.keys(AGENT_FLAG_HELP).map((k) => [
+          k,
+          { type: "string", multiple: k === "discovery-token-ca-cert-hash" },
+        ]),
       ) as Record<string, { type: "string" }>,
     }).values;
   } catch (err) {
@@ -74,7 +87,9 @@ export async function parseAgentOptions(
   }
   const str = (k: string) => values[k] as string | undefined;
   const errors: string[] = [];
-  if (!str("kubeconfig")) errors.push("--kubeconfig: required");
+  const hashes = (values["discovery-token-ca-cert-hash"] ?? []) as unknown as string[];
+  const bootstrap = joinOptionsFromFlags(str, hashes, errors);
+  if (!str("kubeconfig") && !bootstrap.join) errors.push("--kubeconfig: required");
   const overrides = flagOverrides(str, errors);
   const nodeName = (str("hostname-override") ?? Deno.hostname()).trim().toLowerCase();
   if (!DNS_SUBDOMAIN.test(nodeName) || nodeName.length > 253) {
@@ -97,7 +112,15 @@ export async function parseAgentOptions(
   if (errors.length || !config) return { ok: false, errors };
   return {
     ok: true,
-    options: { kubeconfig: str("kubeconfig")!, nodeName, config, gates, verbosity, warnings },
+    options: {
+      kubeconfig: str("kubeconfig") ?? `${config.rootDir}/nodeagent.kubeconfig`,
+      nodeName,
+      config,
+      gates,
+      verbosity,
+      warnings,
+      bootstrap,
+    },
   };
 }
 

@@ -31,6 +31,8 @@ import { loadServingCert } from "./server/serving_cert.ts";
 import { readNodeInfo } from "./status/node_info.ts";
 import { NodeStatusReporter } from "./status/node_status_reporter.ts";
 import { readHostReadings } from "./status/read_host_readings.ts";
+import { prepareNodeCredential } from "./bootstrap/prepare_credential.ts";
+import { ClientCertRotation } from "./bootstrap/client_cert_rotation.ts";
 
 /** The version the agent reports as `kubeletVersion`. */
 export const AGENT_VERSION = "v1.32.0";
@@ -57,8 +59,16 @@ export async function startNodeAgent(
   const c = o.config;
   for (const w of o.warnings) logger.warn(w);
   await Deno.mkdir(c.rootDir, { recursive: true, mode: 0o700 });
+  await prepareNodeCredential(o, logger);
   const runtime = deps.runtime ?? selectRuntime(c);
   const client = await RestClient.fromKubeconfig(o.kubeconfig);
+  const rotation = new ClientCertRotation({
+    client,
+    kubeconfig: o.kubeconfig,
+    nodeName: o.nodeName,
+    logger,
+  });
+  if (o.bootstrap?.rotateCertificates) rotation.start();
   const hostname = o.nodeName;
   const ip = hostAddress();
   const nodeInfo = await readNodeInfo({
@@ -109,6 +119,7 @@ export async function startNodeAgent(
     registered: registered.catch(() => {}),
     async close() {
       stop.abort(new Error("agent stopping"));
+      rotation.stop();
       await registered.catch(() => {});
       await worker.stop();
       await lease?.stop();

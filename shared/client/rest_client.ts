@@ -95,8 +95,10 @@ function decodeResponse(contentType: string | null, bytes: Uint8Array): unknown 
 
 /** A Kubernetes REST client. Call close() when done. */
 export class RestClient {
-  readonly config: ClientConfig;
-  readonly #http?: Deno.HttpClient;
+  config: ClientConfig;
+  #http?: Deno.HttpClient;
+  /** Connection pools replaced by a certificate rotation, closed with the client. */
+  readonly #retired: Deno.HttpClient[] = [];
   readonly #base: string;
   readonly #protobuf: boolean;
 
@@ -129,6 +131,23 @@ export class RestClient {
   /** Releases the connection pool. */
   close(): void {
     this.#http?.close();
+    for (const old of this.#retired.splice(0)) old.close();
+  }
+
+  /**
+   * Uses a new client certificate from now on: new requests go over new connections, the
+   * requests and watches in progress finish on the old ones (closed with the client).
+   */
+  rotateClientCertificate(certPem: string, keyPem: string): void {
+    this.config = { ...this.config, clientCertPem: certPem, clientKeyPem: keyPem };
+    if (!this.#base.startsWith("https:")) return;
+    const tls: Deno.CreateHttpClientOptions & Partial<Deno.TlsCertifiedKeyPem> = {
+      cert: certPem,
+      key: keyPem,
+    };
+    if (this.config.caPem) tls.caCerts = [this.config.caPem];
+    if (this.#http) this.#retired.push(this.#http);
+    this.#http = Deno.createHttpClient(tls as Deno.CreateHttpClientOptions);
   }
 
   /** Sends one request and returns the raw answer (any status). */

@@ -68,7 +68,7 @@ export async function startNodeAgent(
     nodeName: o.nodeName,
     logger,
   });
-  if (o.bootstrap?.rotateCertificates) rotation.start();
+  if (o.bootstrap?.rotateCertificates) await rotation.start();
   const hostname = o.nodeName;
   const ip = hostAddress();
   const nodeInfo = await readNodeInfo({

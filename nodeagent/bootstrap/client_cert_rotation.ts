@@ -41,12 +41,19 @@ export class ClientCertRotation {
     this.#o = o;
   }
 
-  /** Schedules the next renewal from the client's current certificate. */
-  start(): void {
+  /**
+   * Schedules the next renewal from the client's current certificate. Its lifetime counts from
+   * when it was received (`receivedAt`, default the kubeconfig's modification time) when that
+   * is later than its backdated notBefore, so short certificates are not renewed at once.
+   */
+  async start(receivedAt?: number): Promise<void> {
     if (this.#stopped) return;
     const validity = certificateValidity(this.#o.client.config.clientCertPem);
     if (!validity) return;
-    const delay = Math.max(0, renewalTime(validity.notBefore, validity.notAfter) - Date.now());
+    const written = receivedAt ??
+      (await Deno.stat(this.#o.kubeconfig).catch(() => undefined))?.mtime?.getTime() ?? 0;
+    const from = new Date(Math.max(validity.notBefore.getTime(), written));
+    const delay = Math.max(0, renewalTime(from, validity.notAfter) - Date.now());
     this.#schedule(delay);
   }
 
@@ -78,7 +85,7 @@ export class ClientCertRotation {
       client.rotateClientCertificate(issued.certPem, issued.keyPem);
       this.renewals++;
       logger?.info("client certificate rotated", { csr: issued.csrName });
-      this.start();
+      await this.start(Date.now());
     } catch (err) {
       logger?.error("client certificate rotation failed", { err: String(err) });
       if (!this.#stopped) this.#schedule(this.#o.retryMs ?? 10_000);

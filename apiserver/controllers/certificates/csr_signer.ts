@@ -44,6 +44,7 @@ export interface CsrSignerOptions {
 
 const MIN_DURATION_MS = 10 * 60 * 1000;
 const BACKDATE_MS = 5 * 60 * 1000;
+const SHORT_MS = 8 * 3600 * 1000;
 
 /** Signs approved requests of the cluster's signers. */
 export class CsrSigner {
@@ -128,13 +129,15 @@ export class CsrSigner {
 
   #sign(csr: CsrView, ca: SigningCa): string {
     const now = (this.#opts.now ?? Date.now)();
+    const duration = this.durationFor(csr);
+    // As kube: certificates valid 8h or more end 5 minutes earlier; shorter ones do not.
     return signCertificateRequest({
       ca,
       names: csr.request!.names,
       spkiDer: csr.request!.spkiDer,
       usages: csr.usages,
       notBefore: new Date(now - BACKDATE_MS),
-      notAfter: new Date(now + this.durationFor(csr)),
+      notAfter: new Date(now + duration - (duration < SHORT_MS ? 0 : BACKDATE_MS)),
     });
   }
 

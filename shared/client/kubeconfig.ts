@@ -8,6 +8,7 @@
 import { dirname, isAbsolute, join } from "node:path";
 import { parse } from "yaml";
 import { isObject } from "../json/is_object.ts";
+import { type ExecClusterInfo, type ExecConfig, parseExecConfig } from "./exec_credential.ts";
 
 /** Connection settings for one cluster and user. */
 export interface ClientConfig {
@@ -27,6 +28,10 @@ export interface ClientConfig {
   namespace?: string;
   /** Sent as User-Agent. */
   userAgent?: string;
+  /** A client credential plugin (`user.exec`). */
+  exec?: ExecConfig;
+  /** What the plugin is told of the cluster with `provideClusterInfo`. */
+  execCluster?: ExecClusterInfo;
 }
 
 /** Options of loadKubeconfig() and parseKubeconfig(). */
@@ -115,6 +120,7 @@ export async function parseKubeconfig(
   }
   const namespace = str(context, "namespace");
   if (namespace) config.namespace = namespace;
+  execUser(config, { user, userName: userName ?? "", cluster, baseDir });
   return config;
 }
 
@@ -125,4 +131,31 @@ export async function loadKubeconfig(
 ): Promise<ClientConfig> {
   const text = await Deno.readTextFile(path);
   return await parseKubeconfig(text, dirname(path), options);
+}
+
+/** `user.exec` (with what it is told of the cluster); `auth-provider` is refused clearly. */
+function execUser(
+  config: ClientConfig,
+  o: { user: Dict; userName: string; cluster: Dict; baseDir: string },
+): void {
+  const provider = o.user["auth-provider"];
+  if (isObject(provider)) {
+    throw new Error(
+      `user ${JSON.stringify(o.userName)}: auth-provider ${
+        JSON.stringify(provider.name ?? "")
+      } is not supported by this client; use an exec credential plugin (user.exec)`,
+    );
+  }
+  if (o.user.exec === undefined) return;
+  config.exec = parseExecConfig(o.user.exec, o.baseDir, o.userName);
+  const extensions = Array.isArray(o.cluster.extensions) ? o.cluster.extensions : [];
+  const ext = extensions.find((e) =>
+    isObject(e) && e.name === "client.authentication.k8s.io/exec"
+  ) as Dict | undefined;
+  config.execCluster = {
+    server: config.server,
+    ...(config.caPem ? { "certificate-authority-data": btoa(config.caPem) } : {}),
+    ...(config.insecureSkipTlsVerify ? { "insecure-skip-tls-verify": true } : {}),
+    ...(ext && ext.extension !== undefined ? { config: ext.extension } : {}),
+  };
 }

@@ -17,6 +17,7 @@ import {
   PROTOBUF_MEDIA_TYPE,
 } from "../codec/protobuf/mod.ts";
 import { type ClientConfig, loadKubeconfig } from "./kubeconfig.ts";
+import { ExecCredentialProvider } from "./exec_credential.ts";
 import { resourcePath, type ResourceRef } from "./resource_path.ts";
 
 /** Query parameters; undefined values are left out, arrays repeat the parameter. */
@@ -99,6 +100,8 @@ export class RestClient {
   #http?: Deno.HttpClient;
   /** Connection pools replaced by a certificate rotation, closed with the client. */
   readonly #retired: Deno.HttpClient[] = [];
+  /** The credential plugin of `user.exec`, if any. */
+  readonly exec?: ExecCredentialProvider;
   readonly #base: string;
   readonly #protobuf: boolean;
 
@@ -108,6 +111,9 @@ export class RestClient {
       throw new Error("insecure-skip-tls-verify is not supported by this client; give a CA");
     }
     this.config = config;
+    if (config.exec) {
+      this.exec = new ExecCredentialProvider(config.exec, { cluster: config.execCluster });
+    }
     this.#base = config.server.replace(/\/+$/, "");
     const tls: Deno.CreateHttpClientOptions & Partial<Deno.TlsCertifiedKeyPem> = {};
     if (config.caPem) tls.caCerts = [config.caPem];
@@ -156,10 +162,39 @@ export class RestClient {
     return { status: res.status, headers: res.headers, body: await res.text() };
   }
 
+  /**
+   * Sends a request; with a credential plugin, with its credential, and after a 401 once more
+   * with a new one.
+   */
   async #fetch(method: string, path: string, options: RequestOptions): Promise<Response> {
+    if (!this.exec) return await this.#send(method, path, options);
+    const first = await this.#send(method, path, options, await this.#execToken());
+    if (first.status !== 401) return first;
+    await first.body?.cancel();
+    this.exec.invalidate();
+    return await this.#send(method, path, options, await this.#execToken());
+  }
+
+  /** The plugin's token, or undefined after switching to the certificate it returned. */
+  async #execToken(): Promise<string | undefined> {
+    const credential = await this.exec!.get();
+    if ("token" in credential) return credential.token;
+    if (credential.clientCertPem !== this.config.clientCertPem) {
+      this.rotateClientCertificate(credential.clientCertPem, credential.clientKeyPem);
+    }
+    return undefined;
+  }
+
+  async #send(
+    method: string,
+    path: string,
+    options: RequestOptions,
+    execToken?: string,
+  ): Promise<Response> {
     const headers = new Headers(options.headers);
     if (!headers.has("accept")) headers.set("accept", "application/json");
-    if (this.config.token) headers.set("authorization", `Bearer ${this.config.token}`);
+    const token = execToken ?? this.config.token;
+    if (token) headers.set("authorization", `Bearer ${token}`);
     if (this.config.userAgent) headers.set("user-agent", this.config.userAgent);
     let body: BodyInit | undefined;
     if (options.body !== undefined) {

@@ -11,7 +11,7 @@ import { RestClient } from "../shared/client/rest_client.ts";
 import { caCertHash } from "../shared/bootstrap/ca_cert_hash.ts";
 import { pemCertificates } from "../shared/pki/pem.ts";
 import { tryParseDurationMs } from "../shared/time/duration.ts";
-import { DEFAULT_NODE_TOKEN_GROUP } from "./auth/authz/bootstrap/kubeadm_policy.ts";
+import { DEFAULT_NODE_TOKEN_GROUP } from "./controllers/bootstrap/kubeadm_policy.ts";
 
 const ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
 

@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import type { Logger } from "../../shared/log/mod.ts";
 import type { Authorizer } from "../auth/authz/authorizer.ts";
-import { ensureKubeadmPolicy } from "../auth/authz/bootstrap/kubeadm_policy.ts";
+import { ensureKubeadmPolicy } from "./bootstrap/kubeadm_policy.ts";
 import type { Pki } from "../pki/bootstrap_pki.ts";
 import type { ResourceRegistry } from "../registry/resource_registry.ts";
 import type { ChangeFeed } from "../watch/change_feed.ts";

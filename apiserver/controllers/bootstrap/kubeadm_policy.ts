@@ -7,10 +7,10 @@
  *
  * @module
  */
-import { StatusError } from "../../../../shared/errors/status_error.ts";
-import type { KubeObject } from "../../../../shared/api/meta/v1/types.ts";
-import type { ResourceRegistry } from "../../../registry/resource_registry.ts";
-import { RBAC_GROUP } from "../rbac_types.ts";
+import { StatusError } from "../../../shared/errors/status_error.ts";
+import type { KubeObject } from "../../../shared/api/meta/v1/types.ts";
+import type { ResourceRegistry } from "../../registry/resource_registry.ts";
+import { RBAC_GROUP } from "../../auth/authz/rbac_types.ts";
 
 /** The group kubeadm's tokens (and `apiserver token create`) put their users in. */
 export const DEFAULT_NODE_TOKEN_GROUP = "system:bootstrappers:kubeadm:default-node-token";

@@ -64,7 +64,7 @@ import {
 import { ServiceAllocationRepair } from "./controllers/service_allocation_repair.ts";
 import {
   defaultControllerOptions,
-  nodeJoinControllers,
+  NodeJoinControllers,
 } from "./controllers/node_join_controllers.ts";
 import { rbacEscalationCheck } from "./registry/rbac/escalation_admission.ts";
 import {
@@ -337,27 +337,32 @@ interface Controllers {
   stop(): Promise<void>;
 }
 
+/** What the controllers are started with. */
+type ControllerDeps = RegistryParts & {
+  storage: Storage;
+  logger: Logger;
+  bootstrapHook: PostStartHook;
+  /** The secure port (the kubernetes Service's target). */
+  port: number;
+  /** The URL nodes join (written in cluster-info). */
+  url: string;
+  pki: Pki;
+};
+
 /**
  * Creates the system namespaces and the default RBAC policy, then starts the controllers
  * (ClusterRole aggregation, namespaces, node lifecycle, garbage collection, disruption budgets).
  */
-function startControllers(
-  opts: ServerOptions,
-  deps: RegistryParts & {
-    storage: Storage;
-    logger: Logger;
-    bootstrapHook: PostStartHook;
-    /** The secure port (the kubernetes Service's target). */
-    port: number;
-    /** The URL nodes join (written in cluster-info). */
-    url: string;
-    pki: Pki;
-  },
-): Controllers {
+function startControllers(opts: ServerOptions, deps: ControllerDeps): Controllers {
   const { registry, logger } = deps;
   const selected = opts.controllers ?? defaultControllerOptions();
   const on = (name: string) => selected.selection.enabled(name);
-  let joining: { start(): Promise<void>; stop(): Promise<void> }[] = [];
+  const joining = new NodeJoinControllers({
+    ...deps,
+    options: selected,
+    feed: deps.watchCaches.feed,
+    authorizer: () => deps.authorization.chain,
+  });
   const services = serviceControllers(opts, deps);
   const feed = deps.watchCaches.feed;
   const controller = new NamespaceController({ registry, feed, logger });
@@ -403,15 +408,7 @@ function startControllers(
     await services.start();
     // Established custom resources are served again before the server reports ready.
     await crds.start();
-    joining = await nodeJoinControllers({
-      options: selected,
-      registry,
-      feed,
-      authorizer: () => deps.authorization.chain,
-      pki: deps.pki,
-      url: deps.url,
-      logger,
-    });
+    await joining.ensure();
     deps.bootstrapHook.done();
     if (opts.runControllers === false) return;
     if (on("namespace-controller")) await controller.start();
@@ -421,7 +418,7 @@ function startControllers(
     if (on("resourcequota-controller")) await quota.start();
     flowControl.status.start();
     await policyStatus.start();
-    for (const c of joining) await c.start();
+    await joining.start();
   });
   ready.catch((err) => logger.error("bootstrap failed", { err: String(err) }));
   return {
@@ -439,7 +436,7 @@ function startControllers(
       await nodeLifecycle.stop();
       await flowControl.status.stop();
       await policyStatus.stop();
-      for (const c of joining) await c.stop();
+      await joining.stop();
     },
   };
 }

@@ -98,3 +98,29 @@ async function servingCa(pki: Pki): Promise<{ certPem: string; keyPem: string }>
     return pki.clientCa;
   }
 }
+
+/** The node-join controllers as one: ensure() at bootstrap, then start() and stop(). */
+export class NodeJoinControllers {
+  readonly #deps: NodeJoinDeps;
+  #built: Startable[] = [];
+  #started = false;
+
+  constructor(deps: NodeJoinDeps) {
+    this.#deps = deps;
+  }
+
+  /** Creates kubeadm's objects and builds the selected controllers. */
+  async ensure(): Promise<void> {
+    this.#built = await nodeJoinControllers(this.#deps);
+  }
+
+  async start(): Promise<void> {
+    this.#started = true;
+    for (const c of this.#built) await c.start();
+  }
+
+  async stop(): Promise<void> {
+    if (!this.#started) return;
+    for (const c of this.#built) await c.stop();
+  }
+}

@@ -417,7 +417,7 @@ function startControllers(opts: ServerOptions, deps: ControllerDeps): Controller
     if (on("disruption-controller")) await disruption.start();
     if (on("resourcequota-controller")) await quota.start();
     flowControl.status.start();
-    await policyStatus.start();
+    if (on("validatingadmissionpolicy-status-controller")) await policyStatus.start();
     await joining.start();
   });
   ready.catch((err) => logger.error("bootstrap failed", { err: String(err) }));

@@ -32,7 +32,8 @@ import { readNodeInfo } from "./status/node_info.ts";
 import { NodeStatusReporter } from "./status/node_status_reporter.ts";
 import { readHostReadings } from "./status/read_host_readings.ts";
 import { prepareNodeCredential } from "./bootstrap/prepare_credential.ts";
-import { ClientCertRotation } from "./bootstrap/client_cert_rotation.ts";
+import { type CertRotation, clientCertRotation } from "./bootstrap/client_cert_rotation.ts";
+import { servingCertRotation } from "./bootstrap/serving_cert_rotation.ts";
 
 /** The version the agent reports as `kubeletVersion`. */
 export const AGENT_VERSION = "v1.32.0";
@@ -62,13 +63,6 @@ export async function startNodeAgent(
   await prepareNodeCredential(o, logger);
   const runtime = deps.runtime ?? selectRuntime(c);
   const client = await RestClient.fromKubeconfig(o.kubeconfig);
-  const rotation = new ClientCertRotation({
-    client,
-    kubeconfig: o.kubeconfig,
-    nodeName: o.nodeName,
-    logger,
-  });
-  if (o.bootstrap?.rotateCertificates) await rotation.start();
   const hostname = o.nodeName;
   const ip = hostAddress();
   const nodeInfo = await readNodeInfo({
@@ -78,6 +72,7 @@ export async function startNodeAgent(
   const thresholds = Object.entries(c.evictionHard).map(([k, v]) => parseEvictionThreshold(k, v));
   const server = await startServer(o, { client, runtime, clock, logger, hostname, ip });
   logger.info("serving", { address: c.address, port: server.port, node: o.nodeName });
+  const rotations = await startRotations(o, { client, server, hostname, ip, logger });
 
   const reporter = newStatusReporter(o, {
     client,
@@ -119,7 +114,7 @@ export async function startNodeAgent(
     registered: registered.catch(() => {}),
     async close() {
       stop.abort(new Error("agent stopping"));
-      rotation.stop();
+      for (const r of rotations) r.stop();
       await registered.catch(() => {});
       await worker.stop();
       await lease?.stop();
@@ -260,4 +255,28 @@ function newPodWorker(o: AgentOptions, p: AgentParts): PodWorker {
     clock,
     logger,
   });
+}
+
+/** Client certificate rotation (`rotateCertificates`) and the serving certificate (`serverTLSBootstrap`). */
+async function startRotations(
+  o: AgentOptions,
+  p: { client: RestClient; server: HttpsServer; hostname: string; ip: string; logger: Logger },
+): Promise<CertRotation[]> {
+  const out: CertRotation[] = [];
+  if (o.bootstrap?.rotateCertificates || o.config.rotateCertificates) {
+    out.push(clientCertRotation({ ...p, kubeconfig: o.kubeconfig, nodeName: o.nodeName }));
+  }
+  if (o.config.serverTLSBootstrap) {
+    out.push(
+      await servingCertRotation({
+        ...p,
+        rootDir: o.config.rootDir,
+        nodeName: o.nodeName,
+        dnsNames: [p.hostname],
+        ipAddresses: [...new Set([p.ip, "127.0.0.1"])],
+      }),
+    );
+  }
+  for (const r of out) await r.start();
+  return out;
 }

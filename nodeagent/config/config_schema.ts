@@ -65,6 +65,8 @@ export const CONFIG_SCHEMA: FieldSchema = {
     containerRuntimeEndpoint: str,
     registerNode: bool,
     seccompDefault: bool,
+    rotateCertificates: bool,
+    serverTLSBootstrap: bool,
   },
 };
 

@@ -88,6 +88,10 @@ export interface NodeAgentConfiguration {
   registerNode: boolean;
   /** Use RuntimeDefault as the default seccomp profile of all workloads. */
   seccompDefault: boolean;
+  /** Renew the client certificate through the certificates API at 70-90% of its lifetime. */
+  rotateCertificates: boolean;
+  /** Request the serving certificate from the cluster (kubelet-serving) and keep it renewed. */
+  serverTLSBootstrap: boolean;
 }
 
 /** The defaults the kubelet applies (for the fields we model), with our root directory. */
@@ -131,5 +135,7 @@ export function defaultConfiguration(): NodeAgentConfiguration {
     containerRuntimeEndpoint: "",
     registerNode: true,
     seccompDefault: false,
+    rotateCertificates: false,
+    serverTLSBootstrap: false,
   };
 }

@@ -84,6 +84,11 @@ export interface HttpsServer {
   close(): Promise<void>;
   /** Resolves once the server is closed. */
   finished: Promise<void>;
+  /**
+   * Serves a new certificate to new connections; open connections keep theirs (rotation
+   * without dropping anything).
+   */
+  setCertificate?(certPem: string, keyPem: string): void;
 }
 
 /** kube-apiserver's limit on request bodies. */
@@ -244,7 +249,15 @@ class HttpsListener {
           else options.signal.addEventListener("abort", close, { once: true });
         }
         const finished = this.#finished;
-        resolve({ port: this.#boundPort, hostname: options.hostname, close, finished });
+        const setCertificate = (cert: string, key: string) =>
+          this.#server.setSecureContext({ cert, key });
+        resolve({
+          port: this.#boundPort,
+          hostname: options.hostname,
+          close,
+          finished,
+          setCertificate,
+        });
       });
     });
   }

@@ -4,7 +4,7 @@ import { loadKubeconfig } from "../../shared/client/kubeconfig.ts";
 import { parseCertificate } from "../../shared/pki/parse_certificate.ts";
 import { pemCertificates } from "../../shared/pki/pem.ts";
 import { runTokenCommand } from "../../apiserver/token_command.ts";
-import { startTestServer } from "../support/test_server.ts";
+import { startTestServer, type TestServer } from "../support/test_server.ts";
 import { eventually } from "../support/eventually.ts";
 import { startAgentProcess } from "../nodeagent/_agent_process.ts";
 
@@ -21,7 +21,7 @@ async function serialOf(kubeconfig: string): Promise<string> {
 
 Deno.test({
   name:
-    "with a short --cluster-signing-duration the agent renews its client certificate and stays Ready",
+    "with a short --cluster-signing-duration the agent renews its client and serving certificates and stays Ready",
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
@@ -30,6 +30,7 @@ Deno.test({
       "--controllers=*,bootstrapsigner,tokencleaner",
       "--enable-bootstrap-token-auth",
       "--cluster-signing-duration=40s",
+      "--auto-approve-node-serving",
     ]);
     try {
       const lines: string[] = [];
@@ -53,12 +54,15 @@ Deno.test({
         rootDir: `${dir}/root`,
         nodeName: "rotating",
         args,
+        extraConfig: "serverTLSBootstrap: true\n",
       });
       try {
         const first = await serialOf(kubeconfig);
         const renewed = await eventually("a renewed certificate", async () => {
           const csrs = (await ts.client.list<KubeObject>(CSRS)).items.filter((c) =>
             (c.spec as Record<string, unknown>).username === "system:node:rotating" &&
+            (c.spec as Record<string, unknown>).signerName ===
+              "kubernetes.io/kube-apiserver-client-kubelet" &&
             (c.status as Record<string, unknown>)?.certificate
           );
           return csrs.length > 0 && (await serialOf(kubeconfig)) !== first ? csrs : undefined;
@@ -93,6 +97,7 @@ Deno.test({
           .find((c) => c.type === "Ready");
         assert.equal(ready?.status, "True");
         assert.ok(!agent.logs().includes(args[1].split(".")[1] ?? "-"), "no token in the logs");
+        await servingRenewed(ts, agent.port);
       } finally {
         await agent.stop();
       }
@@ -102,3 +107,24 @@ Deno.test({
     }
   },
 });
+
+/** The serving certificate comes from the cluster, is renewed, and the agent keeps serving. */
+async function servingRenewed(ts: TestServer, port: number): Promise<void> {
+  const http = Deno.createHttpClient({ caCerts: [ts.server.caPem] });
+  try {
+    const issued = await eventually("two serving certificates issued", async () => {
+      const csrs = (await ts.client.list<KubeObject>(CSRS)).items.filter((c) =>
+        (c.spec as Record<string, unknown>).signerName === "kubernetes.io/kubelet-serving" &&
+        (c.status as Record<string, unknown>)?.certificate
+      );
+      return csrs.length >= 2 ? csrs : undefined;
+    }, { timeoutMs: 180_000, intervalMs: 500, retryErrors: true });
+    assert.ok(issued.length >= 2);
+    // Verified with the cluster CA only: the agent serves the certificate the cluster issued.
+    const res = await fetch(`https://127.0.0.1:${port}/healthz`, { client: http });
+    assert.equal(res.status === 200 || res.status === 401 || res.status === 403, true);
+    await res.body?.cancel();
+  } finally {
+    http.close();
+  }
+}

@@ -360,6 +360,7 @@ function startControllers(opts: ServerOptions, deps: ControllerDeps): Controller
   const joining = new NodeJoinControllers({
     ...deps,
     options: selected,
+    bindAddress: opts.bindAddress,
     feed: deps.watchCaches.feed,
     authorizer: () => deps.authorization.chain,
   });

@@ -95,12 +95,28 @@ export async function runTokenCommand(
     }
     const hashes = pemCertificates(client.config.caPem ?? "").map(caCertHash);
     print(
-      `nodeagent --server=${client.config.server} --token=${token} ${
+      `nodeagent --server=${await joinServer(client)} --token=${token} ${
         hashes.map((h) => `--discovery-token-ca-cert-hash=${h}`).join(" ")
       }`,
     );
     return 0;
   } finally {
     client.close();
+  }
+}
+
+/** The URL nodes join: cluster-info's server, else the kubeconfig's. */
+async function joinServer(client: RestClient): Promise<string> {
+  try {
+    const cm = await client.get({
+      version: "v1",
+      resource: "configmaps",
+      namespace: "kube-public",
+      name: "cluster-info",
+    });
+    const text = String((cm.data as Record<string, unknown> | undefined)?.kubeconfig ?? "");
+    return /^\s*server: (\S+)$/m.exec(text)?.[1] ?? client.config.server;
+  } catch {
+    return client.config.server;
   }
 }

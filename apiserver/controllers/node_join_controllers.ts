@@ -39,8 +39,10 @@ export interface NodeJoinDeps {
   feed: ChangeFeed;
   authorizer: () => Authorizer;
   pki: Pki;
-  /** The URL written in cluster-info. */
+  /** The server's URL (written in cluster-info; the host name instead on a wildcard bind). */
   url: string;
+  /** `--bind-address`. */
+  bindAddress?: string;
   logger: Logger;
 }
 
@@ -55,7 +57,7 @@ export async function nodeJoinControllers(d: NodeJoinDeps): Promise<Startable[]>
   const on = (name: string) => d.options.selection.enabled(name);
   await ensureKubeadmPolicy(registry);
   const caPem = d.pki.caPem ?? d.pki.serving.certPem;
-  await ensureClusterInfo(registry, clusterInfoKubeconfig(d.url, caPem));
+  await ensureClusterInfo(registry, clusterInfoKubeconfig(joinUrl(d.url, d.bindAddress), caPem));
   const out: Startable[] = [];
   if (on("token-cleaner-controller")) out.push(new TokenCleaner({ registry, feed, logger }));
   if (on("bootstrap-signer-controller")) {
@@ -85,6 +87,17 @@ export async function nodeJoinControllers(d: NodeJoinDeps): Promise<Startable[]>
     );
   }
   return out;
+}
+
+/**
+ * The URL other machines reach the server at: on a wildcard bind the host name (a SAN of the
+ * generated serving certificate) instead of the loopback address local clients use.
+ */
+function joinUrl(url: string, bindAddress?: string): string {
+  if (bindAddress !== "" && bindAddress !== "0.0.0.0" && bindAddress !== "::") return url;
+  const u = new URL(url);
+  u.hostname = Deno.hostname().toLowerCase();
+  return u.toString().replace(/\/$/, "");
 }
 
 /** The serving CA pair under the PKI directory (the client CA when it cannot be read). */

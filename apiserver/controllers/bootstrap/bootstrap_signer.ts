@@ -43,19 +43,32 @@ export function clusterInfoKubeconfig(server: string, caPem: string): string {
   ].join("\n");
 }
 
-/** Creates cluster-info with `kubeconfig` when it does not exist (kubeadm's step). */
+/**
+ * Creates cluster-info with `kubeconfig` (kubeadm's step), or brings its `kubeconfig` up to date
+ * when the server's URL or CA changed since (the signer then signs it anew).
+ */
 export async function ensureClusterInfo(registry: ResourceRegistry, kubeconfig: string) {
   const configMaps = registry.lookup("", "v1", "configmaps")!;
-  try {
-    await configMaps.create(CLUSTER_INFO.namespace, {
-      apiVersion: "v1",
-      kind: "ConfigMap",
-      metadata: { name: CLUSTER_INFO.name, namespace: CLUSTER_INFO.namespace },
-      data: { kubeconfig },
-    });
-  } catch (err) {
-    if (!(err instanceof StatusError && err.code === 409)) throw err;
-  }
+  await configMaps.guaranteedUpdate(
+    CLUSTER_INFO.namespace,
+    CLUSTER_INFO.name,
+    (current) => {
+      if (!current) {
+        return {
+          apiVersion: "v1",
+          kind: "ConfigMap",
+          metadata: { name: CLUSTER_INFO.name, namespace: CLUSTER_INFO.namespace },
+          data: { kubeconfig },
+        };
+      }
+      const data = (current.data ?? {}) as Record<string, string>;
+      if (data.kubeconfig === kubeconfig) return undefined;
+      current.data = { ...data, kubeconfig };
+      return current;
+    },
+    {},
+    { allowCreate: true },
+  );
 }
 
 /** Options of the signer. */

@@ -50,42 +50,45 @@ Deno.test({
   async fn(t) {
     const ts = await startTestServer();
     try {
-      await t.step("kube-apiserver-client: approved, issued for the requested 15 minutes, usable", async () => {
-        const keyPem = await submit(ts, "alice", {
-          signerName: "kubernetes.io/kube-apiserver-client",
-          usages: ["digital signature", "client auth"],
-          expirationSeconds: 900,
-        }, { commonName: "alice", organizations: ["devs"] });
-        await approve(ts, "alice");
-        const csr = await eventually("issued", async () => {
-          const c = await ts.client.get<KubeObject>({ ...CSRS, name: "alice" });
-          return (c.status as Record<string, string>)?.certificate ? c : undefined;
-        }, { timeoutMs: 60_000, intervalMs: 100 });
-        const certPem = atob((csr.status as Record<string, string>).certificate);
-        const cert = parseCertificate(pemCertificates(certPem)[0]);
-        assert.equal(cert.commonName, "alice");
-        // expirationSeconds shorter than --cluster-signing-duration is honoured.
-        const lifetime = cert.notAfter.getTime() - Date.now();
-        assert.ok(lifetime > 10 * 60_000 && lifetime <= 15 * 60_000 + 5_000, String(lifetime));
-        const client = new RestClient({
-          server: ts.server.url,
-          caPem: ts.server.caPem,
-          clientCertPem: certPem,
-          clientKeyPem: keyPem,
-        });
-        try {
-          const review = await client.create<KubeObject>(
-            { group: "authentication.k8s.io", version: "v1", resource: "selfsubjectreviews" },
-            { apiVersion: "authentication.k8s.io/v1", kind: "SelfSubjectReview", metadata: {} },
-          );
-          const info = (review.status as { userInfo: { username: string; groups: string[] } })
-            .userInfo;
-          assert.equal(info.username, "alice");
-          assert.ok(info.groups.includes("devs"));
-        } finally {
-          client.close();
-        }
-      });
+      await t.step(
+        "kube-apiserver-client: approved, issued for the requested 15 minutes, usable",
+        async () => {
+          const keyPem = await submit(ts, "alice", {
+            signerName: "kubernetes.io/kube-apiserver-client",
+            usages: ["digital signature", "client auth"],
+            expirationSeconds: 900,
+          }, { commonName: "alice", organizations: ["devs"] });
+          await approve(ts, "alice");
+          const csr = await eventually("issued", async () => {
+            const c = await ts.client.get<KubeObject>({ ...CSRS, name: "alice" });
+            return (c.status as Record<string, string>)?.certificate ? c : undefined;
+          }, { timeoutMs: 60_000, intervalMs: 100 });
+          const certPem = atob((csr.status as Record<string, string>).certificate);
+          const cert = parseCertificate(pemCertificates(certPem)[0]);
+          assert.equal(cert.commonName, "alice");
+          // expirationSeconds shorter than --cluster-signing-duration is honoured.
+          const lifetime = cert.notAfter.getTime() - Date.now();
+          assert.ok(lifetime > 10 * 60_000 && lifetime <= 15 * 60_000 + 5_000, String(lifetime));
+          const client = new RestClient({
+            server: ts.server.url,
+            caPem: ts.server.caPem,
+            clientCertPem: certPem,
+            clientKeyPem: keyPem,
+          });
+          try {
+            const review = await client.create<KubeObject>(
+              { group: "authentication.k8s.io", version: "v1", resource: "selfsubjectreviews" },
+              { apiVersion: "authentication.k8s.io/v1", kind: "SelfSubjectReview", metadata: {} },
+            );
+            const info = (review.status as { userInfo: { username: string; groups: string[] } })
+              .userInfo;
+            assert.equal(info.username, "alice");
+            assert.ok(info.groups.includes("devs"));
+          } finally {
+            client.close();
+          }
+        },
+      );
       await t.step("a kubelet client request that is not a node's fails validation", async () => {
         await submit(ts, "not-a-node", {
           signerName: "kubernetes.io/kube-apiserver-client-kubelet",

@@ -355,15 +355,7 @@ type ControllerDeps = RegistryParts & {
  */
 function startControllers(opts: ServerOptions, deps: ControllerDeps): Controllers {
   const { registry, logger } = deps;
-  const selected = opts.controllers ?? defaultControllerOptions();
-  const on = (name: string) => selected.selection.enabled(name);
-  const joining = new NodeJoinControllers({
-    ...deps,
-    options: selected,
-    bindAddress: opts.bindAddress,
-    feed: deps.watchCaches.feed,
-    authorizer: () => deps.authorization.chain,
-  });
+  const { on, joining } = selectedControllers(opts, deps);
   const services = serviceControllers(opts, deps);
   const feed = deps.watchCaches.feed;
   const controller = new NamespaceController({ registry, feed, logger });
@@ -440,6 +432,19 @@ function startControllers(opts: ServerOptions, deps: ControllerDeps): Controller
       await joining.stop();
     },
   };
+}
+
+/** Which controllers `--controllers` selects, and the node-join ones. */
+function selectedControllers(opts: ServerOptions, deps: ControllerDeps) {
+  const selected = opts.controllers ?? defaultControllerOptions();
+  const joining = new NodeJoinControllers({
+    ...deps,
+    options: selected,
+    bindAddress: opts.bindAddress,
+    feed: deps.watchCaches.feed,
+    authorizer: () => deps.authorization.chain,
+  });
+  return { on: (name: string) => selected.selection.enabled(name), joining };
 }
 
 /**

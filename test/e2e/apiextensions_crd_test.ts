@@ -224,9 +224,14 @@ Deno.test("CustomResourceDefinition: invalid CRDs are 422 with apiextensions' ca
 
     // Immutable on update: group and plural.
     assert.equal((await send(t, "POST", CRDS, widgetCrd())).status, 201);
-    const cur = await (await t.fetch(`${CRDS}/widgets.example.com`)).json();
-    cur.spec.group = "example.org";
-    const upd = await send(t, "PUT", `${CRDS}/widgets.example.com`, cur);
+    // The lifecycle controller writes the status meanwhile: a stale read is 409, so read again.
+    let upd!: Awaited<ReturnType<typeof send>>;
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const cur = await (await t.fetch(`${CRDS}/widgets.example.com`)).json();
+      cur.spec.group = "example.org";
+      upd = await send(t, "PUT", `${CRDS}/widgets.example.com`, cur);
+      if (upd.status !== 409) break;
+    }
     assert.equal(upd.status, 422);
     assert.ok(
       causes(upd.body).includes('spec.group: Invalid value: "example.org": field is immutable'),

@@ -113,7 +113,7 @@ spec:
       );
       assert.match(ok(await kubectl(k, ["get", "cs"])), /storage-0\s+Healthy\s+ok/);
       ok(await kubectl(k, ["create", "quota", "q", "--hard=pods=3"]));
-      assert.match(ok(await kubectl(k, ["get", "quota"])), /q\s+\S+\s+pods: 0\/0/);
+      assert.match(ok(await kubectl(k, ["get", "quota"])), /q\s+\S+\s+pods: (0\/0|\d+\/3)/);
       const rc = `apiVersion: v1
 kind: ReplicationController
 metadata:

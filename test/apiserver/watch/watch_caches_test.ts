@@ -57,5 +57,6 @@ Deno.test("ResourceRegistry.remove() stops serving a kind, tells listeners and d
     assert.equal(changes, 1, "removing what is not served changes nothing");
     const again = registry.add(configMapKind);
     assert.ok(caches.feed.caches.has(again.prefix), "a kind added again gets a new cache");
+    await caches.feed.stop();
   });
 });

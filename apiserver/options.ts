@@ -25,6 +25,12 @@ import {
   normalizeBoolFlags,
 } from "./auth/authn/authentication_options.ts";
 import type { WatchTuning } from "./watch/change_feed.ts";
+import {
+  ADMISSION_FLAG_HELP,
+  ADMISSION_PARSE_OPTIONS,
+  type AdmissionOptions,
+  admissionOptionsFromFlags,
+} from "./admission/admission_options.ts";
 
 /** Everything the server needs to start. */
 export interface ServerOptions {
@@ -65,6 +71,8 @@ export interface ServerOptions {
   authorization: AuthorizationOptions;
   /** How requests are authenticated (the authentication flags). */
   authentication: AuthenticationOptions;
+  /** The admission plugins to run. */
+  admission: AdmissionOptions;
 }
 
 /** The result of parsing flags: options, or every problem found. */
@@ -94,6 +102,7 @@ export const FLAG_HELP: Record<string, string> = {
   "v": "log verbosity (2 logs every request)",
   ...AUTHZ_FLAG_HELP,
   ...AUTHN_FLAG_HELP,
+  ...ADMISSION_FLAG_HELP,
 };
 
 /** The `node:util` parseArgs option specs of the server's own flags. */
@@ -130,7 +139,12 @@ export function parseServerOptions(
       args: normalizeBoolFlags(args),
       strict: true,
       allowPositionals: false,
-      options: { ...SERVER_PARSE_OPTIONS, ...AUTHZ_PARSE_OPTIONS, ...AUTHN_PARSE_OPTIONS },
+      options: {
+        ...SERVER_PARSE_OPTIONS,
+        ...AUTHZ_PARSE_OPTIONS,
+        ...AUTHN_PARSE_OPTIONS,
+        ...ADMISSION_PARSE_OPTIONS,
+      },
     }).values;
   } catch (err) {
     return { ok: false, errors: [(err as Error).message] };
@@ -162,6 +176,7 @@ export function parseServerOptions(
   serviceRanges(serviceClusterIPRange, serviceNodePortRange, errors);
   const authentication = authenticationOptionsFromFlags(values, errors, gates.gates);
   const authorization = authorizationOptionsFromFlags(values, errors);
+  const admission = admissionOptionsFromFlags(values, errors);
   if (errors.length > 0) return { ok: false, errors };
   return {
     ok: true,
@@ -184,6 +199,7 @@ export function parseServerOptions(
       warnings: gates.warnings,
       authorization,
       authentication,
+      admission,
     },
   };
 }

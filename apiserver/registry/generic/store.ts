@@ -57,6 +57,11 @@ export interface WriteOptions {
   requestKind?: KindDef;
   /** The request's `fieldValidation`, as admission's options report it. */
   fieldValidation?: string;
+  /**
+   * An inner write of a request admitted as a whole (a binding, an eviction): no admission,
+   * as kube's registry passes rest.ValidateAllObjectFunc for them.
+   */
+  skipAdmission?: boolean;
 }
 
 /** Options of an update: the write options, the subresource, and whether to create. */
@@ -247,7 +252,7 @@ export class Store {
     await this.#admit(admissionAttributes(this.def, "CREATE", { object: obj }, opts), () => {
       validateWrite(this.def, obj, this.def.strategy.validate(obj), undefined);
       this.def.strategy.canonicalize?.(obj);
-    });
+    }, opts);
     // A strategy that needs the uid early (Job labels its pod template with it) sets it.
     obj.metadata.uid ??= crypto.randomUUID();
     obj.metadata.creationTimestamp = rfc3339(this.#clock.now());
@@ -378,7 +383,7 @@ export class Store {
       validateWrite(this.def, obj, errs, old);
       this.def.strategy.canonicalize?.(obj);
       if (view) attrs.object = view(obj);
-    });
+    }, opts);
     bumpGeneration(obj, old);
     return obj;
   }
@@ -466,6 +471,8 @@ export class Store {
       checkDeletePreconditions(this.groupResource, obj, options.preconditions);
       await this.#admit(
         admissionAttributes(this.def, "DELETE", { oldObject: obj, deleteOptions: options }, opts),
+        undefined,
+        opts,
       );
       const policyFinalizer = finalizerOfPolicy(options);
       const next = structuredClone(obj);
@@ -563,8 +570,12 @@ export class Store {
   }
 
   /** Runs admission around `check` (the kind's validation), or only `check` without it. */
-  async #admit(attrs: AdmissionAttributes, check?: () => void): Promise<void> {
-    if (this.#admission) await this.#admission.run(attrs, check);
+  async #admit(
+    attrs: AdmissionAttributes,
+    check?: () => void,
+    opts?: WriteOptions,
+  ): Promise<void> {
+    if (this.#admission && !opts?.skipAdmission) await this.#admission.run(attrs, check);
     else check?.();
   }
 

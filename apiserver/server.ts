@@ -395,7 +395,9 @@ interface Controllers {
 
 /**
  * Creates the system namespaces and the default RBAC policy, then starts the controllers
- * (ClusterRole aggregation, namespaces, node lifecycle, garbage collection, disruption budgets).
+ * (ClusterRole aggregation, namespaces, node lifecycle, garbage collection, disruption budgets,
+ * the `default` ServiceAccount and `kube-root-ca.crt` ConfigMap of every namespace, storage
+ * protection finalizers).
  */
 function startControllers(
   opts: ServerOptions,

@@ -74,6 +74,13 @@ Deno.test("server round-trips every built-in kind JSON → Protobuf → JSON los
       body: JSON.stringify({ metadata: { name: "high" }, value: 0 }),
     });
     assert.equal(pc.status, 201, await pc.text());
+    // It runs as the service account "web" (ServiceAccount admission wants it to exist).
+    const sa = await t.fetch("/api/v1/namespaces/default/serviceaccounts", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ metadata: { name: "web" } }),
+    });
+    assert.equal(sa.status, 201, await sa.text());
     for (const [kind, path] of FIXTURES) {
       const src = [...fx.values()].find((o) =>
         o.kind === kind && (kind !== "Event" || o.apiVersion === "v1")
@@ -220,7 +227,8 @@ Deno.test("server serves Table, YAML, pretty JSON, gzip and dry-run", async () =
     assert.match(pretty, /\n {2}"kind": "ConfigMap",?\n/);
     const gz = await t.fetch(cm, { headers: { "accept-encoding": "gzip" } });
     assert.equal(gz.headers.get("content-encoding"), "gzip");
-    assert.equal((await gz.json()).items.length, 3);
+    // Three, and the root-ca-cert-publisher's kube-root-ca.crt (in every namespace, as in kube).
+    assert.equal((await gz.json()).items.length, 4);
     const small = await t.fetch(`${cm}/c0?includeObject=None`, {
       headers: { "accept-encoding": "gzip", accept: TABLE },
     });
@@ -367,9 +375,11 @@ Deno.test("server encodes watch events as Tables and Protobuf frames", async () 
     const table = await t.fetch(`${cm}?watch=1&timeoutSeconds=1`, { headers: { accept: TABLE } });
     assert.equal(table.status, 200);
     const events = (await table.text()).trim().split("\n").map((l) => JSON.parse(l));
-    assert.equal(events[0].type, "ADDED");
-    assert.equal(events[0].object.kind, "Table");
-    assert.deepEqual(events[0].object.rows[0].cells.slice(0, 2), ["w1", 1]);
+    // kube-root-ca.crt (the root-ca-cert-publisher's, in every namespace) comes first.
+    const w1 = events.find((e) => e.object.rows[0].cells[0] === "w1");
+    assert.equal(w1.type, "ADDED");
+    assert.equal(w1.object.kind, "Table");
+    assert.deepEqual(w1.object.rows[0].cells.slice(0, 2), ["w1", 1]);
     const pb = await t.fetch(`${cm}?watch=1&timeoutSeconds=1`, {
       headers: { accept: `${PB};stream=watch, application/json` },
     });
@@ -377,7 +387,8 @@ Deno.test("server encodes watch events as Tables and Protobuf frames", async () 
     const { WatchFrameDecoder } = await import("../../shared/codec/protobuf/mod.ts");
     const dec = new WatchFrameDecoder();
     const got = dec.push(await bytes(pb));
-    assert.equal(got[0].type, "ADDED");
-    assert.equal((got[0].object.metadata as { name: string }).name, "w1");
+    const names = got.map((e) => (e.object.metadata as { name: string }).name);
+    assert.deepEqual(names, ["kube-root-ca.crt", "w1"]);
+    assert.equal(got[1].type, "ADDED");
   });
 });

@@ -8,18 +8,30 @@ import type { DeleteOptions, KubeList, KubeObject } from "../../../shared/api/me
 import { StatusError } from "../../../shared/errors/status_error.ts";
 import { validateDeleteOptions } from "./delete_options.ts";
 import type { ListQuery } from "./list_query.ts";
-import type { Store, WriteOptions } from "./store.ts";
+import type { KindDef } from "./kind.ts";
+
+/** What deletecollection needs of the store: its kind, list and delete. */
+export interface DeletingStore<O> {
+  readonly def: KindDef;
+  list(namespace: string, query: ListQuery): Promise<KubeList>;
+  delete(
+    namespace: string,
+    name: string,
+    options: DeleteOptions,
+    opts: O,
+  ): Promise<{ object: KubeObject; deleted: boolean }>;
+}
 
 /**
  * Deletes every object of a list query; answers, as kube-apiserver's registry does, the list
  * it read (kind `<Kind>List`, its resourceVersion) holding the objects it deleted.
  */
-export async function deleteCollection(
-  store: Store,
+export async function deleteCollection<O>(
+  store: DeletingStore<O>,
   namespace: string,
   query: ListQuery,
   options: DeleteOptions,
-  opts: WriteOptions,
+  opts: O,
 ): Promise<KubeList> {
   validateDeleteOptions(options);
   const list = await store.list(namespace, { ...query, limit: undefined });

@@ -4,32 +4,12 @@ import type {
   AdmissionAttributes,
   AdmissionPlugin,
 } from "../../../apiserver/registry/generic/admission.ts";
-import type { KindDef } from "../../../apiserver/registry/generic/kind.ts";
+import { attrs } from "../../support/admission_attrs.ts";
 import { defaultTolerationSeconds } from "../../../apiserver/admission/default_toleration_seconds.ts";
 import { taintNodesByCondition } from "../../../apiserver/admission/taint_nodes_by_condition.ts";
 import { storageObjectInUseProtection } from "../../../apiserver/admission/storage_object_in_use_protection.ts";
 import { alwaysDeny } from "../../../apiserver/admission/always.ts";
 import { StatusError } from "../../../shared/errors/status_error.ts";
-
-/** Attributes of a core/v1 request on `plural`. */
-export function attrs(
-  plural: string,
-  operation: AdmissionAttributes["operation"],
-  object?: KubeObject,
-  extra: Partial<AdmissionAttributes> = {},
-): AdmissionAttributes {
-  const kind = { group: "", version: "v1", plural, kind: plural, namespaced: true } as KindDef;
-  return {
-    operation,
-    kind,
-    namespace: "ns",
-    name: object?.metadata.name ?? "x",
-    subresource: "",
-    object,
-    dryRun: false,
-    ...extra,
-  };
-}
 
 async function admit(p: AdmissionPlugin, a: AdmissionAttributes): Promise<void> {
   await p.admit?.(a);

@@ -1,7 +1,7 @@
 /**
  * Keeps one object in every active namespace (the `default` ServiceAccount, the
  * `kube-root-ca.crt` ConfigMap): created when its namespace appears, created again when it is
- * deleted, brought back in line when it drifts. It follows the change feed (every API
+ * deleted (an existing one is left as it is). It follows the change feed (every API
  * server's commits) for namespaces and for the object's kind; the initial pass over existing
  * namespaces completes before `start` resolves, so the bootstrap namespaces have it when the
  * server is ready.
@@ -27,8 +27,6 @@ export interface NamespaceObjectSpec {
   objectName: string;
   /** The object wanted in `namespace`. */
   desired(namespace: string): KubeObject;
-  /** The stored object brought in line, or undefined when it is fine (default: never drifts). */
-  repair?(current: KubeObject): KubeObject | undefined;
   feed: ChangeFeed;
   logger?: Logger;
 }
@@ -92,13 +90,6 @@ export class NamespaceObjectController {
     const current = await store.get(namespace, this.#spec.objectName).catch(notFoundAsUndefined);
     try {
       if (!current) await store.create(namespace, this.#spec.desired(namespace));
-      else if (this.#spec.repair) {
-        await store.guaranteedUpdate(
-          namespace,
-          this.#spec.objectName,
-          (c) => c && this.#spec.repair!(c),
-        );
-      }
     } catch (err) {
       // Created or deleted meanwhile, or the namespace started terminating: its commit re-queues.
       if (err instanceof StatusError && [403, 404, 409].includes(err.code)) return;

@@ -1,12 +1,12 @@
 /**
  * The root-ca-cert-publisher of kube-controller-manager: every active namespace has the
  * `kube-root-ca.crt` ConfigMap holding the cluster CA (`ca.crt`), which the service account
- * token volume of pods projects; a ConfigMap that drifts from it is put back.
+ * token volume of pods projects, created with the namespace and again if deleted. It is not
+ * rewritten when it differs: API servers sharing a database may each have generated their own
+ * CA, and the first one's stays (kube runs one controller manager, elected).
  *
  * @module
  */
-import type { KubeObject } from "../../shared/api/meta/v1/types.ts";
-import { deepEqual } from "../../shared/json/deep_equal.ts";
 import type { Logger } from "../../shared/log/mod.ts";
 import type { ResourceRegistry } from "../registry/resource_registry.ts";
 import type { ChangeFeed } from "../watch/change_feed.ts";
@@ -32,16 +32,6 @@ export function rootCaCertPublisher(
     objects: () => registry.lookup("", "v1", "configmaps")!,
     objectName: ROOT_CA_CONFIGMAP,
     desired: () => ({ metadata: { name: ROOT_CA_CONFIGMAP, annotations }, data: { ...data } }),
-    repair(current: KubeObject) {
-      const own = current.metadata.annotations ?? {};
-      if (deepEqual(current.data, data) && own["kubernetes.io/description"] === DESCRIPTION) {
-        return undefined;
-      }
-      current.data = { ...data };
-      delete current.binaryData;
-      current.metadata.annotations = { ...own, ...annotations };
-      return current;
-    },
     feed: deps.feed,
     logger: deps.logger,
   });

@@ -33,10 +33,11 @@ function fresh(obj: Record<string, unknown>): Record<string, unknown> {
 const FIXTURES: [string, string][] = [
   ["Namespace", "/api/v1/namespaces"],
   ["Node", "/api/v1/nodes"],
+  // The ServiceAccount fixture ("web") first: the pod fixture runs as it (ServiceAccount admission).
+  ["ServiceAccount", "/api/v1/namespaces/default/serviceaccounts"],
   ["Pod", "/api/v1/namespaces/default/pods"],
   ["ConfigMap", "/api/v1/namespaces/default/configmaps"],
   ["Secret", "/api/v1/namespaces/default/secrets"],
-  ["ServiceAccount", "/api/v1/namespaces/default/serviceaccounts"],
   ["Event", "/api/v1/namespaces/default/events"],
   ["Lease", "/apis/coordination.k8s.io/v1/namespaces/default/leases"],
 ];
@@ -74,13 +75,6 @@ Deno.test("server round-trips every built-in kind JSON → Protobuf → JSON los
       body: JSON.stringify({ metadata: { name: "high" }, value: 0 }),
     });
     assert.equal(pc.status, 201, await pc.text());
-    // It runs as the service account "web" (ServiceAccount admission wants it to exist).
-    const sa = await t.fetch("/api/v1/namespaces/default/serviceaccounts", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ metadata: { name: "web" } }),
-    });
-    assert.equal(sa.status, 201, await sa.text());
     for (const [kind, path] of FIXTURES) {
       const src = [...fx.values()].find((o) =>
         o.kind === kind && (kind !== "Event" || o.apiVersion === "v1")

@@ -29,6 +29,8 @@ export class StorageProtectionController {
   readonly #registry: ResourceRegistry;
   readonly #feed: ChangeFeed;
   readonly #queue: WorkQueue<string>;
+  /** Namespaces holding a claim kept by its finalizer: only their pods' changes matter. */
+  readonly #held = new Set<string>();
   #unsubscribe?: () => void;
 
   constructor(deps: { registry: ResourceRegistry; feed: ChangeFeed; logger?: Logger }) {
@@ -46,10 +48,11 @@ export class StorageProtectionController {
     const mark = (keys: string[]) => {
       for (const key of keys) {
         if (key.startsWith(PVS)) this.#queue.add(`pv:${key.slice(PVS.length)}`);
-        for (const prefix of [PVCS, PODS]) {
-          if (key.startsWith(prefix)) {
-            this.#queue.add(`pvcs:${key.slice(prefix.length).split("/")[0]}`);
-          }
+        else if (key.startsWith(PVCS)) {
+          this.#queue.add(`pvcs:${key.slice(PVCS.length).split("/")[0]}`);
+        } else if (key.startsWith(PODS)) {
+          const ns = key.slice(PODS.length).split("/")[0];
+          if (this.#held.has(ns)) this.#queue.add(`pvcs:${ns}`);
         }
       }
     };
@@ -73,12 +76,16 @@ export class StorageProtectionController {
     const claims = this.#registry.lookup("", "v1", "persistentvolumeclaims")!;
     const list = await claims.list(rest, { plan: { mode: "latest" } });
     const deleting = list.items.filter((c) => protectedAndDeleting(c, PVC_PROTECTION_FINALIZER));
+    this.#held.delete(rest);
     if (deleting.length === 0) return;
     const pods = this.#registry.lookup("", "v1", "pods")!;
     const running = (await pods.list(rest, { plan: { mode: "latest" } })).items.filter(usesClaims);
     for (const claim of deleting) {
       const name = claim.metadata.name!;
-      if (running.some((p) => claimsOf(p).includes(name))) continue;
+      if (running.some((p) => claimsOf(p).includes(name))) {
+        this.#held.add(rest);
+        continue;
+      }
       await this.#release(claims, rest, name, PVC_PROTECTION_FINALIZER);
     }
   }

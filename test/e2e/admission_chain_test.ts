@@ -20,7 +20,6 @@ interface Seen {
   subresource: string;
   name: string;
   objectKind?: string;
-  requestKind?: string;
   optionsKind?: string;
   dryRun: boolean;
   uid?: string;
@@ -37,7 +36,6 @@ function probe(seen: Seen[]): AdmissionPlugin {
       subresource: a.subresource,
       name: a.name,
       objectKind: a.object?.kind,
-      requestKind: a.requestKind?.kind,
       optionsKind: a.options?.kind as string | undefined,
       dryRun: a.dryRun,
       uid: a.uid,
@@ -198,7 +196,7 @@ Deno.test("admission chain: status and scale subresources (scale admitted as aut
     });
     assert.equal(scale.status, 200, JSON.stringify(scale.json));
     assert.deepEqual(ops(seen), ["admit UPDATE scale", "validate UPDATE scale"]);
-    assert.ok(seen.every((s) => s.objectKind === "Scale" && s.requestKind === "Scale"));
+    assert.ok(seen.every((s) => s.objectKind === "Scale"));
     seen.length = 0;
     const status = await jsonCall(t, "PATCH", `${dep}/d/status`, { status: { replicas: 0 } }, {
       "content-type": "application/merge-patch+json",
@@ -225,7 +223,7 @@ Deno.test("admission chain: subresource creates (binding, eviction, token) admit
       target: { kind: "Node", name: "n1" },
     });
     assert.deepEqual(ops(seen), ["admit CREATE binding", "validate CREATE binding"]);
-    assert.equal(seen[0].requestKind, "Binding");
+    assert.equal(seen[0].objectKind, "Binding");
     seen.length = 0;
     const token = await jsonCall(t, "POST", "/api/v1/namespaces/probe/serviceaccounts/sa/token", {
       spec: { audiences: ["x"] },
@@ -240,7 +238,7 @@ Deno.test("admission chain: subresource creates (binding, eviction, token) admit
     });
     assert.equal(evicted.status, 201, JSON.stringify(evicted.json));
     assert.deepEqual(ops(seen).slice(0, 2), ["admit CREATE eviction", "validate CREATE eviction"]);
-    assert.equal(seen[0].requestKind, "Eviction");
+    assert.equal(seen[0].objectKind, "Eviction");
     const refused = await jsonCall(t, "POST", `${pods}/p/binding`, {
       metadata: { name: "p", labels: { reject: "1" } },
       target: { kind: "Node", name: "n1" },

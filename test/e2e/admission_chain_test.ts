@@ -219,6 +219,8 @@ Deno.test("admission chain: subresource creates (binding, eviction, token) admit
     });
     seen.length = 0;
     await jsonOk(t, "POST", `${pods}/p/binding`, {
+      apiVersion: "v1",
+      kind: "Binding",
       metadata: { name: "p" },
       target: { kind: "Node", name: "n1" },
     });

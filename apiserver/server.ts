@@ -444,11 +444,7 @@ function startControllers(
     logger,
     conversion: { webhooks: conversionWebhooks },
   });
-  const namespaceObjects = [
-    serviceAccountController({ registry, feed, logger }),
-    rootCaCertPublisher({ registry, feed, caPem: deps.caPem, logger }),
-  ];
-  const storageProtection = new StorageProtectionController({ registry, feed, logger });
+  const perNamespace = namespaceControllers(registry, feed, deps.caPem, logger);
   const ready = ensureSystemNamespaces(registry).then(async () => {
     await ensureSystemPriorityClasses(
       registry.lookup("scheduling.k8s.io", "v1", "priorityclasses")!,
@@ -471,8 +467,7 @@ function startControllers(
     await quota.start();
     flowControl.status.start();
     await policyStatus.start();
-    for (const c of namespaceObjects) await c.start();
-    await storageProtection.start();
+    await perNamespace.start();
   });
   ready.catch((err) => logger.error("bootstrap failed", { err: String(err) }));
   return {
@@ -490,6 +485,32 @@ function startControllers(
       await nodeLifecycle.stop();
       await flowControl.status.stop();
       await policyStatus.stop();
+      await perNamespace.stop();
+    },
+  };
+}
+
+/**
+ * The controllers of what every namespace holds: the `default` ServiceAccount, the
+ * `kube-root-ca.crt` ConfigMap, and the release of storage protection finalizers.
+ */
+function namespaceControllers(
+  registry: ResourceRegistry,
+  feed: ChangeFeed,
+  caPem: string,
+  logger: Logger,
+): { start(): Promise<void>; stop(): Promise<void> } {
+  const namespaceObjects = [
+    serviceAccountController({ registry, feed, logger }),
+    rootCaCertPublisher({ registry, feed, caPem, logger }),
+  ];
+  const storageProtection = new StorageProtectionController({ registry, feed, logger });
+  return {
+    async start() {
+      for (const c of namespaceObjects) await c.start();
+      await storageProtection.start();
+    },
+    async stop() {
       for (const c of namespaceObjects) await c.stop();
       await storageProtection.stop();
     },

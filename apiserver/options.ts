@@ -32,6 +32,12 @@ import {
   controllerOptionsFromFlags,
   normalizeControllerBoolFlags,
 } from "./controllers/controller_options.ts";
+import {
+  ADMISSION_FLAG_HELP,
+  ADMISSION_PARSE_OPTIONS,
+  type AdmissionOptions,
+  admissionOptionsFromFlags,
+} from "./admission/admission_options.ts";
 
 /** Everything the server needs to start. */
 export interface ServerOptions {
@@ -74,6 +80,8 @@ export interface ServerOptions {
   authentication: AuthenticationOptions;
   /** Which controllers run and how the CSR controllers sign and approve. */
   controllers?: ControllerOptions;
+  /** The admission plugins to run. */
+  admission: AdmissionOptions;
 }
 
 /** The result of parsing flags: options, or every problem found. */
@@ -104,6 +112,7 @@ export const FLAG_HELP: Record<string, string> = {
   ...AUTHZ_FLAG_HELP,
   ...AUTHN_FLAG_HELP,
   ...CONTROLLER_FLAG_HELP,
+  ...ADMISSION_FLAG_HELP,
 };
 
 /** The `node:util` parseArgs option specs of the server's own flags. */
@@ -145,6 +154,7 @@ export function parseServerOptions(
         ...AUTHZ_PARSE_OPTIONS,
         ...AUTHN_PARSE_OPTIONS,
         ...CONTROLLER_PARSE_OPTIONS,
+        ...ADMISSION_PARSE_OPTIONS,
       },
     }).values;
   } catch (err) {
@@ -178,6 +188,7 @@ export function parseServerOptions(
   const authentication = authenticationOptionsFromFlags(values, errors, gates.gates);
   const authorization = authorizationOptionsFromFlags(values, errors);
   const controllers = controllerOptionsFromFlags(values, errors);
+  const admission = admissionOptionsFromFlags(values, errors);
   if (errors.length > 0) return { ok: false, errors };
   return {
     ok: true,
@@ -201,6 +212,7 @@ export function parseServerOptions(
       authorization,
       authentication,
       controllers,
+      admission,
     },
   };
 }

@@ -22,6 +22,20 @@ import { ResourceQuotaController } from "./controllers/resource_quota_controller
 import { validatingAdmissionPolicy } from "./admission/policy/validating_admission_policy.ts";
 import { AdmissionWebhooks } from "./admission/webhook/admission_webhooks.ts";
 import { PrefetchingAuthorizer } from "./admission/policy/prefetching_authorizer.ts";
+import { alwaysAdmit, alwaysDeny } from "./admission/always.ts";
+import { limitRanger } from "./admission/limit_ranger.ts";
+import { serviceAccountAdmission } from "./admission/service_account.ts";
+import { taintNodesByCondition } from "./admission/taint_nodes_by_condition.ts";
+import { defaultTolerationSeconds } from "./admission/default_toleration_seconds.ts";
+import { storageObjectInUseProtection } from "./admission/storage_object_in_use_protection.ts";
+import { persistentVolumeClaimResize } from "./admission/persistent_volume_claim_resize.ts";
+import { admissionMetrics } from "./admission/admission_metrics.ts";
+import { type AdmissionPluginFactories, buildAdmissionPlugins } from "./admission/plugin_names.ts";
+import type { AdmissionPlugin } from "./registry/generic/admission.ts";
+import type { Authorizer } from "./auth/authz/authorizer.ts";
+import { serviceAccountController } from "./controllers/service_account_controller.ts";
+import { rootCaCertPublisher } from "./controllers/root_ca_cert_publisher.ts";
+import { StorageProtectionController } from "./controllers/storage_protection_controller.ts";
 import { type ApiHandler, buildApiHandler } from "./api_handler.ts";
 import { patchAppliers } from "./http/patch_appliers.ts";
 import { YamlDecoder } from "./http/yaml_decoder.ts";
@@ -68,7 +82,8 @@ import {
 } from "./controllers/node_join_controllers.ts";
 import { rbacEscalationCheck } from "./registry/rbac/escalation_admission.ts";
 import {
-  certificateSignerCheck,
+  certificateApproval,
+  certificateSigning,
   certificateSubjectRestriction,
 } from "./registry/certificates/certificatesigningrequests/signer_admission.ts";
 import { ResourceRegistry } from "./registry/resource_registry.ts";
@@ -228,7 +243,7 @@ interface RegistryParts {
  */
 async function startRegistry(
   opts: ServerOptions,
-  deps: { storage: Storage; pki: Pki; logger: Logger; metrics?: ApiServerMetrics },
+  deps: { storage: Storage; pki: Pki; logger: Logger; metrics: ApiServerMetrics },
 ): Promise<RegistryParts> {
   const { storage, pki, logger } = deps;
   const authorization = await buildAuthorizer(opts.authorization, {
@@ -257,21 +272,20 @@ async function startRegistry(
     listCacheFor: (store) => watchCaches.listCacheFor(store),
     dropListCache: (store) => watchCaches.drop(store),
     admissionPlugins: (kinds) => [
-      namespaceLifecycle(() => kinds.lookup("", "v1", "namespaces")!),
-      nodeRestriction(),
-      defaultIngressClass(() => kinds.lookup("networking.k8s.io", "v1", "ingressclasses")),
+      // Not an admission plugin in kube (the RBAC registry's own check): always on.
       rbacEscalationCheck({ authorizer, rbac: () => authorization.rbac }),
-      priorityAdmission(() => kinds.lookup("scheduling.k8s.io", "v1", "priorityclasses")),
-      defaultStorageClass(() => kinds.lookup("storage.k8s.io", "v1", "storageclasses")),
-      runtimeClassAdmission(() => kinds.lookup("node.k8s.io", "v1", "runtimeclasses")),
-      certificateSignerCheck(authorizer),
-      certificateSubjectRestriction(),
-      podSecurity(kinds),
-      webhooks.mutating(kinds),
-      validatingAdmissionPolicy({ registry: kinds, feed: watchCaches.feed, authorizer }),
-      webhooks.validating(kinds),
-      resourceQuota(kinds, pendingCharges),
+      ...buildAdmissionPlugins(
+        opts.admission.plugins,
+        admissionFactories(kinds, {
+          authorizer,
+          feed: watchCaches.feed,
+          pendingCharges,
+          webhooks,
+        }),
+      ),
+      ...(opts.admission.extraPlugins ?? []),
     ],
+    admissionObserver: admissionMetrics(deps.metrics.registry),
   });
   const authn = await buildAuthenticator(opts.authentication, {
     pki,
@@ -308,6 +322,53 @@ async function startRegistry(
     throw err;
   }
   return { registry, watchCaches, authn, authorization, pendingCharges, stopFeeds };
+}
+
+/**
+ * The factory of every admission plugin this server implements, given its dependencies; the
+ * plugins read kinds through the registry lazily (no kind exists when they are built).
+ */
+function admissionFactories(
+  kinds: ResourceRegistry,
+  deps: {
+    authorizer: () => Authorizer;
+    feed: ChangeFeed;
+    pendingCharges: PendingCharges;
+    webhooks: AdmissionWebhooks;
+  },
+): AdmissionPluginFactories {
+  const { authorizer } = deps;
+  const core = (resource: string) => () => kinds.lookup("", "v1", resource)!;
+  return {
+    AlwaysAdmit: alwaysAdmit,
+    NamespaceLifecycle: () => namespaceLifecycle(core("namespaces")),
+    LimitRanger: () => limitRanger(core("limitranges")),
+    ServiceAccount: () => serviceAccountAdmission(core("serviceaccounts")),
+    NodeRestriction: nodeRestriction,
+    TaintNodesByCondition: taintNodesByCondition,
+    Priority: () =>
+      priorityAdmission(() => kinds.lookup("scheduling.k8s.io", "v1", "priorityclasses")),
+    DefaultTolerationSeconds: () => defaultTolerationSeconds(),
+    DefaultStorageClass: () =>
+      defaultStorageClass(() => kinds.lookup("storage.k8s.io", "v1", "storageclasses")),
+    StorageObjectInUseProtection: storageObjectInUseProtection,
+    PersistentVolumeClaimResize: () =>
+      persistentVolumeClaimResize(() => kinds.lookup("storage.k8s.io", "v1", "storageclasses")),
+    RuntimeClass: () =>
+      runtimeClassAdmission(() => kinds.lookup("node.k8s.io", "v1", "runtimeclasses")),
+    CertificateApproval: () => certificateApproval(authorizer),
+    CertificateSigning: () => certificateSigning(authorizer),
+    CertificateSubjectRestriction: certificateSubjectRestriction,
+    DefaultIngressClass: () =>
+      defaultIngressClass(() => kinds.lookup("networking.k8s.io", "v1", "ingressclasses")),
+    PodSecurity: () => podSecurity(kinds),
+    ValidatingAdmissionPolicy: () =>
+      validatingAdmissionPolicy({ registry: kinds, feed: deps.feed, authorizer }),
+    ResourceQuota: () => resourceQuota(kinds, deps.pendingCharges),
+    MutatingAdmissionWebhook: () => deps.webhooks.mutating(kinds),
+    ValidatingAdmissionWebhook: () => deps.webhooks.validating(kinds),
+    AlwaysDeny: alwaysDeny,
+  } satisfies Record<string, () => AdmissionPlugin>;
 }
 
 /** Serves `handler` over HTTPS with the serving certificate. */
@@ -351,7 +412,9 @@ type ControllerDeps = RegistryParts & {
 
 /**
  * Creates the system namespaces and the default RBAC policy, then starts the controllers
- * (ClusterRole aggregation, namespaces, node lifecycle, garbage collection, disruption budgets).
+ * (ClusterRole aggregation, namespaces, node lifecycle, garbage collection, disruption budgets,
+ * the `default` ServiceAccount and `kube-root-ca.crt` ConfigMap of every namespace, storage
+ * protection finalizers).
  */
 function startControllers(opts: ServerOptions, deps: ControllerDeps): Controllers {
   const { registry, logger } = deps;
@@ -388,6 +451,13 @@ function startControllers(opts: ServerOptions, deps: ControllerDeps): Controller
     logger,
     conversion: { webhooks: conversionWebhooks },
   });
+  const perNamespace = namespaceControllers(
+    registry,
+    feed,
+    deps.pki.caPem ?? deps.pki.serving.certPem,
+    logger,
+    on,
+  );
   const ready = ensureSystemNamespaces(registry).then(async () => {
     await ensureSystemPriorityClasses(
       registry.lookup("scheduling.k8s.io", "v1", "priorityclasses")!,
@@ -412,6 +482,7 @@ function startControllers(opts: ServerOptions, deps: ControllerDeps): Controller
     flowControl.status.start();
     if (on("validatingadmissionpolicy-status-controller")) await policyStatus.start();
     await joining.start();
+    await perNamespace.start();
   });
   ready.catch((err) => logger.error("bootstrap failed", { err: String(err) }));
   return {
@@ -430,6 +501,38 @@ function startControllers(opts: ServerOptions, deps: ControllerDeps): Controller
       await flowControl.status.stop();
       await policyStatus.stop();
       await joining.stop();
+      await perNamespace.stop();
+    },
+  };
+}
+
+/**
+ * The controllers of what every namespace holds: the `default` ServiceAccount, the
+ * `kube-root-ca.crt` ConfigMap, and the release of storage protection finalizers.
+ */
+function namespaceControllers(
+  registry: ResourceRegistry,
+  feed: ChangeFeed,
+  caPem: string,
+  logger: Logger,
+  on: (name: string) => boolean,
+): { start(): Promise<void>; stop(): Promise<void> } {
+  const namespaceObjects = [
+    on("serviceaccount-controller") && serviceAccountController({ registry, feed, logger }),
+    on("root-ca-certificate-publisher-controller") &&
+    rootCaCertPublisher({ registry, feed, caPem, logger }),
+  ].filter((c) => c !== false);
+  const protection = on("persistentvolumeclaim-protection-controller") ||
+    on("persistentvolume-protection-controller");
+  const storageProtection = new StorageProtectionController({ registry, feed, logger });
+  return {
+    async start() {
+      for (const c of namespaceObjects) await c.start();
+      if (protection) await storageProtection.start();
+    },
+    async stop() {
+      for (const c of namespaceObjects) await c.stop();
+      await storageProtection.stop();
     },
   };
 }

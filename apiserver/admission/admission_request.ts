@@ -58,6 +58,8 @@ const OPTIONS_KIND: Record<string, string | undefined> = {
 
 /** The options object Kubernetes attaches: `{kind, apiVersion: meta.k8s.io/v1, dryRun?}`. */
 export function operationOptionsOf(attrs: AdmissionAttributes): Record<string, unknown> | null {
+  // The store's own (fieldManager, fieldValidation, the DeleteOptions given) when it has them.
+  if (attrs.options) return attrs.options;
   const kind = OPTIONS_KIND[attrs.operation];
   if (!kind) return null;
   const out: Record<string, unknown> = { kind, apiVersion: "meta.k8s.io/v1" };

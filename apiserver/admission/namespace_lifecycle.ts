@@ -21,6 +21,8 @@ import type { Store } from "../registry/generic/store.ts";
 /** Namespaces that may never be deleted. */
 export const IMMORTAL_NAMESPACES = ["default", "kube-system", "kube-public"];
 
+const LOCAL_ACCESS_REVIEWS = "localsubjectaccessreviews";
+
 /** What the index knows of a namespace, as of a revision. */
 interface Known {
   revision: number;
@@ -65,6 +67,8 @@ export function namespaceLifecycle(namespaces: () => Store): AdmissionPlugin {
         return;
       }
       if (!a.kind.namespaced || a.operation !== "CREATE") return;
+      // Access reviews answer about a namespace without revealing whether it exists, as kube's.
+      if (a.kind.group === "authorization.k8s.io" && a.kind.plural === LOCAL_ACCESS_REVIEWS) return;
       const nsStore = store();
       if (known.get(a.namespace)?.active) return;
       let ns;

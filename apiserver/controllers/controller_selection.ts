@@ -20,6 +20,13 @@ export const CONTROLLERS: Record<string, { alias: string; disabledByDefault?: bo
   "certificatesigningrequest-approving-controller": { alias: "csrapproving" },
   "bootstrap-signer-controller": { alias: "bootstrapsigner", disabledByDefault: true },
   "token-cleaner-controller": { alias: "tokencleaner", disabledByDefault: true },
+  "serviceaccount-controller": { alias: "serviceaccount" },
+  "root-ca-certificate-publisher-controller": { alias: "root-ca-cert-publisher" },
+  "persistentvolumeclaim-protection-controller": { alias: "pvc-protection" },
+  "persistentvolume-protection-controller": { alias: "pv-protection" },
+  "validatingadmissionpolicy-status-controller": {
+    alias: "validatingadmissionpolicy-status-controller",
+  },
 };
 
 /** kube-controller-manager's other controllers: accepted in the flag, nothing runs for them. */
@@ -30,7 +37,6 @@ const OTHER_KUBE_CONTROLLERS = [
   "endpointslice-mirroring-controller:endpointslicemirroring",
   "replicationcontroller-controller:replicationcontroller",
   "pod-garbage-collector-controller:podgc",
-  "serviceaccount-controller:serviceaccount",
   "daemonset-controller:daemonset",
   "job-controller:job",
   "deployment-controller:deployment",
@@ -43,10 +49,7 @@ const OTHER_KUBE_CONTROLLERS = [
   "persistentvolume-binder-controller:persistentvolume-binder",
   "persistentvolume-attach-detach-controller:attachdetach",
   "persistentvolume-expander-controller:persistentvolume-expander",
-  "persistentvolumeclaim-protection-controller:pvc-protection",
-  "persistentvolume-protection-controller:pv-protection",
   "ttl-after-finished-controller:ttl-after-finished",
-  "root-ca-certificate-publisher-controller:root-ca-cert-publisher",
   "ephemeral-volume-controller:ephemeral-volume",
   "service-lb-controller:service",
   "node-route-controller:route",
@@ -55,7 +58,6 @@ const OTHER_KUBE_CONTROLLERS = [
   "storageversion-garbage-collector-controller:storage-version-gc",
   "resourceclaim-controller:resource-claim-controller",
   "legacy-serviceaccount-token-cleaner-controller:legacy-service-account-token-cleaner",
-  "validatingadmissionpolicy-status-controller",
   "taint-eviction-controller",
   "service-cidr-controller",
   "storageversion-migrator-controller",

@@ -6,7 +6,14 @@
  */
 import { StatusError } from "../../shared/errors/status_error.ts";
 import type { ResourceRegistry } from "../registry/resource_registry.ts";
-import { ALL_VERBS, apiVersionOf, type KindDef, type Verb } from "../registry/generic/kind.ts";
+import {
+  ALL_VERBS,
+  apiVersionOf,
+  type KindDef,
+  type SubresourceDef,
+  type Verb,
+} from "../registry/generic/kind.ts";
+import type { KubeObject } from "../../shared/api/meta/v1/types.ts";
 import type { UserInfo } from "../../shared/api/authentication/v1/user_info.ts";
 import type { Store } from "../registry/generic/store.ts";
 import type { ResourceContext } from "./context.ts";
@@ -87,6 +94,12 @@ export class ResourceHandler {
     // A deprecated version warns on every request to it, whatever the verb or the outcome.
     if (def.deprecationWarning) warnings.push(warningHeader(def.deprecationWarning));
     const namespace = def.namespaced ? info.namespace : "";
+    const sub = info.subresource
+      ? def.subresources?.find((s) => s.name === info.subresource)
+      : undefined;
+    if (sub?.unavailable && sub.requestKind && info.name) {
+      return admitConnect(store, sub, url, { ...info, namespace }, user);
+    }
     const handler = this.#handlerOf(store, info, namespace);
     // A watch negotiates its stream format itself (JSON lines, `;stream=watch` allowed).
     const format = info.verb === "watch" ? "json" : negotiateOutput(req.headers.get("accept"), {
@@ -143,4 +156,44 @@ function servedVerbsOf(def: KindDef, info: RequestInfo): readonly Verb[] {
   }
   if (!sub || info.parts.length > 0) throw StatusError.pathNotFound();
   return sub.verbs;
+}
+
+/**
+ * A connect subresource (`pods/exec`, `attach`, `portforward`, `proxy`, `nodes/proxy`,
+ * `services/proxy`): admitted as CONNECT with its options object built from the query, as
+ * kube-apiserver's connect handler does, before the 503 it answers while the server cannot
+ * reach workloads.
+ */
+async function admitConnect(
+  store: Store,
+  sub: SubresourceDef,
+  url: URL,
+  info: RequestInfo,
+  user: UserInfo | undefined,
+): Promise<Response> {
+  await store.admitRequest({
+    operation: "CONNECT",
+    namespace: info.namespace,
+    name: info.name,
+    subresource: sub.name,
+    object: connectOptions(sub, url, info),
+    user,
+    dryRun: false,
+  });
+  throw new StatusError({ code: 503, reason: "ServiceUnavailable", message: sub.unavailable });
+}
+
+/** The connect options object of a request (PodExecOptions...), from its query and path. */
+function connectOptions(sub: SubresourceDef, url: URL, info: RequestInfo): KubeObject {
+  const rk = sub.requestKind!;
+  const obj: KubeObject = { apiVersion: apiVersionOf(rk), kind: rk.kind, metadata: {} };
+  const lists = new Set(["command", "ports"]);
+  for (const key of new Set(url.searchParams.keys())) {
+    const values = url.searchParams.getAll(key).map((v) =>
+      v === "true" ? true : v === "false" ? false : /^[0-9]+$/.test(v) && key === "ports" ? +v : v
+    );
+    obj[key] = lists.has(key) || values.length > 1 ? values : values[0];
+  }
+  if (info.parts.length > 0) obj.path = "/" + info.parts.join("/");
+  return obj;
 }

@@ -6,7 +6,11 @@
  * @module
  */
 import type { Storage } from "../storage/interface.ts";
-import { AdmissionChain, type AdmissionPlugin } from "./generic/admission.ts";
+import {
+  AdmissionChain,
+  type AdmissionObserver,
+  type AdmissionPlugin,
+} from "./generic/admission.ts";
 import type { Clock } from "./generic/clock.ts";
 import { apiVersionOf, type KindDef } from "./generic/kind.ts";
 import { ConvertingStore } from "./generic/converting_store.ts";
@@ -23,6 +27,8 @@ export interface ResourceRegistryOptions {
    * the registry they may read through (lazily: no kind exists yet).
    */
   admissionPlugins?: (registry: ResourceRegistry) => AdmissionPlugin[];
+  /** Hears how long admission phases and plugins take (the admission metrics). */
+  admissionObserver?: AdmissionObserver;
   /** Gives each new store its list cache (the watch caches). */
   listCacheFor?: (store: Store) => ListCache | undefined;
   /** Drops the list cache of a store that is removed (custom resources). */
@@ -40,14 +46,14 @@ export class ResourceRegistry {
   readonly #dropListCache?: (store: Store) => void;
 
   constructor(opts: ResourceRegistryOptions) {
-    const { admissionPlugins, dropListCache, ...storeOptions } = opts;
+    const { admissionPlugins, admissionObserver, dropListCache, ...storeOptions } = opts;
     this.#dropListCache = dropListCache;
     const plugins = admissionPlugins?.(this);
     this.#storeOptions = {
       ...storeOptions,
       // The registry boundary: a storage outage is a 503 from here up.
       storage: withOutagesAs503(opts.storage),
-      admission: plugins ? new AdmissionChain(plugins) : undefined,
+      admission: plugins ? new AdmissionChain(plugins, admissionObserver) : undefined,
     };
   }
 

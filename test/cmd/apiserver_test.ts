@@ -71,6 +71,29 @@ Deno.test("apiserver reports every bad flag at once and exits 2", async (t) => {
       ]
     ) assert.ok(stderr.includes(want), `${want}\n${stderr}`);
   });
+  await t.step(
+    "admission plugins: unknown, unsupported and overlapping, with the others",
+    async () => {
+      const out = await run([
+        "--secure-port=99999",
+        "--enable-admission-plugins=NoSuchPlugin,AlwaysPullImages,LimitRanger",
+        "--disable-admission-plugins=LimitRanger,Bogus",
+      ]);
+      assert.equal(out.code, 2);
+      const lines = new TextDecoder().decode(out.stderr).trim().split("\n");
+      for (
+        const message of [
+          'error: enable-admission-plugins plugin "NoSuchPlugin" is unknown',
+          'error: enable-admission-plugins plugin "AlwaysPullImages" is not supported by this server',
+          'error: disable-admission-plugins plugin "Bogus" is unknown',
+          "error: [LimitRanger] in enable-admission-plugins and disable-admission-plugins overlapped",
+        ]
+      ) {
+        assert.ok(lines.includes(message), `${message}: ${lines}`);
+      }
+      assert.ok(lines.some((l) => l.includes("--secure-port")), String(lines));
+    },
+  );
   await t.step("an unknown flag", async () => {
     const out = await run(["--no-such-flag=1"]);
     assert.equal(out.code, 2);

@@ -15,7 +15,8 @@ const pod = (name: string, node: string, secret: string) => ({
 });
 
 Deno.test("Node authorizer and NodeRestriction confine a node to its own objects", async (t) => {
-  const srv = await startTestServer();
+  // NodeRestriction is off by default, as in kube-apiserver: clusters with node agents enable it.
+  const srv = await startTestServer(["--enable-admission-plugins=NodeRestriction"]);
   try {
     for (const n of ["n1", "n2"]) {
       await ok(srv, "POST", "/api/v1/nodes", { metadata: { name: n } });

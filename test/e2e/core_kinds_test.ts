@@ -159,6 +159,14 @@ async function withServer(fn: (t: TestServer) => Promise<void>): Promise<void> {
   // fill in a ResourceQuota's status while the test reads and writes it.
   const t = await startTestServer([], { optionsHook: (o) => o.runControllers = false });
   try {
+    // What the serviceaccounts controller would make: pods run as `default` (ServiceAccount
+    // admission looks it up).
+    assertOk(
+      await call(t, "POST", "/api/v1/namespaces/default/serviceaccounts", {
+        metadata: { name: "default" },
+      }),
+      201,
+    );
     await fn(t);
   } finally {
     await t.close();
@@ -233,6 +241,24 @@ for (const [kind, c] of Object.entries(CASES)) {
       assertStatus(bad, 422, "Invalid");
       assert.match(bad.body.message ?? "", c.bad[1]);
       const del = assertOk(await call(t, "DELETE", `${c.path}/${name}`), 200);
+      // Claims and volumes carry StorageObjectInUseProtection's finalizer, which the storage
+      // protection controller (not running here) would release: they wait, terminating.
+      const protection = created.metadata.finalizers?.find((f) => f.endsWith("-protection"));
+      if (protection) {
+        const held = assertOk(await call(t, "GET", `${c.path}/${name}`), 200);
+        assert.ok(held.metadata.deletionTimestamp);
+        assert.deepEqual(held.metadata.finalizers, [protection]);
+        assertOk(
+          await call(
+            t,
+            "PATCH",
+            `${c.path}/${name}`,
+            JSON.stringify({ metadata: { finalizers: null } }),
+            { "content-type": "application/merge-patch+json" },
+          ),
+          200,
+        );
+      }
       assertStatus(await call(t, "GET", `${c.path}/${name}`), 404);
       assert.ok(del);
     });

@@ -74,9 +74,19 @@ export function assertOk<T>(reply: Reply<T>, code?: number): T {
   return reply.body;
 }
 
-/** The names of a list's items. */
+/**
+ * The objects controllers keep in every namespace, as kube's do: the root-ca-cert-publisher's
+ * ConfigMap and the serviceaccounts controller's ServiceAccount.
+ */
+export const PER_NAMESPACE_OBJECTS: readonly string[] = ["kube-root-ca.crt", "default"];
+
+/** The names of a list's items, without the per-namespace objects of ConfigMaps and ServiceAccounts. */
 export function names(l: KubeList): string[] {
-  return l.items.map((i) => i.metadata.name ?? "");
+  const kind = l.kind;
+  return l.items.map((i) => i.metadata.name ?? "").filter((n) =>
+    !(kind === "ConfigMapList" && n === "kube-root-ca.crt") &&
+    !(kind === "ServiceAccountList" && n === "default")
+  );
 }
 
 /** Creates a namespace and returns its name. */

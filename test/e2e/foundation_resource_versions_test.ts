@@ -21,9 +21,17 @@ import { eventually } from "../support/eventually.ts";
 const NS = "rv";
 const BASE = `/api/v1/namespaces/${NS}/configmaps`;
 
-/** Creates c1..c5 with label app=rv; returns the revision after each create. */
+/**
+ * Creates c1..c5 with label app=rv; returns the revision after each create. The namespace's
+ * kube-root-ca.crt (the root-ca-cert-publisher's, as in kube) exists before c1, so every state
+ * the steps read holds it: it sorts after c1..c5 and counts in the lists.
+ */
 async function seed(t: TestServer): Promise<number[]> {
   await createNamespace(t, NS);
+  await eventually(
+    "kube-root-ca.crt",
+    async () => (await call(t, "GET", `${BASE}/kube-root-ca.crt`)).status === 200,
+  );
   const revs: number[] = [];
   for (let i = 1; i <= 5; i++) {
     const cm = await createConfigMap(t, NS, `c${i}`, { metadata: { labels: { app: "rv" } } });
@@ -104,14 +112,14 @@ Deno.test("get and list honour every row of the resourceVersion tables", async (
     });
     await t.step("list, no match, no limit: a value is not older than", async () => {
       const l = assertOk(await list(s, `${BASE}?resourceVersion=${r3}`), 200);
-      assert.equal(l.items.length, 5, "not older than r3 includes later objects");
+      assert.equal(l.items.length, 6, "not older than r3 includes later objects");
       assert.ok(Number(l.metadata.resourceVersion) >= r5);
     });
     await t.step("list, no match, limit: unset is most recent, paged", async () => {
       const l = assertOk(await list(s, `${BASE}?limit=2`), 200);
       assert.deepEqual(names(l), ["c1", "c2"]);
       assert.ok(l.metadata.continue);
-      assert.equal(l.metadata.remainingItemCount, 3);
+      assert.equal(l.metadata.remainingItemCount, 4);
     });
     await t.step("list, no match, limit: 0 is any (served whole)", async () => {
       const l = assertOk(await list(s, `${BASE}?limit=2&resourceVersion=0`), 200);
@@ -177,7 +185,7 @@ Deno.test("get and list honour every row of the resourceVersion tables", async (
       const all = await pages(s, `resourceVersionMatch=Exact&resourceVersion=${r3}`, 1);
       assert.deepEqual(all.flatMap(names), ["c1", "c2", "c3"]);
       for (const p of all) assert.equal(p.metadata.resourceVersion, String(r3));
-      assert.deepEqual(all.map((p) => p.metadata.remainingItemCount), [2, 1, undefined]);
+      assert.deepEqual(all.map((p) => p.metadata.remainingItemCount), [3, 2, 1, undefined]);
     });
     await t.step("list, NotOlderThan: unset invalid, 0 any, a value not older", async () => {
       for (const limit of ["", "&limit=2"]) {
@@ -192,7 +200,7 @@ Deno.test("get and list honour every row of the resourceVersion tables", async (
           200,
         );
         assert.ok(Number(l.metadata.resourceVersion) >= r5);
-        assert.equal(l.items.length, limit ? 2 : 5);
+        assert.equal(l.items.length, limit ? 2 : 6);
       }
     });
     await t.step("list: an unknown resourceVersionMatch is 422", async () => {
@@ -273,11 +281,18 @@ Deno.test("get and list honour every row of the resourceVersion tables", async (
         items.push(...p.items);
         token = p.metadata.continue;
       }
-      assert.deepEqual(items.map((i) => i.metadata.name), ["c1", "c2", "c3", "c4", "c5"]);
+      assert.deepEqual(items.map((i) => i.metadata.name), [
+        "c1",
+        "c2",
+        "c3",
+        "c4",
+        "c5",
+        "kube-root-ca.crt",
+      ]);
       const old4 = items.find((i) => i.metadata.name === "c4")!;
       assert.equal(old4.metadata.resourceVersion, c4.metadata.resourceVersion);
       assert.equal(old4.data, undefined);
-      assert.deepEqual(remaining, [3, 1, undefined]);
+      assert.deepEqual(remaining, [4, 2, undefined]);
     });
     await t.step("remainingItemCount is omitted with a selector", async () => {
       for (const sel of ["labelSelector=app%3Drv", "fieldSelector=metadata.namespace%3Drv"]) {

@@ -58,8 +58,9 @@ Deno.test("ResourceQuota: status computed, creates over quota refused, dry run n
     await createQuota(s, "q", "compute", {
       hard: { pods: "2", "requests.cpu": "1", configmaps: "20" },
     });
-    const initial = await waitForUsed(s, "q", "compute", () => true);
-    assert.deepEqual(initial, { pods: "0", "requests.cpu": "0", configmaps: "0" });
+    // The namespace's kube-root-ca.crt (root-ca-cert-publisher, as in kube) counts.
+    const initial = await waitForUsed(s, "q", "compute", (u) => u.configmaps === "1");
+    assert.deepEqual(initial, { pods: "0", "requests.cpu": "0", configmaps: "1" });
     let r = await send(s, "POST", "/api/v1/namespaces/q/pods", pod("no-requests"));
     assert.equal(r.code, 403);
     assert.equal(
@@ -108,7 +109,7 @@ Deno.test("ResourceQuota: status computed, creates over quota refused, dry run n
       (await send(s, "POST", "/api/v1/namespaces/q/configmaps", { metadata: { name: "cm" } })).code,
       201,
     );
-    await waitForUsed(s, "q", "compute", (u) => u.configmaps === "1");
+    await waitForUsed(s, "q", "compute", (u) => u.configmaps === "2");
   } finally {
     await s.close();
   }
@@ -118,7 +119,8 @@ Deno.test("ResourceQuota: concurrent creates never overshoot the quota", async (
   const s = await startTestServer();
   try {
     await createQuota(s, "race", "objects", { hard: { "count/configmaps": "5", services: "3" } });
-    await waitForUsed(s, "race", "objects", () => true);
+    // The namespace's kube-root-ca.crt (root-ca-cert-publisher, as in kube) takes one.
+    await waitForUsed(s, "race", "objects", (u) => u["count/configmaps"] === "1");
     const results = await Promise.all(
       Array.from(
         { length: 20 },
@@ -127,8 +129,8 @@ Deno.test("ResourceQuota: concurrent creates never overshoot the quota", async (
       ),
     );
     const codes = results.map((r) => r.code);
-    assert.equal(codes.filter((c) => c === 201).length, 5, JSON.stringify(codes));
-    assert.equal(codes.filter((c) => c === 403).length, 15, JSON.stringify(codes));
+    assert.equal(codes.filter((c) => c === 201).length, 4, JSON.stringify(codes));
+    assert.equal(codes.filter((c) => c === 403).length, 16, JSON.stringify(codes));
     for (const r of results.filter((r) => r.code === 403)) {
       assert.match(
         r.body.message,
@@ -136,7 +138,7 @@ Deno.test("ResourceQuota: concurrent creates never overshoot the quota", async (
       );
     }
     const list = await send(s, "GET", "/api/v1/namespaces/race/configmaps");
-    assert.equal(list.body.items.length, 5);
+    assert.equal(list.body.items.length, 5, "four and kube-root-ca.crt");
     const svc = (i: number) => ({ metadata: { name: `s${i}` }, spec: { ports: [{ port: 80 }] } });
     const services = await Promise.all(
       Array.from(

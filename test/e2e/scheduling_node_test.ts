@@ -395,7 +395,20 @@ Deno.test("RuntimeClass admission sets a pod's overhead and scheduling from its 
     });
     assert.deepEqual(pod.spec.overhead, { cpu: "250m" });
     assert.deepEqual(pod.spec.nodeSelector, { disk: "ssd", sandbox: "yes" });
+    // DefaultTolerationSeconds runs before RuntimeClass (kube's order); the class's come last.
     assert.deepEqual(pod.spec.tolerations, [
+      {
+        key: "node.kubernetes.io/not-ready",
+        operator: "Exists",
+        effect: "NoExecute",
+        tolerationSeconds: 300,
+      },
+      {
+        key: "node.kubernetes.io/unreachable",
+        operator: "Exists",
+        effect: "NoExecute",
+        tolerationSeconds: 300,
+      },
       { key: "sandbox", operator: "Exists", effect: "NoSchedule" },
     ]);
     const missing = await send(t, "POST", pods, json, {

@@ -7,6 +7,7 @@ import { locateSqld, startSqld } from "../apiserver/storage/sqld_server.ts";
 import { loadKubeconfig } from "../../shared/client/kubeconfig.ts";
 import { startTestServer } from "../support/test_server.ts";
 import { WatchStream } from "../apiserver/watch/watch_stream.ts";
+import { isRootCaEvent } from "./_watch_helpers.ts";
 
 const CM = "/api/v1/namespaces/default/configmaps";
 const repoRoot = new URL("../../", import.meta.url).pathname;
@@ -94,8 +95,8 @@ Deno.test("two API servers on one sqld see each other's writes in their watches"
     const wb = await fb(`${CM}?watch=1&resourceVersion=0`);
     assert.equal(wa.status, 200);
     assert.equal(wb.status, 200);
-    const sa = new WatchStream(wa);
-    const sb = new WatchStream(wb);
+    const sa = new WatchStream(wa, isRootCaEvent);
+    const sb = new WatchStream(wb, isRootCaEvent);
     const revs: number[] = [];
     for (let i = 0; i < 10; i++) {
       revs.push(await create(i % 2 === 0 ? a.fetch : fb, `m${i}`));

@@ -33,10 +33,11 @@ function fresh(obj: Record<string, unknown>): Record<string, unknown> {
 const FIXTURES: [string, string][] = [
   ["Namespace", "/api/v1/namespaces"],
   ["Node", "/api/v1/nodes"],
+  // The ServiceAccount fixture ("web") first: the pod fixture runs as it (ServiceAccount admission).
+  ["ServiceAccount", "/api/v1/namespaces/default/serviceaccounts"],
   ["Pod", "/api/v1/namespaces/default/pods"],
   ["ConfigMap", "/api/v1/namespaces/default/configmaps"],
   ["Secret", "/api/v1/namespaces/default/secrets"],
-  ["ServiceAccount", "/api/v1/namespaces/default/serviceaccounts"],
   ["Event", "/api/v1/namespaces/default/events"],
   ["Lease", "/apis/coordination.k8s.io/v1/namespaces/default/leases"],
 ];
@@ -220,7 +221,8 @@ Deno.test("server serves Table, YAML, pretty JSON, gzip and dry-run", async () =
     assert.match(pretty, /\n {2}"kind": "ConfigMap",?\n/);
     const gz = await t.fetch(cm, { headers: { "accept-encoding": "gzip" } });
     assert.equal(gz.headers.get("content-encoding"), "gzip");
-    assert.equal((await gz.json()).items.length, 3);
+    // Three, and the root-ca-cert-publisher's kube-root-ca.crt (in every namespace, as in kube).
+    assert.equal((await gz.json()).items.length, 4);
     const small = await t.fetch(`${cm}/c0?includeObject=None`, {
       headers: { "accept-encoding": "gzip", accept: TABLE },
     });
@@ -367,9 +369,11 @@ Deno.test("server encodes watch events as Tables and Protobuf frames", async () 
     const table = await t.fetch(`${cm}?watch=1&timeoutSeconds=1`, { headers: { accept: TABLE } });
     assert.equal(table.status, 200);
     const events = (await table.text()).trim().split("\n").map((l) => JSON.parse(l));
-    assert.equal(events[0].type, "ADDED");
-    assert.equal(events[0].object.kind, "Table");
-    assert.deepEqual(events[0].object.rows[0].cells.slice(0, 2), ["w1", 1]);
+    // kube-root-ca.crt (the root-ca-cert-publisher's, in every namespace) comes first.
+    const w1 = events.find((e) => e.object.rows[0].cells[0] === "w1");
+    assert.equal(w1.type, "ADDED");
+    assert.equal(w1.object.kind, "Table");
+    assert.deepEqual(w1.object.rows[0].cells.slice(0, 2), ["w1", 1]);
     const pb = await t.fetch(`${cm}?watch=1&timeoutSeconds=1`, {
       headers: { accept: `${PB};stream=watch, application/json` },
     });
@@ -377,7 +381,8 @@ Deno.test("server encodes watch events as Tables and Protobuf frames", async () 
     const { WatchFrameDecoder } = await import("../../shared/codec/protobuf/mod.ts");
     const dec = new WatchFrameDecoder();
     const got = dec.push(await bytes(pb));
-    assert.equal(got[0].type, "ADDED");
-    assert.equal((got[0].object.metadata as { name: string }).name, "w1");
+    const names = got.map((e) => (e.object.metadata as { name: string }).name);
+    assert.deepEqual(names, ["kube-root-ca.crt", "w1"]);
+    assert.equal(got[1].type, "ADDED");
   });
 });

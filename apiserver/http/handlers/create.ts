@@ -6,6 +6,7 @@ import { objectResponse, warningHeader } from "../respond.ts";
 import { isPretty } from "../negotiation.ts";
 import { parseWriteQuery } from "../write_options.ts";
 import { readObjectBody } from "./object_body.ts";
+import { admissionAttributes } from "../../registry/generic/admission_attributes.ts";
 
 /** Handles create. */
 export async function handleCreate(ctx: ResourceContext): Promise<Response> {
@@ -21,6 +22,21 @@ export async function handleCreate(ctx: ResourceContext): Promise<Response> {
         ? { apiVersion: apiVersionOf(rk), kind: rk.kind, alsoApiVersions: sub.acceptedApiVersions }
         : undefined,
     );
+    const warn = (m: string) => void ctx.warnings.push(m);
+    const opts = {
+      dryRun: q.dryRun,
+      user: ctx.user,
+      warn,
+      fieldValidation: ctx.url.searchParams.get("fieldValidation") || undefined,
+    };
+    await ctx.store.admitRequest({
+      ...admissionAttributes(ctx.store.def, "CREATE", {
+        object: body,
+        namespace: ctx.info.namespace,
+        name: ctx.info.name,
+        subresource: ctx.info.subresource,
+      }, opts),
+    });
     const obj = await sub.create({
       namespace: ctx.info.namespace,
       name: ctx.info.name,
@@ -40,6 +56,14 @@ export async function handleCreate(ctx: ResourceContext): Promise<Response> {
   if (ctx.info.name) throw StatusError.methodNotSupported(ctx.store.groupResource, "create");
   const body = await readObjectBody(ctx);
   if (def.virtual) {
+    await ctx.store.admitRequest(
+      admissionAttributes(def, "CREATE", { object: body, namespace: ctx.info.namespace }, {
+        dryRun: q.dryRun,
+        user: ctx.user,
+        warn: (m: string) => void ctx.warnings.push(m),
+        fieldValidation: ctx.url.searchParams.get("fieldValidation") || undefined,
+      }),
+    );
     const obj = await def.virtual.create({
       namespace: ctx.info.namespace,
       name: "",
@@ -61,6 +85,7 @@ export async function handleCreate(ctx: ResourceContext): Promise<Response> {
     user: ctx.user,
     warn: (m: string) => void ctx.warnings.push(warningHeader(m)),
     fieldManager: q.fieldManager,
+    fieldValidation: ctx.url.searchParams.get("fieldValidation") || undefined,
     userAgent: ctx.req.headers.get("user-agent") ?? undefined,
   });
   return objectResponse(201, obj, ctx.format, {

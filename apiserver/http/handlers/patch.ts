@@ -73,6 +73,7 @@ export async function handlePatch(ctx: ResourceContext): Promise<Response> {
       warn: (m: string) => void ctx.warnings.push(warningHeader(m)),
       subresource: subresource || undefined,
       fieldManager: query.fieldManager,
+      fieldValidation: ctx.url.searchParams.get("fieldValidation") || undefined,
       userAgent: ctx.req.headers.get("user-agent") ?? undefined,
       applied: isApply,
       allowCreate: isApply,

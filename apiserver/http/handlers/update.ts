@@ -19,6 +19,7 @@ export async function handleUpdate(ctx: ResourceContext): Promise<Response> {
     warn: (m: string) => void ctx.warnings.push(warningHeader(m)),
     subresource: ctx.info.subresource || undefined,
     fieldManager: q.fieldManager,
+    fieldValidation: ctx.url.searchParams.get("fieldValidation") || undefined,
     userAgent: ctx.req.headers.get("user-agent") ?? undefined,
   });
   return objectResponse(created ? 201 : 200, sub?.view ? sub.view(object) : object, ctx.format, {

@@ -19,6 +19,7 @@ import {
 } from "../../storage/interface.ts";
 import type { UserInfo } from "../../../shared/api/authentication/v1/user_info.ts";
 import type { AdmissionAttributes, AdmissionChain } from "./admission.ts";
+import { admissionAttributes } from "./admission_attributes.ts";
 import { type Clock, rfc3339, systemClock } from "./clock.ts";
 import { cloneValue } from "./clone_value.ts";
 import { encodeContinue } from "./continue_token.ts";
@@ -37,6 +38,7 @@ import { apiVersionOf, type KindDef } from "./kind.ts";
 import { parseResourceVersion } from "./resource_version.ts";
 import { generateName } from "../../../shared/api/validation/object_meta.ts";
 import { validateWrite } from "./validate_write.ts";
+import { deleteCollection } from "./delete_collection.ts";
 import { checkTarget } from "./check_target.ts";
 
 /** Options common to writes. */
@@ -53,6 +55,13 @@ export interface WriteOptions {
   warn?: (message: string) => void;
   /** The kind the request was sent as, when served from this store's kind (admission sees it). */
   requestKind?: KindDef;
+  /** The request's `fieldValidation`, as admission's options report it. */
+  fieldValidation?: string;
+  /**
+   * An inner write of a request admitted as a whole (a binding, an eviction): no admission,
+   * as kube's registry passes rest.ValidateAllObjectFunc for them.
+   */
+  skipAdmission?: boolean;
 }
 
 /** Options of an update: the write options, the subresource, and whether to create. */
@@ -240,11 +249,10 @@ export class Store {
     if (genName) obj.metadata.name = generateName(obj.metadata.generateName!);
     this.def.strategy.prepareForCreate?.(obj, opts.user);
     maintainManagedFields(this.def, undefined, obj, body, opts);
-    const attrs = this.#attrs("CREATE", obj, undefined, opts);
-    await this.#admission?.admit(attrs);
-    validateWrite(this.def, obj, this.def.strategy.validate(obj), undefined);
-    this.def.strategy.canonicalize?.(obj);
-    await this.#admission?.validate(attrs);
+    await this.#admit(admissionAttributes(this.def, "CREATE", { object: obj }, opts), () => {
+      validateWrite(this.def, obj, this.def.strategy.validate(obj), undefined);
+      this.def.strategy.canonicalize?.(obj);
+    }, opts);
     // A strategy that needs the uid early (Job labels its pod template with it) sets it.
     obj.metadata.uid ??= crypto.randomUUID();
     obj.metadata.creationTimestamp = rfc3339(this.#clock.now());
@@ -337,7 +345,11 @@ export class Store {
     }
   }
 
-  /** Turns the new object of an update into what is stored: server fields, strategy, admission. */
+  /**
+   * Turns the new object of an update into what is stored: server fields, strategy, admission
+   * (mutating, then validation, then validating). A subresource served as another kind (scale)
+   * is admitted as that kind: its body before it is applied, the result's view after.
+   */
   async #prepareUpdate(
     namespace: string,
     name: string,
@@ -352,6 +364,38 @@ export class Store {
     if (rv && parseResourceVersion(rv) !== revision) {
       throw StatusError.conflict(this.groupResource, name);
     }
+    const sub = opts.subresource
+      ? this.def.subresources?.find((s) => s.name === opts.subresource)
+      : undefined;
+    const view = sub?.view && sub.requestKind ? sub.view : undefined;
+    const validateUpdate = sub?.validateUpdate ?? this.def.strategy.validateUpdate;
+    let obj = view ? body : this.#mergeUpdate(namespace, name, body, old, opts);
+    const attrs = admissionAttributes(this.def, "UPDATE", {
+      object: view ? cloneValue(body) : obj,
+      oldObject: view ? view(old) : old,
+      namespace: this.def.namespaced ? namespace : "",
+      name,
+      subresource: opts.subresource,
+    }, opts);
+    await this.#admit(attrs, () => {
+      if (view) obj = this.#mergeUpdate(namespace, name, attrs.object!, old, opts);
+      const errs = validateUpdate ? validateUpdate(obj, old) : this.def.strategy.validate(obj);
+      validateWrite(this.def, obj, errs, old);
+      this.def.strategy.canonicalize?.(obj);
+      if (view) attrs.object = view(obj);
+    }, opts);
+    bumpGeneration(obj, old);
+    return obj;
+  }
+
+  /** The stored object an update's body makes: subresource applied, server fields kept. */
+  #mergeUpdate(
+    namespace: string,
+    name: string,
+    body: KubeObject,
+    old: KubeObject,
+    opts: UpdateOptions,
+  ): KubeObject {
     const sub = opts.subresource
       ? this.def.subresources?.find((s) => s.name === opts.subresource)
       : undefined;
@@ -372,21 +416,8 @@ export class Store {
       if (old.status === undefined) delete obj.status;
       else obj.status = structuredClone(old.status);
     }
-    const strategy = this.def.strategy;
-    if (!sub) strategy.prepareForUpdate?.(obj, old);
+    if (!sub) this.def.strategy.prepareForUpdate?.(obj, old);
     maintainManagedFields(this.def, old, obj, body, opts);
-    const attrs = this.#attrs("UPDATE", obj, old, opts, opts.subresource);
-    await this.#admission?.admit(attrs);
-    const validateUpdate = sub?.validateUpdate ?? strategy.validateUpdate;
-    validateWrite(
-      this.def,
-      obj,
-      validateUpdate ? validateUpdate(obj, old) : strategy.validate(obj),
-      old,
-    );
-    strategy.canonicalize?.(obj);
-    await this.#admission?.validate(attrs);
-    bumpGeneration(obj, old);
     return obj;
   }
 
@@ -438,7 +469,11 @@ export class Store {
       if (!current) throw StatusError.notFound(this.groupResource, name);
       const obj = this.decode(current);
       checkDeletePreconditions(this.groupResource, obj, options.preconditions);
-      await this.#admission?.validate(this.#attrs("DELETE", undefined, obj, opts));
+      await this.#admit(
+        admissionAttributes(this.def, "DELETE", { oldObject: obj, deleteOptions: options }, opts),
+        undefined,
+        opts,
+      );
       const policyFinalizer = finalizerOfPolicy(options);
       const next = structuredClone(obj);
       if (policyFinalizer && !obj.metadata.deletionTimestamp) {
@@ -483,39 +518,16 @@ export class Store {
   }
 
   /**
-   * Deletes every object of a list query; answers, as kube-apiserver's registry does, the list
-   * it read (kind `<Kind>List`, its resourceVersion) holding the objects it deleted.
+   * Deletes every object of a list query, each through `delete` (and admission); answers the
+   * list read, holding the objects deleted.
    */
-  async deleteCollection(
+  deleteCollection(
     namespace: string,
     query: ListQuery,
     options: DeleteOptions = {},
     opts: WriteOptions = {},
   ): Promise<KubeList> {
-    validateDeleteOptions(options);
-    const list = await this.list(namespace, { ...query, limit: undefined });
-    const deleted: KubeObject[] = [];
-    for (const item of list.items) {
-      if (this.def.strategy.deleteForbidden?.(item.metadata.name ?? "")) continue;
-      try {
-        const res = await this.delete(
-          item.metadata.namespace ?? "",
-          item.metadata.name!,
-          options,
-          opts,
-        );
-        deleted.push(res.object);
-      } catch (err) {
-        if (err instanceof StatusError && err.code === 404) continue;
-        throw err;
-      }
-    }
-    return {
-      kind: list.kind,
-      apiVersion: list.apiVersion,
-      metadata: { resourceVersion: list.metadata.resourceVersion },
-      items: deleted,
-    };
+    return deleteCollection(this, namespace, query, options, opts);
   }
 
   async #writeDeletion(
@@ -557,27 +569,23 @@ export class Store {
     return JSON.stringify({ ...obj, metadata });
   }
 
-  #attrs(
-    operation: AdmissionAttributes["operation"],
-    object: KubeObject | undefined,
-    oldObject: KubeObject | undefined,
-    opts: WriteOptions,
-    subresource = "",
-  ): AdmissionAttributes {
-    const meta = (object ?? oldObject)!.metadata;
-    return {
-      operation,
-      kind: this.def,
-      namespace: meta.namespace ?? "",
-      name: meta.name ?? "",
-      subresource,
-      object,
-      oldObject,
-      user: opts.user,
-      dryRun: !!opts.dryRun,
-      warn: opts.warn,
-      requestKind: opts.requestKind,
-    };
+  /** Runs admission around `check` (the kind's validation), or only `check` without it. */
+  async #admit(
+    attrs: AdmissionAttributes,
+    check?: () => void,
+    opts?: WriteOptions,
+  ): Promise<void> {
+    if (this.#admission && !opts?.skipAdmission) await this.#admission.run(attrs, check);
+    else check?.();
+  }
+
+  /**
+   * Admits a request the store does not write itself: a subresource create (token, binding,
+   * eviction), a virtual kind's create, a connect subresource. `attrs.object` is the request's
+   * body (or connect options), which the mutating phase may change.
+   */
+  async admitRequest(attrs: Omit<AdmissionAttributes, "kind">): Promise<void> {
+    await this.#admit({ ...attrs, kind: this.def });
   }
 
   async #waitForRevision(revision: number): Promise<void> {

@@ -21,9 +21,13 @@ export class WatchStream {
   #done = false;
   #reading: Promise<void> | undefined;
 
-  constructor(response: Response) {
+  readonly #skip?: (ev: WatchEvent) => boolean;
+
+  /** Reads `response`; events `skip` matches are dropped as they arrive. */
+  constructor(response: Response, skip?: (ev: WatchEvent) => boolean) {
     this.response = response;
     this.#reader = response.body!.getReader();
+    this.#skip = skip;
   }
 
   /** Whether the server ended the stream. */
@@ -92,7 +96,9 @@ export class WatchStream {
       while ((nl = this.#buf.indexOf("\n")) >= 0) {
         const line = this.#buf.slice(0, nl).trim();
         this.#buf = this.#buf.slice(nl + 1);
-        if (line) this.#events.push(JSON.parse(line));
+        if (!line) continue;
+        const ev = JSON.parse(line) as WatchEvent;
+        if (!this.#skip?.(ev)) this.#events.push(ev);
       }
     }, (err) => {
       this.#reading = undefined;

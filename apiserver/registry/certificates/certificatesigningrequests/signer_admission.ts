@@ -96,3 +96,21 @@ export function certificateSubjectRestriction(): AdmissionPlugin {
     },
   };
 }
+
+/** CertificateApproval: who may approve requests of a signer (the `approval` subresource). */
+export function certificateApproval(authorizer: () => Authorizer | undefined): AdmissionPlugin {
+  const check = certificateSignerCheck(authorizer);
+  return {
+    name: "CertificateApproval",
+    validate: (a) => a.subresource === "approval" ? check.validate!(a) : undefined,
+  };
+}
+
+/** CertificateSigning: who may sign requests of a signer (the `status` subresource). */
+export function certificateSigning(authorizer: () => Authorizer | undefined): AdmissionPlugin {
+  const check = certificateSignerCheck(authorizer);
+  return {
+    name: "CertificateSigning",
+    validate: (a) => a.subresource === "status" ? check.validate!(a) : undefined,
+  };
+}

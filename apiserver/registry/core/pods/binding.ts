@@ -69,6 +69,7 @@ export async function bindPod(
         dryRun: args.dryRun,
         user: args.user,
         subresource: "binding",
+        skipAdmission: true,
       })).object;
       if (!args.dryRun) await markScheduled(pods, args.namespace, bound);
       return {
@@ -101,7 +102,10 @@ async function markScheduled(pods: Store, namespace: string, pod: KubeObject): P
     });
     status.conditions = conds;
     try {
-      await pods.update(namespace, pod.metadata.name!, next, { subresource: "status" });
+      await pods.update(namespace, pod.metadata.name!, next, {
+        subresource: "status",
+        skipAdmission: true,
+      });
       return;
     } catch (err) {
       if (!(err instanceof StatusError && err.code === 409)) throw err;

@@ -213,11 +213,15 @@ async function markAndDelete(
         return pod;
       },
       pre,
-      { subresource: "status", user: args.user },
+      { subresource: "status", user: args.user, skipAdmission: true },
     );
     if (pre.resourceVersion) opts = withResourceVersion(options, object.metadata.resourceVersion);
   }
-  await pods.delete(args.namespace, args.name, opts, { dryRun, user: args.user });
+  await pods.delete(args.namespace, args.name, opts, {
+    dryRun,
+    user: args.user,
+    skipAdmission: true,
+  });
 }
 
 const SUCCESS = { kind: "Status", apiVersion: "v1", metadata: {}, status: "Success", code: 201 };

@@ -132,8 +132,23 @@ function defaultPodSpec(s: Record<string, unknown>, create: boolean): void {
     s.priority ??= 0;
   }
   for (const list of [s.containers, s.initContainers]) {
-    if (Array.isArray(list)) { for (const c of list) if (isObject(c)) defaultContainer(c); }
+    if (Array.isArray(list)) {
+      for (const c of list) {
+        if (!isObject(c)) continue;
+        defaultContainer(c);
+        requestsFromLimits(c);
+      }
+    }
   }
+}
+
+/** SetDefaults_Pod: a container's limits are its requests where it gives none. */
+function requestsFromLimits(c: Record<string, unknown>): void {
+  const res = c.resources;
+  if (!isObject(res) || !isObject(res.limits)) return;
+  const requests = isObject(res.requests) ? res.requests : {};
+  for (const [k, v] of Object.entries(res.limits)) requests[k] ??= v;
+  res.requests = requests;
 }
 
 /**

@@ -251,15 +251,7 @@ async function startRegistry(
     metrics: deps.metrics?.registry,
   });
   const authorizer = () => authorization.chain;
-  const watchCaches = new WatchCaches(
-    new ChangeFeed({
-      storage,
-      remote: !!opts.storageUrl,
-      historyWindowMs: opts.historyWindowMs,
-      tuning: opts.watchTuning,
-      onError: (message, err) => logger.error(message, { err: String(err) }),
-    }),
-  );
+  const watchCaches = newWatchCaches(opts, storage, logger);
   const pendingCharges = new PendingCharges();
   const webhookFeed = new ChangeFeedResourceFeed(watchCaches.feed);
   const webhooks = new AdmissionWebhooks({
@@ -293,20 +285,7 @@ async function startRegistry(
     logger,
     metrics: deps.metrics?.registry,
   });
-  const { tokenRequests, tokenReviewer } = authn;
-  const kinds = builtinKinds({
-    tokenRequests,
-    tokenReviewer,
-    serviceAllocator: new ServiceAllocator({
-      storage,
-      clusterIPRange: parseCIDR(opts.serviceClusterIPRange ?? DEFAULT_CLUSTER_IP_RANGE),
-      nodePortRange: parsePortRange(opts.serviceNodePortRange ?? "30000-32767"),
-    }),
-    pods: () => registry.lookup("", "v1", "pods")!,
-    budgets: () => registry.lookup("policy", "v1", "poddisruptionbudgets")!,
-    components: { "storage-0": () => storage.ping() },
-  });
-  for (const kind of kinds) registry.add(kind);
+  addBuiltinKinds(registry, opts, storage, authn);
   for (const kind of accessReviewKinds(authorizer)) registry.add(kind);
   const stopFeeds = async () => {
     webhooks.close();
@@ -322,6 +301,41 @@ async function startRegistry(
     throw err;
   }
   return { registry, watchCaches, authn, authorization, pendingCharges, stopFeeds };
+}
+
+/** The change feed over `storage` and the watch caches it fills. */
+function newWatchCaches(opts: ServerOptions, storage: Storage, logger: Logger): WatchCaches {
+  return new WatchCaches(
+    new ChangeFeed({
+      storage,
+      remote: !!opts.storageUrl,
+      historyWindowMs: opts.historyWindowMs,
+      tuning: opts.watchTuning,
+      onError: (message, err) => logger.error(message, { err: String(err) }),
+    }),
+  );
+}
+
+/** Serves every built-in kind, with what their strategies need. */
+function addBuiltinKinds(
+  registry: ResourceRegistry,
+  opts: ServerOptions,
+  storage: Storage,
+  authn: Pick<RegistryParts["authn"], "tokenRequests" | "tokenReviewer">,
+): void {
+  const kinds = builtinKinds({
+    tokenRequests: authn.tokenRequests,
+    tokenReviewer: authn.tokenReviewer,
+    serviceAllocator: new ServiceAllocator({
+      storage,
+      clusterIPRange: parseCIDR(opts.serviceClusterIPRange ?? DEFAULT_CLUSTER_IP_RANGE),
+      nodePortRange: parsePortRange(opts.serviceNodePortRange ?? "30000-32767"),
+    }),
+    pods: () => registry.lookup("", "v1", "pods")!,
+    budgets: () => registry.lookup("policy", "v1", "poddisruptionbudgets")!,
+    components: { "storage-0": () => storage.ping() },
+  });
+  for (const kind of kinds) registry.add(kind);
 }
 
 /**
@@ -420,44 +434,21 @@ function startControllers(opts: ServerOptions, deps: ControllerDeps): Controller
   const { registry, logger } = deps;
   const { on, joining } = selectedControllers(opts, deps);
   const services = serviceControllers(opts, deps);
-  const feed = deps.watchCaches.feed;
-  const controller = new NamespaceController({ registry, feed, logger });
-  const nodeLifecycle = new NodeLifecycleController({
-    registry,
-    gracePeriodMs: opts.nodeMonitorGracePeriodMs,
-    monitorPeriodMs: Math.min(5_000, Math.max(500, opts.nodeMonitorGracePeriodMs / 4)),
-    logger,
-  });
-  const gc = new GarbageCollector({ registry, feed, logger });
-  const disruption = new DisruptionController({ registry, feed, logger });
-  const quota = new ResourceQuotaController({
-    registry,
-    feed,
-    logger,
-    pendingCharges: deps.pendingCharges,
-  });
   const aggregation = new ClusterRoleAggregationController({
     index: deps.authorization.index,
     clusterRoles: () => registry.lookup("rbac.authorization.k8s.io", "v1", "clusterroles")!,
     logger,
   });
   const flowControl = flowControlParts(registry, logger);
-  const policyStatus = policyStatusController(registry, feed, logger);
   // Conversion webhooks of custom resources, reached by URL or through a Service.
   const conversionWebhooks = new WebhookClient({ endpoints: registryEndpointSource(registry) });
   const crds = new CrdController({
     registry,
-    feed,
+    feed: deps.watchCaches.feed,
     logger,
     conversion: { webhooks: conversionWebhooks },
   });
-  const perNamespace = namespaceControllers(
-    registry,
-    feed,
-    deps.pki.caPem ?? deps.pki.serving.certPem,
-    logger,
-    on,
-  );
+  const running: Runnable[] = [];
   const ready = ensureSystemNamespaces(registry).then(async () => {
     await ensureSystemPriorityClasses(
       registry.lookup("scheduling.k8s.io", "v1", "priorityclasses")!,
@@ -474,36 +465,65 @@ function startControllers(opts: ServerOptions, deps: ControllerDeps): Controller
     await joining.ensure();
     deps.bootstrapHook.done();
     if (opts.runControllers === false) return;
-    if (on("namespace-controller")) await controller.start();
-    if (on("node-lifecycle-controller")) nodeLifecycle.start();
-    if (on("garbage-collector-controller")) await gc.start();
-    if (on("disruption-controller")) await disruption.start();
-    if (on("resourcequota-controller")) await quota.start();
-    flowControl.status.start();
-    if (on("validatingadmissionpolicy-status-controller")) await policyStatus.start();
-    await joining.start();
-    await perNamespace.start();
+    running.push(...clusterControllers(opts, deps, on), flowControl.status, joining);
+    for (const c of running) await c.start();
   });
   ready.catch((err) => logger.error("bootstrap failed", { err: String(err) }));
   return {
     ready,
     async stop() {
       await ready.catch(() => {});
-      await controller.stop();
       await crds.stop();
       conversionWebhooks.close();
       await services.stop();
       await aggregation.stop();
-      await gc.stop();
-      await disruption.stop();
-      await quota.stop();
-      await nodeLifecycle.stop();
-      await flowControl.status.stop();
-      await policyStatus.stop();
-      await joining.stop();
-      await perNamespace.stop();
+      for (const c of running) await c.stop();
     },
   };
+}
+
+/** A controller started once the cluster is bootstrapped and stopped with the server. */
+interface Runnable {
+  start(): void | Promise<void>;
+  stop(): void | Promise<void>;
+}
+
+/** The controllers `--controllers` selects that follow the cluster, in start order. */
+function clusterControllers(
+  opts: ServerOptions,
+  deps: ControllerDeps,
+  on: (name: string) => boolean,
+): Runnable[] {
+  const { registry, logger } = deps;
+  const feed = deps.watchCaches.feed;
+  const caPem = deps.pki.caPem ?? deps.pki.serving.certPem;
+  const all: [string, () => Runnable][] = [
+    ["namespace-controller", () => new NamespaceController({ registry, feed, logger })],
+    ["node-lifecycle-controller", () =>
+      new NodeLifecycleController({
+        registry,
+        gracePeriodMs: opts.nodeMonitorGracePeriodMs,
+        monitorPeriodMs: Math.min(5_000, Math.max(500, opts.nodeMonitorGracePeriodMs / 4)),
+        logger,
+      })],
+    ["garbage-collector-controller", () => new GarbageCollector({ registry, feed, logger })],
+    ["disruption-controller", () => new DisruptionController({ registry, feed, logger })],
+    ["resourcequota-controller", () =>
+      new ResourceQuotaController({
+        registry,
+        feed,
+        logger,
+        pendingCharges: deps.pendingCharges,
+      })],
+    [
+      "validatingadmissionpolicy-status-controller",
+      () => policyStatusController(registry, feed, logger),
+    ],
+  ];
+  return [
+    ...all.filter(([name]) => on(name)).map(([, make]) => make()),
+    namespaceControllers(registry, feed, caPem, logger, on),
+  ];
 }
 
 /**

@@ -71,6 +71,8 @@ export interface ServerOptions {
    * server's controllers act.
    */
   runControllers?: boolean;
+  /** `--disable-scheduler`: this server runs no scheduler (default: it runs one). */
+  disableScheduler?: boolean;
   verbosity: number;
   /** Warnings to log at start (deprecated gates...). */
   warnings: string[];
@@ -108,6 +110,7 @@ export const FLAG_HELP: Record<string, string> = {
   "feature-gates": "comma-separated Name=true|false pairs",
   "node-monitor-grace-period":
     "how long a node may go without a heartbeat before it is marked Unknown (default 40s)",
+  "disable-scheduler": "run no scheduler in this server (pods without a node stay Pending)",
   "v": "log verbosity (2 logs every request)",
   ...AUTHZ_FLAG_HELP,
   ...AUTHN_FLAG_HELP,
@@ -130,6 +133,7 @@ const SERVER_PARSE_OPTIONS = {
   "http2-max-streams-per-connection": { type: "string" },
   "feature-gates": { type: "string" },
   "node-monitor-grace-period": { type: "string" },
+  "disable-scheduler": { type: "string" },
   "v": { type: "string", short: "v" },
   "help": { type: "boolean", short: "h" },
 } as const;
@@ -146,7 +150,9 @@ export function parseServerOptions(
   let values: FlagValues;
   try {
     values = parseArgs({
-      args: normalizeControllerBoolFlags(normalizeBoolFlags(args)),
+      args: normalizeControllerBoolFlags(normalizeBoolFlags(args)).map((a) =>
+        a === "--disable-scheduler" ? "--disable-scheduler=true" : a
+      ),
       strict: true,
       allowPositionals: false,
       options: {
@@ -180,6 +186,10 @@ export function parseServerOptions(
     errors.push("--tls-cert-file and --tls-private-key-file must be given together");
   }
   const verbosity = verbosityFlag(str("v"), errors);
+  const disableScheduler = str("disable-scheduler");
+  if (disableScheduler !== undefined && !["true", "false"].includes(disableScheduler)) {
+    errors.push(`--disable-scheduler: invalid value "${disableScheduler}" (true or false)`);
+  }
   const gates = featureGatesFromFlag(str("feature-gates") ?? "");
   errors.push(...gates.errors.map((e) => `--feature-gates: ${e}`));
   const serviceClusterIPRange = str("service-cluster-ip-range") ?? "10.96.0.0/12";
@@ -204,6 +214,7 @@ export function parseServerOptions(
       http2MaxStreamsPerConnection,
       historyWindowMs: historyWindowMs!,
       nodeMonitorGracePeriodMs: nodeMonitorGracePeriodMs!,
+      disableScheduler: disableScheduler === "true",
       featureGates: gates.gates,
       serviceClusterIPRange,
       serviceNodePortRange,

@@ -58,6 +58,7 @@ import { CrdController } from "./controllers/crd_controller.ts";
 import { WebhookClient } from "./webhook/webhook_client.ts";
 import { registryEndpointSource } from "./webhook/service_resolver.ts";
 import { NodeLifecycleController } from "./controllers/node_lifecycle_controller.ts";
+import { Scheduler } from "./controllers/scheduler/scheduler.ts";
 import { HealthChecks, type PostStartHook, storageCheck } from "./health/mod.ts";
 import { type ApiServerMetrics, createApiServerMetrics, MetricsRegistry } from "./metrics/mod.ts";
 import type { ServerOptions } from "./options.ts";
@@ -523,6 +524,8 @@ function clusterControllers(
   return [
     ...all.filter(([name]) => on(name)).map(([, make]) => make()),
     namespaceControllers(registry, feed, caPem, logger, on),
+    // The scheduler runs unless --disable-scheduler.
+    ...(opts.disableScheduler ? [] : [new Scheduler({ registry, feed, logger })]),
   ];
 }
 

@@ -65,6 +65,15 @@ function victimsOn(
   return lower.filter((p) => removed.has(p.key));
 }
 
+/** Whether a lower-priority pod still terminates on the pod's nominated node (kube waits). */
+function terminatingVictimOnNominated(pod: PodInfo, nodes: readonly NodeInfo[]): boolean {
+  const status = pod.object.status as Record<string, unknown> | undefined;
+  const nominated = status?.nominatedNodeName;
+  const node = nominated ? nodes.find((n) => n.name === nominated) : undefined;
+  if (!node) return false;
+  return [...node.pods.values()].some((p) => p.terminating && p.priority < pod.priority);
+}
+
 /** Finds where preempting lower-priority pods lets `pod` fit. */
 export function preempt(
   pod: PodInfo,
@@ -74,6 +83,9 @@ export function preempt(
 ): PreemptionResult {
   if (pod.spec.preemptionPolicy === "Never") {
     return { message: "preemption: not eligible due to preemptionPolicy=Never." };
+  }
+  if (terminatingVictimOnNominated(pod, nodes)) {
+    return { message: "preemption: not eligible due to a terminating pod on the nominated node." };
   }
   const reasons: string[] = [];
   let best: PreemptionCandidate | undefined;

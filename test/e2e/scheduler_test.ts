@@ -7,7 +7,8 @@
 import assert from "node:assert/strict";
 import { startTestServer, type TestServer } from "../support/test_server.ts";
 
-type Obj = Record<string, any>; // deno-lint-ignore-line no-explicit-any
+// deno-lint-ignore no-explicit-any
+type Obj = Record<string, any>;
 
 const NS = "/api/v1/namespaces/default";
 

@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { startTestServer, type TestServer } from "../support/test_server.ts";
+import { kubectlFor, kubectlOk, runKubectl, skipWithoutKubectl } from "../support/kubectl.ts";
 
 // deno-lint-ignore no-explicit-any
 type Obj = Record<string, any>;
@@ -231,4 +232,46 @@ Deno.test("scheduler preempts a lower-priority pod for a higher-priority one", a
     await call(t, "DELETE", `${NS}/pods/low`, { gracePeriodSeconds: 0 });
     assert.equal(await nodeOf(t, "high"), "only");
   });
+});
+
+Deno.test({
+  name: "kubectl run gets a node, and kubectl describe pod shows the scheduler's events",
+  ignore: skipWithoutKubectl("the scheduler's kubectl test"),
+  async fn() {
+    await withServer(async (t) => {
+      const k = kubectlFor(t);
+      await createNode(t, "worker");
+      kubectlOk(await runKubectl(k, ["run", "web", "--image=x"]));
+      assert.equal(await nodeOf(t, "web"), "worker");
+      kubectlOk(
+        await runKubectl(k, [
+          "run",
+          "big",
+          "--image=x",
+          `--overrides=${
+            JSON.stringify({
+              spec: {
+                containers: [{ name: "big", image: "x", resources: { requests: { cpu: "64" } } }],
+              },
+            })
+          }`,
+        ]),
+      );
+      await waitFor(
+        "FailedScheduling",
+        async () => (await eventsOf(t, "big")).find((e) => e.reason === "FailedScheduling"),
+      );
+      const web = kubectlOk(await runKubectl(k, ["describe", "pod", "web"]));
+      assert.match(web, /Node:\s+worker/);
+      assert.match(
+        web,
+        /Normal\s+Scheduled\s+\S+\s+default-scheduler\s+Successfully assigned default\/web to worker/,
+      );
+      const big = kubectlOk(await runKubectl(k, ["describe", "pod", "big"]));
+      assert.match(
+        big,
+        /Warning\s+FailedScheduling\s+\S+\s+default-scheduler\s+0\/1 nodes are available: 1 Insufficient cpu\./,
+      );
+    });
+  },
 });

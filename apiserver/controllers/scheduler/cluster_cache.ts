@@ -56,7 +56,10 @@ export class ClusterCache {
     const pods = this.#byNode.get(name) ?? new Map<string, PodInfo>();
     this.#byNode.set(name, pods);
     info.pods = pods;
-    for (const p of pods.values()) addInto(info.requested, p.requests);
+    for (const p of pods.values()) {
+      addInto(info.requested, p.requests);
+      if (p.hasAntiAffinity) info.antiAffinityPods++;
+    }
     this.#nodes.set(name, info);
   }
 
@@ -89,7 +92,10 @@ export class ClusterCache {
     if (!pods) this.#byNode.set(nodeName, pods = new Map());
     pods.set(pod.key, pod);
     const node = this.#nodes.get(nodeName);
-    if (node) addInto(node.requested, pod.requests);
+    if (node) {
+      addInto(node.requested, pod.requests);
+      if (pod.hasAntiAffinity) node.antiAffinityPods++;
+    }
   }
 
   #unbind(pod: PodInfo): void {
@@ -97,7 +103,10 @@ export class ClusterCache {
     if (!pod.nodeName || !pods?.has(pod.key)) return;
     pods.delete(pod.key);
     const node = this.#nodes.get(pod.nodeName);
-    if (node) addInto(node.requested, pod.requests, -1);
+    if (node) {
+      addInto(node.requested, pod.requests, -1);
+      if (pod.hasAntiAffinity) node.antiAffinityPods--;
+    }
     if (pods.size === 0 && !node) this.#byNode.delete(pod.nodeName);
   }
 }

@@ -75,7 +75,9 @@ function countTermMatches(terms: Term[], nodes: readonly NodeInfo[]): Map<string
 function existingAntiAffinityPairs(pod: PodInfo, nodes: readonly NodeInfo[]): Set<string> {
   const pairs = new Set<string>();
   for (const node of nodes) {
+    if (node.antiAffinityPods === 0) continue;
     for (const p of node.pods.values()) {
+      if (!p.hasAntiAffinity) continue;
       for (const term of requiredTerms(p, "podAntiAffinity")) {
         const value = node.labels[term.topologyKey];
         if (value !== undefined && term.matches(pod)) pairs.add(`${term.topologyKey}=${value}`);

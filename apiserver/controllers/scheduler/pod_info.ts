@@ -34,6 +34,8 @@ export interface PodInfo {
   terminating: boolean;
   /** Whether the pod has finished (Succeeded or Failed): it holds no resources. */
   finished: boolean;
+  /** Whether the pod has required pod anti-affinity terms (other pods must keep away). */
+  hasAntiAffinity: boolean;
   object: KubeObject;
 }
 
@@ -54,6 +56,8 @@ export interface NodeInfo {
   /** The sum of the requests of the pods bound to it. */
   requested: Resources;
   pods: Map<string, PodInfo>;
+  /** How many of its pods have required anti-affinity (most nodes: none, skipped). */
+  antiAffinityPods: number;
   object: KubeObject;
 }
 
@@ -74,6 +78,12 @@ function hostPortsOf(spec: Obj): HostPort[] {
     }
   }
   return out;
+}
+
+function hasRequiredAntiAffinity(spec: Obj): boolean {
+  const affinity = isObject(spec.affinity) ? spec.affinity : {};
+  const anti = isObject(affinity.podAntiAffinity) ? affinity.podAntiAffinity : {};
+  return arr(anti.requiredDuringSchedulingIgnoredDuringExecution).length > 0;
 }
 
 /** Reads a pod object. */
@@ -97,6 +107,7 @@ export function podInfoOf(pod: KubeObject): PodInfo {
     spec,
     terminating: !!pod.metadata.deletionTimestamp,
     finished: phase === "Succeeded" || phase === "Failed",
+    hasAntiAffinity: hasRequiredAntiAffinity(spec),
     object: pod,
   };
 }
@@ -116,6 +127,7 @@ export function nodeInfoOf(node: KubeObject): NodeInfo {
     allocatable: nodeAllocatable(node),
     requested: {},
     pods: new Map(),
+    antiAffinityPods: 0,
     object: node,
   };
 }

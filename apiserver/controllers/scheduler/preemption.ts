@@ -30,8 +30,12 @@ export type PreemptionResult =
 function withoutPods(node: NodeInfo, removed: Set<string>): NodeInfo {
   const pods = new Map([...node.pods].filter(([k]) => !removed.has(k)));
   const requested = {};
-  for (const p of pods.values()) addInto(requested, p.requests);
-  return { ...node, pods, requested };
+  let antiAffinityPods = 0;
+  for (const p of pods.values()) {
+    addInto(requested, p.requests);
+    if (p.hasAntiAffinity) antiAffinityPods++;
+  }
+  return { ...node, pods, requested, antiAffinityPods };
 }
 
 function fitsWithout(

@@ -29,6 +29,8 @@ import { SCHEDULER_USER } from "./scheduler_user.ts";
 
 const PODS = "/registry/core/pods/";
 const NODES = "/registry/core/nodes/";
+/** Most bindings in flight at once. */
+const MAX_BINDINGS = 64;
 
 /** Options of the scheduler. */
 export interface SchedulerOptions {
@@ -56,6 +58,10 @@ export class Scheduler {
   readonly #events: EventRecorder;
   /** The last FailedScheduling message recorded per pod (repeats are not recorded again). */
   readonly #lastFailure = new Map<string, string>();
+  /** Bindings in flight (kube's binding cycles, run beside the next pods' scheduling). */
+  readonly #binding = new Map<string, Promise<void>>();
+  /** Pods assumed on a node while their binding is in flight or not yet seen in the feed. */
+  readonly #assumed = new Map<string, string>();
   #unsubscribe?: () => void;
 
   constructor(opts: SchedulerOptions) {
@@ -84,11 +90,16 @@ export class Scheduler {
   async stop(): Promise<void> {
     this.#unsubscribe?.();
     await this.#queue.stop();
+    await Promise.all(this.#binding.values());
   }
 
-  /** Resolves when no pod is being scheduled or queued to be. */
-  idle(): Promise<void> {
-    return this.#queue.idle();
+  /** Resolves when no pod is being scheduled, queued to be, or being bound. */
+  async idle(): Promise<void> {
+    for (;;) {
+      await this.#queue.idle();
+      if (this.#binding.size === 0) return;
+      await Promise.all(this.#binding.values());
+    }
   }
 
   #reset(items: KeyValue[]): void {
@@ -121,6 +132,12 @@ export class Scheduler {
     const k = podKey(key);
     const value = typeof obj === "string" ? JSON.parse(obj) as KubeObject : obj;
     const info = this.#cache.setPod(k, value);
+    const assumedOn = this.#assumed.get(k);
+    if (info && !info.nodeName && assumedOn && !info.terminating) {
+      this.#cache.assume(info, assumedOn); // an older write than our binding: keep the node
+      return info;
+    }
+    this.#assumed.delete(k);
     if (info && isPending(info)) this.#queue.add(k);
     else {
       this.#queue.forget(k);
@@ -137,8 +154,7 @@ export class Scheduler {
     const nodes = this.#cache.nodes();
     const found = findNode(pod, nodes, this.#filters, this.#opts.random);
     if (found.node) {
-      if (await this.#bind(pod, found.node.name)) return;
-      this.#queue.failed(key, -1); // straight to back-off
+      await this.#startBinding(pod, found.node.name);
       return;
     }
     let postFilter: string | undefined;
@@ -150,6 +166,27 @@ export class Scheduler {
     const message = fitErrorMessage(nodes.length, found.rejections, postFilter);
     this.#queue.failed(key, changesAtStart);
     await this.#reportUnschedulable(pod, message);
+  }
+
+  /**
+   * Assumes the pod on the node in the cache, so the next pods see it there, and binds it in
+   * the background (at most MAX_BINDINGS at once); a failed binding forgets the assumption and
+   * backs the pod off.
+   */
+  async #startBinding(pod: PodInfo, nodeName: string): Promise<void> {
+    while (this.#binding.size >= MAX_BINDINGS) await Promise.race(this.#binding.values());
+    this.#cache.assume(pod, nodeName);
+    this.#assumed.set(pod.key, nodeName);
+    const cycle = this.#bind(pod, nodeName).then((ok) => {
+      if (ok) return;
+      this.#assumed.delete(pod.key);
+      const current = this.#cache.pod(pod.key);
+      if (current?.uid === pod.uid) this.#cache.setPod(pod.key, current.object);
+      this.#queue.failed(pod.key, -1); // straight to back-off
+    }).catch((err) =>
+      this.#opts.logger?.error("binding cycle failed", { pod: pod.key, err: String(err) })
+    ).finally(() => this.#binding.delete(pod.key));
+    this.#binding.set(pod.key, cycle);
   }
 
   /** Binds through `pods/binding`; answers whether it did. */
@@ -175,7 +212,6 @@ export class Scheduler {
       this.#opts.logger?.warn("binding failed", { pod: pod.key, node: nodeName, err: String(err) });
       return false;
     }
-    this.#cache.assume(pod, nodeName);
     this.#queue.forget(pod.key);
     this.#lastFailure.delete(pod.key);
     await this.#record(pod.object, {

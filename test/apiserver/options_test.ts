@@ -91,3 +91,17 @@ Deno.test("parseServerOptions() reads durations as Go's time.ParseDuration does"
     });
   }
 });
+
+Deno.test("parseServerOptions() reads --disable-scheduler with or without a value", () => {
+  const read = (args: string[]) => {
+    const p = parseServerOptions(args);
+    return p.ok ? p.options.disableScheduler : p.errors;
+  };
+  assert.equal(read([]), false);
+  assert.equal(read(["--disable-scheduler"]), true);
+  assert.equal(read(["--disable-scheduler=true"]), true);
+  assert.equal(read(["--disable-scheduler=false"]), false);
+  assert.deepEqual(read(["--disable-scheduler=yes"]), [
+    '--disable-scheduler: invalid value "yes" (true or false)',
+  ]);
+});

@@ -131,6 +131,7 @@ export class Scheduler {
   #setPod(key: string, obj: KubeObject | string | undefined): PodInfo | undefined {
     const k = podKey(key);
     const value = typeof obj === "string" ? JSON.parse(obj) as KubeObject : obj;
+    const before = this.#cache.pod(k);
     const info = this.#cache.setPod(k, value);
     const assumedOn = this.#assumed.get(k);
     if (info && !info.nodeName && assumedOn && !info.terminating) {
@@ -138,8 +139,12 @@ export class Scheduler {
       return info;
     }
     this.#assumed.delete(k);
-    if (info && isPending(info)) this.#queue.add(k);
-    else {
+    if (info && isPending(info)) {
+      // A status-only change (such as our own condition) does not retry a waiting pod.
+      if (!(before && sameScheduling(before, info) && this.#queue.isWaiting(k))) {
+        this.#queue.add(k);
+      }
+    } else {
       this.#queue.forget(k);
       this.#lastFailure.delete(k);
     }
@@ -267,6 +272,12 @@ export class Scheduler {
   #pods(): Store {
     return this.#opts.registry.lookup("", "v1", "pods")!;
   }
+}
+
+/** Whether two versions of a pod ask the same of the scheduler (spec and labels). */
+function sameScheduling(a: PodInfo, b: PodInfo): boolean {
+  return a.uid === b.uid && JSON.stringify(a.spec) === JSON.stringify(b.spec) &&
+    JSON.stringify(a.labels) === JSON.stringify(b.labels);
 }
 
 /** `<namespace>/<name>` of a pod's storage key. */

@@ -67,6 +67,11 @@ export class SchedulingQueue {
     this.#active.add(key);
   }
 
+  /** Whether the pod failed and waits (for a change, or its back-off). */
+  isWaiting(key: string): boolean {
+    return this.#waiting.has(key);
+  }
+
   /** Forgets a pod (bound, deleted, or not ours). */
   forget(key: string): void {
     const w = this.#waiting.get(key);

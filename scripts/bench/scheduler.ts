@@ -65,6 +65,17 @@ const nodeSeconds = await inParallel(NODES, async (i) => {
   };
   await nodes.update("", name, created, { subresource: "status" });
 });
+// New nodes carry the not-ready taint until the node controller sees them Ready.
+for (;;) {
+  const list = await nodes.list("", { plan: { mode: "latest" } });
+  const tainted = list.items.some((n) =>
+    ((n.spec as { taints?: { key: string }[] }).taints ?? []).some((t) =>
+      t.key === "node.kubernetes.io/not-ready"
+    )
+  );
+  if (!tainted) break;
+  await new Promise((r) => setTimeout(r, 200));
+}
 const createSeconds = await inParallel(PODS, async (i) => {
   await pods.create("default", {
     metadata: { name: `pod-${i}`, labels: { app: `a${i % 10}` } },

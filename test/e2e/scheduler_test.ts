@@ -52,6 +52,12 @@ async function createNode(
     }],
   };
   await call(t, "PUT", `/api/v1/nodes/${name}/status`, node);
+  // A new node carries the not-ready taint until the node controller sees it Ready.
+  await waitFor(`${name} without the not-ready taint`, async () => {
+    const n = await call(t, "GET", `/api/v1/nodes/${name}`);
+    const taints: Obj[] = n.spec.taints ?? [];
+    return taints.some((x) => x.key === "node.kubernetes.io/not-ready") ? undefined : n;
+  });
 }
 
 function podBody(name: string, spec: Obj = {}, cpu = "100m", labels: Obj = {}): Obj {

@@ -136,6 +136,8 @@ export async function startServer(
     sans: opts.tlsSans,
     certFile: opts.tlsCertFile,
     keyFile: opts.tlsPrivateKeyFile,
+    proxyClientCertFile: opts.proxyClientCertFile,
+    proxyClientKeyFile: opts.proxyClientKeyFile,
   });
   const metrics = createApiServerMetrics(new MetricsRegistry({ currentVersion: "1.32" }));
   const storage = await openStorage(opts, metrics);

@@ -34,6 +34,7 @@ import { type ApiServerMetrics, metricsHandler } from "./metrics/mod.ts";
 import { OpenApiV3Handler } from "./openapi/openapi_handler.ts";
 import { OpenApiV2Handler } from "./openapi/openapi_v2_handler.ts";
 import type { ResourceRegistry } from "./registry/resource_registry.ts";
+import type { AggregatorProxy } from "./aggregator/proxy_handler.ts";
 import type { WatchCaches } from "./watch/watch_caches.ts";
 
 export type { ApiHandler } from "./http/filters/filter.ts";
@@ -56,6 +57,8 @@ export interface ApiHandlerDeps {
   /** APIResponseCompression and WatchList are read from them per request. */
   featureGates: FeatureGates;
   logger: Logger;
+  /** Proxies the group versions of remote APIServices to their extension API servers. */
+  aggregator?: AggregatorProxy;
 }
 
 /** Builds the handler: the filters, outermost first, in front of the routes. */
@@ -94,6 +97,8 @@ function apiRoutes(deps: ApiHandlerDeps): ContextHandler {
   registry.onChange(() => openapiV2.invalidate());
   return async ({ req, conn, url, info, user, warnings }) => {
     if (url.pathname === "/version" || url.pathname === "/version/") return handleVersion();
+    const proxied = await deps.aggregator?.handle({ req, url, user, signal: conn.signal });
+    if (proxied) return proxied;
     if (info.isResourceRequest) return await resources.handle(req, conn, url, info, user, warnings);
     const disc = await discovery.handle(req, url);
     if (disc) return disc;

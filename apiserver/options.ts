@@ -75,6 +75,8 @@ export interface ServerOptions {
    * server's controllers act.
    */
   runControllers?: boolean;
+  /** The APIService availability controller's resync period, ms (not a flag; default 30 s). */
+  aggregatorResyncMs?: number;
   verbosity: number;
   /** Warnings to log at start (deprecated gates...). */
   warnings: string[];

@@ -51,5 +51,8 @@ export function withAvailability(
     message: a.message,
   };
   const others = conditions.filter((c) => c.type !== "Available");
-  return { ...status, conditions: old ? conditions.map((c) => c === old ? next : c) : [...others, next] };
+  return {
+    ...status,
+    conditions: old ? conditions.map((c) => c === old ? next : c) : [...others, next],
+  };
 }

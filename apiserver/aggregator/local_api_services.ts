@@ -22,6 +22,9 @@ import { builtinPriority, CUSTOM_RESOURCE_PRIORITY } from "./priorities.ts";
 /** The label kube's autoregistration marks the APIServices it manages with. */
 export const AUTOMANAGED_LABEL = "kube-aggregator.kubernetes.io/automanaged";
 
+/** The field manager of the writes (kube-apiserver's). */
+const MANAGER = { fieldManager: "kube-apiserver" };
+
 /** One wanted local APIService. */
 interface Wanted {
   name: string;
@@ -60,7 +63,7 @@ export class LocalApiServices {
   #running?: Promise<void>;
   #again = false;
   #stopped = false;
-  #timer?: number;
+  #timer?: ReturnType<typeof setTimeout>;
   readonly #unsubscribes: (() => void)[] = [];
 
   constructor(opts: LocalApiServicesOptions) {
@@ -130,7 +133,7 @@ export class LocalApiServices {
         spec: w.spec,
       };
       try {
-        current = await store.create("", body);
+        current = await store.create("", body, MANAGER);
       } catch (err) {
         if (!(err instanceof StatusError && err.code === 409)) throw err;
         current = await store.get("", w.name);
@@ -139,21 +142,31 @@ export class LocalApiServices {
       const next = structuredClone(current);
       next.spec = w.spec;
       delete next.metadata.resourceVersion;
-      current = (await store.update("", w.name, next)).object;
+      current = (await store.update("", w.name, next, MANAGER)).object;
     }
-    if (!isObject(current.spec?.service)) await this.#markLocal(store, current);
+    if (!hasService(current)) await this.#markLocal(store, current);
   }
 
   async #markLocal(store: Store, o: KubeObject): Promise<void> {
     if (!withAvailability(o, LOCAL_AVAILABILITY)) return;
-    await ignoreNotFound(store.guaranteedUpdate("", o.metadata!.name!, (cur) => {
-      if (!cur || isObject(cur.spec?.service)) return undefined;
-      const status = withAvailability(cur, LOCAL_AVAILABILITY);
-      if (!status) return undefined;
-      cur.status = status;
-      return cur;
-    }, {}, { subresource: "status" }));
+    await ignoreNotFound(store.guaranteedUpdate(
+      "",
+      o.metadata!.name!,
+      (cur) => {
+        if (!cur || hasService(cur)) return undefined;
+        const status = withAvailability(cur, LOCAL_AVAILABILITY);
+        if (!status) return undefined;
+        cur.status = status;
+        return cur;
+      },
+      {},
+      { subresource: "status" },
+    ));
   }
+}
+
+function hasService(o: KubeObject): boolean {
+  return isObject(o.spec) && isObject(o.spec.service);
 }
 
 function specDiffers(o: KubeObject, w: Wanted): boolean {

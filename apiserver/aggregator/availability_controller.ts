@@ -115,7 +115,7 @@ export class AvailabilityController {
           return cur;
         },
         {},
-        { subresource: "status" },
+        { fieldManager: "kube-apiserver", subresource: "status" },
       );
     } catch (err) {
       if (!(err instanceof StatusError && err.code === 404)) throw err;

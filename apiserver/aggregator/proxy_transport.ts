@@ -194,19 +194,28 @@ function responseHeaders(res: IncomingMessage): Headers {
 
 /** The answer's body as a web stream that pauses the socket while the reader lags. */
 function toWeb(res: IncomingMessage): ReadableStream<Uint8Array> {
+  let done = false;
   return new ReadableStream<Uint8Array>({
     start(controller) {
       res.on("data", (chunk: Uint8Array) => {
+        if (done) return;
         controller.enqueue(new Uint8Array(chunk));
         if ((controller.desiredSize ?? 0) <= 0) res.pause();
       });
-      res.on("end", () => controller.close());
-      res.on("error", (err: Error) => controller.error(err));
+      res.on("end", () => {
+        if (!done) controller.close();
+        done = true;
+      });
+      res.on("error", (err: Error) => {
+        if (!done) controller.error(err);
+        done = true;
+      });
     },
     pull() {
       res.resume();
     },
     cancel() {
+      done = true;
       res.destroy();
     },
   }, { highWaterMark: 16 });

@@ -1,0 +1,220 @@
+/**
+ * The aggregation layer end to end: a fake extension API server (its own CA, HTTPS, asking for
+ * a client certificate) registered through a Service, an EndpointSlice and an APIService;
+ * through our server: availability, discovery, create/get/list/watch proxied with the caller's
+ * identity as front-proxy headers and never their credentials, RBAC before proxying, 503 while
+ * the extension is down, recovery when it is back; kubectl where present.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { startTestServer, type TestServer } from "../support/test_server.ts";
+import { call } from "./foundation_helpers.ts";
+import {
+  type FakeExtension,
+  GROUP,
+  startFakeExtension,
+  VERSION,
+} from "./_fake_extension_server.ts";
+
+const NS = "wardle";
+const SVC = "api";
+const API_SERVICE = `${VERSION}.${GROUP}`;
+const BASE = `/apis/${GROUP}/${VERSION}/namespaces/${NS}/flunders`;
+
+interface Ctx {
+  s: TestServer;
+  ext: FakeExtension;
+  dir: string;
+}
+
+async function until<T>(what: string, fn: () => Promise<T | undefined>, ms = 90_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function availability(s: TestServer): Promise<Record<string, string> | undefined> {
+  const r = await call<{ status?: { conditions?: Record<string, string>[] } }>(
+    s,
+    "GET",
+    `/apis/apiregistration.k8s.io/v1/apiservices/${API_SERVICE}`,
+  );
+  return r.body.status?.conditions?.find((c) => c.type === "Available");
+}
+
+/**
+ * A non-loopback IPv4 address of this machine (EndpointSlices may not name loopback ones), or
+ * undefined when there is none.
+ */
+function hostAddress(): string | undefined {
+  return Deno.networkInterfaces().find((i) => i.family === "IPv4" && !i.address.startsWith("127."))
+    ?.address;
+}
+
+/**
+ * A Service (no selector) with an EndpointSlice to the fake on this machine's address, or,
+ * without one, an ExternalName Service to localhost; then the APIService (port defaulted).
+ */
+async function register(c: Ctx): Promise<void> {
+  const { s, ext } = c;
+  const ns = await call(s, "POST", "/api/v1/namespaces", { metadata: { name: NS } });
+  assert.equal(ns.status, 201);
+  const address = hostAddress();
+  const svc = await call(s, "POST", `/api/v1/namespaces/${NS}/services`, {
+    metadata: { name: SVC },
+    spec: address
+      ? { ports: [{ port: 443, targetPort: ext.port }] }
+      : { type: "ExternalName", externalName: "localhost" },
+  });
+  assert.equal(svc.status, 201, svc.text);
+  if (address) {
+    const slice = await call(
+      s,
+      "POST",
+      `/apis/discovery.k8s.io/v1/namespaces/${NS}/endpointslices`,
+      {
+        metadata: { name: `${SVC}-1`, labels: { "kubernetes.io/service-name": SVC } },
+        addressType: "IPv4",
+        endpoints: [{ addresses: [address], conditions: { ready: true } }],
+        ports: [{ name: "", port: ext.port, protocol: "TCP" }],
+      },
+    );
+    assert.equal(slice.status, 201, slice.text);
+  }
+  const service = address
+    ? { namespace: NS, name: SVC }
+    : { namespace: NS, name: SVC, port: ext.port };
+  const api = await call(s, "POST", "/apis/apiregistration.k8s.io/v1/apiservices", {
+    metadata: { name: API_SERVICE },
+    spec: {
+      group: GROUP,
+      version: VERSION,
+      service,
+      caBundle: btoa(ext.ca.certPem),
+      groupPriorityMinimum: 1000,
+      versionPriority: 15,
+    },
+  });
+  assert.equal(api.status, 201, api.text);
+  const spec = (api.body as unknown as { spec: { service: { port: number } } }).spec;
+  assert.equal(spec.service.port, address ? 443 : ext.port);
+}
+
+async function proxiedVerbs(c: Ctx): Promise<void> {
+  const { s, ext } = c;
+  const disc = await call<{ resources: { name: string }[] }>(s, "GET", `/apis/${GROUP}/${VERSION}`);
+  assert.equal(disc.status, 200, disc.text);
+  assert.deepEqual(disc.body.resources.map((r) => r.name), ["flunders"]);
+  const created = await call(s, "POST", BASE, { metadata: { name: "one" }, spec: { x: 1 } });
+  assert.equal(created.status, 201, created.text);
+  const got = await call(s, "GET", `${BASE}/one`);
+  assert.equal(got.status, 200);
+  assert.equal(got.body.metadata.name, "one");
+  const list = await call<{ items: unknown[] }>(s, "GET", BASE);
+  assert.equal(list.body.items.length, 1);
+  const last = ext.seen.at(-1)!;
+  assert.equal(last.user, "kubernetes-admin");
+  assert.deepEqual(last.groups, ["system:masters", "system:authenticated"]);
+  assert.equal(last.clientCertCN, "front-proxy-client");
+  assert.ok(ext.seen.every((x) => !x.authorization && !x.impersonation), "credentials forwarded");
+}
+
+async function proxiedWatch(c: Ctx): Promise<void> {
+  const { s } = c;
+  const ac = new AbortController();
+  const res = await s.fetch(`${BASE}?watch=true`, { signal: ac.signal });
+  assert.equal(res.status, 200);
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buf = "";
+  const nextEvent = async () => {
+    while (!buf.includes("\n")) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error("watch ended");
+      buf += value;
+    }
+    const i = buf.indexOf("\n");
+    const line = buf.slice(0, i);
+    buf = buf.slice(i + 1);
+    return JSON.parse(line) as { type: string; object: { metadata: { name: string } } };
+  };
+  assert.equal((await nextEvent()).object.metadata.name, "one");
+  assert.equal((await call(s, "POST", BASE, { metadata: { name: "two" } })).status, 201);
+  const ev = await nextEvent();
+  assert.deepEqual([ev.type, ev.object.metadata.name], ["ADDED", "two"]);
+  ac.abort();
+  await reader.cancel().catch(() => {});
+}
+
+async function identityAndRbac(c: Ctx): Promise<void> {
+  const { s, ext } = c;
+  const imp = await call(s, "GET", `${BASE}/one`, undefined, {
+    "Impersonate-User": "alice",
+    "Impersonate-Group": "system:masters",
+    "Impersonate-Extra-Team%2FName": "blue",
+  });
+  assert.equal(imp.status, 200, imp.text);
+  const seen = ext.seen.at(-1)!;
+  assert.equal(seen.user, "alice");
+  assert.deepEqual(seen.groups, ["system:masters", "system:authenticated"]);
+  assert.deepEqual(seen.extra, { "team/name": ["blue"] });
+  assert.ok(!seen.impersonation && !seen.authorization);
+  const before = ext.seen.length;
+  const denied = await call(s, "GET", BASE, undefined, { authorization: "Bearer bob-token" });
+  assert.equal(denied.status, 403, denied.text);
+  assert.match(JSON.parse(denied.text).message, /User "bob" cannot list resource "flunders"/);
+  assert.equal(ext.seen.length, before, "a forbidden request reached the extension");
+}
+
+async function outageAndRecovery(c: Ctx): Promise<void> {
+  const { s, ext } = c;
+  await ext.stop();
+  const down = await until("Available False", async () => {
+    const a = await availability(s);
+    return a?.status === "False" ? a : undefined;
+  });
+  assert.equal(down.reason, "FailedDiscoveryCheck");
+  assert.match(down.message, /connection refused/);
+  const r = await s.fetch(BASE);
+  assert.equal(r.status, 503);
+  assert.equal(await r.text(), "service unavailable\n");
+  await ext.restart();
+  await until("Available True", async () => {
+    const a = await availability(s);
+    return a?.status === "True" ? a : undefined;
+  });
+  assert.equal((await call(s, "GET", `${BASE}/one`)).status, 200);
+}
+
+Deno.test("aggregation: an extension API server behind an APIService", async (t) => {
+  const dir = await Deno.makeTempDir({ prefix: "aggregation-test-" });
+  await Deno.writeTextFile(join(dir, "tokens.csv"), "bob-token,bob,uid-bob\n");
+  const ext = await startFakeExtension(NS, SVC);
+  const s = await startTestServer([`--token-auth-file=${join(dir, "tokens.csv")}`], {
+    optionsHook: (o) => {
+      o.aggregatorResyncMs = 1_000;
+    },
+  });
+  const c: Ctx = { s, ext, dir };
+  try {
+    await t.step("register and become Available", async () => {
+      await register(c);
+      const a = await until("Available True", async () => {
+        const a = await availability(s);
+        return a?.status === "True" ? a : undefined;
+      });
+      assert.deepEqual([a.reason, a.message], ["Passed", "all checks passed"]);
+    });
+    await t.step("get, list and create through the proxy", () => proxiedVerbs(c));
+    await t.step("watch through the proxy", () => proxiedWatch(c));
+    await t.step("identity headers and RBAC", () => identityAndRbac(c));
+    await t.step("outage and recovery", () => outageAndRecovery(c));
+  } finally {
+    await s.close();
+    await ext.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -35,6 +35,7 @@ import { OpenApiV3Handler } from "./openapi/openapi_handler.ts";
 import { OpenApiV2Handler } from "./openapi/openapi_v2_handler.ts";
 import type { ResourceRegistry } from "./registry/resource_registry.ts";
 import type { AggregatorProxy } from "./aggregator/proxy_handler.ts";
+import type { AggregatedGroups } from "./http/discovery.ts";
 import type { WatchCaches } from "./watch/watch_caches.ts";
 
 export type { ApiHandler } from "./http/filters/filter.ts";
@@ -59,6 +60,8 @@ export interface ApiHandlerDeps {
   logger: Logger;
   /** Proxies the group versions of remote APIServices to their extension API servers. */
   aggregator?: AggregatorProxy;
+  /** Remote group versions and discovery's order (the aggregator's). */
+  aggregatedGroups?: AggregatedGroups;
 }
 
 /** Builds the handler: the filters, outermost first, in front of the routes. */
@@ -86,7 +89,7 @@ function apiRoutes(deps: ApiHandlerDeps): ContextHandler {
     yamlDecoder: deps.yamlDecoder,
   });
   const servedVerbs = () => resources.servedVerbs();
-  const discovery = new Discovery(registry, servedVerbs);
+  const discovery = new Discovery(registry, servedVerbs, deps.aggregatedGroups);
   const openapi = new OpenApiV3Handler(() => registry.all().map((s) => s.def), servedVerbs);
   registry.onChange(() => openapi.invalidate());
   const openapiV2 = new OpenApiV2Handler({

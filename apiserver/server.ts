@@ -171,6 +171,7 @@ export async function startServer(
     featureGates: opts.featureGates,
     logger,
     aggregator: aggregator.proxy,
+    aggregatedGroups: aggregator.groups,
   });
   const server = await listen(opts, pki, handler, parts.authn.clientCaPems);
   const url = serverUrlFor(opts.bindAddress, server.port);

@@ -15,6 +15,9 @@ import { AvailabilityController } from "./availability_controller.ts";
 import { LocalApiServices } from "./local_api_services.ts";
 import { AggregatorProxy } from "./proxy_handler.ts";
 import { ProxyTransport } from "./proxy_transport.ts";
+import { RemoteDiscovery } from "./remote_discovery.ts";
+import { compareKubeAwareVersions } from "./version_order.ts";
+import type { AggregatedGroups } from "../http/discovery.ts";
 
 /** What the aggregator is built from. */
 export interface AggregatorDeps {
@@ -33,6 +36,8 @@ export interface Aggregator {
   cache: ApiServiceCache;
   transport: ProxyTransport;
   proxy: AggregatorProxy;
+  /** The remote group versions and the priorities, for discovery. */
+  groups: AggregatedGroups;
   /** Registers the local APIServices and starts checking the remote ones. */
   startControllers(): Promise<void>;
   stop(): Promise<void>;
@@ -62,15 +67,23 @@ export async function startAggregator(deps: AggregatorDeps): Promise<Aggregator>
     resyncMs: deps.resyncMs,
     logger,
   });
+  const remote = new RemoteDiscovery({ cache, transport, logger, refreshMs: deps.resyncMs });
   return {
     cache,
     transport,
     proxy,
+    groups: {
+      remote: () => remote.groupVersions(),
+      priority: (group, version) => remote.priority(group, version),
+      compareVersions: compareKubeAwareVersions,
+    },
     async startControllers() {
       await local.start();
       await availability.start();
+      remote.start();
     },
     async stop() {
+      await remote.stop();
       await availability.stop();
       await local.stop();
       cache.stop();

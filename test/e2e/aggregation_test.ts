@@ -169,6 +169,89 @@ async function identityAndRbac(c: Ctx): Promise<void> {
   assert.equal(ext.seen.length, before, "a forbidden request reached the extension");
 }
 
+/** The group names of /apis, and the versions of aggregated discovery's remote group. */
+async function discovery(s: TestServer) {
+  const legacy = await call<{ groups: { name: string }[] }>(s, "GET", "/apis");
+  const aggregated = await call<
+    {
+      items: {
+        metadata: { name: string };
+        versions: { version: string; resources: unknown[] }[];
+      }[];
+    }
+  >(s, "GET", "/apis", undefined, {
+    accept: "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList",
+  });
+  return {
+    names: legacy.body.groups.map((g) => g.name),
+    remote: aggregated.body.items.find((i) => i.metadata.name === GROUP),
+    aggregatedNames: aggregated.body.items.map((i) => i.metadata.name),
+  };
+}
+
+async function mergedDiscovery(c: Ctx): Promise<void> {
+  const { s } = c;
+  const d = await until("the remote group in aggregated discovery", async () => {
+    const d = await discovery(s);
+    return d.remote ? d : undefined;
+  });
+  assert.deepEqual(d.names.slice(0, 3), ["apiregistration.k8s.io", "apps", "events.k8s.io"]);
+  assert.equal(d.names.at(-1), GROUP);
+  assert.deepEqual(d.aggregatedNames, d.names);
+  assert.deepEqual(d.remote!.versions.map((v) => v.version), [VERSION]);
+  assert.deepEqual(d.remote!.versions[0].resources, [{
+    resource: "flunders",
+    responseKind: { group: "", version: "", kind: "Flunder" },
+    scope: "Namespaced",
+    singularResource: "flunder",
+    verbs: ["create", "get", "list", "watch"],
+  }]);
+  const group = await call<{ preferredVersion: { version: string } }>(s, "GET", `/apis/${GROUP}`);
+  assert.equal(group.body.preferredVersion.version, VERSION);
+}
+
+async function kubectlSteps(c: Ctx): Promise<void> {
+  const kubectl = "/usr/bin/kubectl";
+  try {
+    await Deno.stat(kubectl);
+  } catch {
+    console.log("kubectl not found: skipping the kubectl steps");
+    return;
+  }
+  const run = async (...args: string[]) => {
+    const out = await new Deno.Command(kubectl, {
+      args: [`--kubeconfig=${c.s.server.kubeconfigPath}`, ...args],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+    assert.ok(out.success, text);
+    return text;
+  };
+  const services = await run("get", "apiservices");
+  assert.match(services, /^NAME\s+SERVICE\s+AVAILABLE\s+AGE$/m);
+  assert.match(services, /^v1\.\s+Local\s+True\s+\S+$/m);
+  assert.match(services, /^v1\.apps\s+Local\s+True\s+\S+$/m);
+  assert.match(
+    services,
+    new RegExp(`^${API_SERVICE.replaceAll(".", "\\.")}\\s+${NS}/${SVC}\\s+True\\s+\\S+$`, "m"),
+  );
+  const flunders = await run("get", "flunders", "-n", NS);
+  assert.match(flunders, /^NAME\s+AGE/m);
+  assert.match(flunders, /^one\s/m);
+}
+
+async function removal(c: Ctx): Promise<void> {
+  const { s } = c;
+  const del = await call(s, "DELETE", `/apis/apiregistration.k8s.io/v1/apiservices/${API_SERVICE}`);
+  assert.equal(del.status, 200, del.text);
+  await until("the remote group gone from discovery", async () => {
+    const d = await discovery(s);
+    return !d.remote && !d.names.includes(GROUP) ? true : undefined;
+  });
+  assert.equal((await call(s, "GET", `${BASE}/one`)).status, 404);
+}
+
 async function outageAndRecovery(c: Ctx): Promise<void> {
   const { s, ext } = c;
   await ext.stop();
@@ -211,7 +294,10 @@ Deno.test("aggregation: an extension API server behind an APIService", async (t)
     await t.step("get, list and create through the proxy", () => proxiedVerbs(c));
     await t.step("watch through the proxy", () => proxiedWatch(c));
     await t.step("identity headers and RBAC", () => identityAndRbac(c));
+    await t.step("discovery lists the remote group in kube's order", () => mergedDiscovery(c));
+    await t.step("kubectl", () => kubectlSteps(c));
     await t.step("outage and recovery", () => outageAndRecovery(c));
+    await t.step("a deleted APIService leaves discovery", () => removal(c));
   } finally {
     await s.close();
     await ext.stop();

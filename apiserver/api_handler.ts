@@ -62,6 +62,8 @@ export interface ApiHandlerDeps {
   aggregator?: AggregatorProxy;
   /** Remote group versions and discovery's order (the aggregator's). */
   aggregatedGroups?: AggregatedGroups;
+  /** The OpenAPI v3 documents of remote group versions, by path (`apis/<group>/<version>`). */
+  remoteOpenApi?: () => ReadonlyMap<string, { body: Uint8Array<ArrayBuffer>; hash: string }>;
 }
 
 /** Builds the handler: the filters, outermost first, in front of the routes. */
@@ -90,7 +92,12 @@ function apiRoutes(deps: ApiHandlerDeps): ContextHandler {
   });
   const servedVerbs = () => resources.servedVerbs();
   const discovery = new Discovery(registry, servedVerbs, deps.aggregatedGroups);
-  const openapi = new OpenApiV3Handler(() => registry.all().map((s) => s.def), servedVerbs);
+  const openapi = new OpenApiV3Handler(
+    () => registry.all().map((s) => s.def),
+    servedVerbs,
+    undefined,
+    deps.remoteOpenApi,
+  );
   registry.onChange(() => openapi.invalidate());
   const openapiV2 = new OpenApiV2Handler({
     kinds: () => registry.all().map((s) => s.def),

@@ -172,6 +172,7 @@ export async function startServer(
     logger,
     aggregator: aggregator.proxy,
     aggregatedGroups: aggregator.groups,
+    remoteOpenApi: () => aggregator.openApiDocs(),
   });
   const server = await listen(opts, pki, handler, parts.authn.clientCaPems);
   const url = serverUrlFor(opts.bindAddress, server.port);

@@ -16,6 +16,7 @@ import { LocalApiServices } from "./local_api_services.ts";
 import { AggregatorProxy } from "./proxy_handler.ts";
 import { ProxyTransport } from "./proxy_transport.ts";
 import { RemoteDiscovery } from "./remote_discovery.ts";
+import type { OpenApiDoc } from "./remote_openapi.ts";
 import { compareKubeAwareVersions } from "./version_order.ts";
 import type { AggregatedGroups } from "../http/discovery.ts";
 
@@ -38,6 +39,8 @@ export interface Aggregator {
   proxy: AggregatorProxy;
   /** The remote group versions and the priorities, for discovery. */
   groups: AggregatedGroups;
+  /** The OpenAPI v3 documents of the remote group versions, by path. */
+  openApiDocs(): ReadonlyMap<string, OpenApiDoc>;
   /** Registers the local APIServices and starts checking the remote ones. */
   startControllers(): Promise<void>;
   stop(): Promise<void>;
@@ -77,6 +80,7 @@ export async function startAggregator(deps: AggregatorDeps): Promise<Aggregator>
       priority: (group, version) => remote.priority(group, version),
       compareVersions: compareKubeAwareVersions,
     },
+    openApiDocs: () => remote.openApiDocs(),
     async startControllers() {
       await local.start();
       await availability.start();

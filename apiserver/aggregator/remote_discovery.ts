@@ -16,6 +16,7 @@ import {
   CUSTOM_RESOURCE_PRIORITY,
 } from "./priorities.ts";
 import type { ProxyTransport } from "./proxy_transport.ts";
+import { fetchOpenApiV3, type OpenApiDoc } from "./remote_openapi.ts";
 
 /** A remote group version as discovery lists it. */
 export interface RemoteGroupVersion {
@@ -29,6 +30,8 @@ export interface RemoteGroupVersion {
 
 interface Entry {
   resources?: Record<string, unknown>[];
+  /** The OpenAPI v3 document, when the extension publishes one. */
+  openapi?: OpenApiDoc;
   stale: boolean;
   fetching?: Promise<void>;
 }
@@ -82,9 +85,10 @@ export class RemoteDiscovery {
     const entry = this.#entries.get(name) ?? { stale: false };
     this.#entries.set(name, entry);
     if (this.#stopped || entry.fetching) return entry.fetching ?? Promise.resolve();
-    entry.fetching = this.#fetch(api).then((resources) => {
+    entry.fetching = this.#fetch(api).then(async (resources) => {
       entry.resources = resources;
       entry.stale = false;
+      entry.openapi = await fetchOpenApiV3(this.#transport, api).catch(() => entry.openapi);
     }, (err) => {
       entry.stale = true;
       this.#logger?.info("aggregated discovery fetch failed", {
@@ -107,6 +111,16 @@ export class RemoteDiscovery {
         resources: e?.resources,
         stale: !!e?.stale,
       });
+    }
+    return out;
+  }
+
+  /** The OpenAPI v3 documents of the remote group versions, by path (`apis/<group>/<version>`). */
+  openApiDocs(): Map<string, OpenApiDoc> {
+    const out = new Map<string, OpenApiDoc>();
+    for (const api of this.#cache.all()) {
+      const doc = api.service ? this.#entries.get(api.name)?.openapi : undefined;
+      if (doc) out.set(`apis/${api.group}/${api.version}`, doc);
     }
     return out;
   }

@@ -57,6 +57,21 @@ const RESOURCE_LIST = {
   }],
 };
 
+/** The extension's OpenAPI v3 document of its group version. */
+export const OPENAPI_DOC = {
+  openapi: "3.0.0",
+  info: { title: "Wardle", version: VERSION },
+  paths: {},
+  components: {
+    schemas: {
+      "com.example.wardle.v1alpha1.Flunder": {
+        type: "object",
+        "x-kubernetes-group-version-kind": [{ group: GROUP, version: VERSION, kind: "Flunder" }],
+      },
+    },
+  },
+};
+
 function json(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), {
     status,
@@ -151,6 +166,12 @@ class Flunders {
 async function route(req: Request, url: URL, flunders: Flunders): Promise<Response> {
   const p = url.pathname.replace(/\/$/, "");
   if (p === `/apis/${GV}`) return json(200, RESOURCE_LIST);
+  if (p === "/openapi/v3") {
+    return json(200, {
+      paths: { [`apis/${GV}`]: { serverRelativeURL: `/openapi/v3/apis/${GV}?hash=1` } },
+    });
+  }
+  if (p === `/openapi/v3/apis/${GV}`) return json(200, OPENAPI_DOC);
   const m = p.match(
     new RegExp(`^/apis/${GV.replace(".", "\\.")}/namespaces/([^/]+)/flunders(?:/([^/]+))?$`),
   );

@@ -25,6 +25,9 @@ export const AUTOMANAGED_LABEL = "kube-aggregator.kubernetes.io/automanaged";
 /** The field manager of the writes (kube-apiserver's). */
 const MANAGER = { fieldManager: "kube-apiserver" };
 
+/** How long a starting server keeps custom resource APIServices it does not serve (yet). */
+const CUSTOM_RESOURCE_GRACE_MS = 60_000;
+
 /** One wanted local APIService. */
 interface Wanted {
   name: string;
@@ -65,6 +68,9 @@ export class LocalApiServices {
   #stopped = false;
   #timer?: ReturnType<typeof setTimeout>;
   readonly #unsubscribes: (() => void)[] = [];
+  /** The APIServices this process wanted at some point. */
+  readonly #served = new Set<string>();
+  readonly #startedAt = Date.now();
 
   constructor(opts: LocalApiServicesOptions) {
     this.#opts = opts;
@@ -115,12 +121,26 @@ export class LocalApiServices {
     if (!store) return;
     const wanted = wantedLocalApiServices(this.#opts.registry);
     const names = new Set(wanted.map((w) => w.name));
-    for (const w of wanted) await this.#ensure(store, w);
+    for (const w of wanted) {
+      await this.#ensure(store, w);
+      this.#served.add(w.name);
+    }
     for (const info of this.#opts.cache.all()) {
       const label = info.object.metadata?.labels?.[AUTOMANAGED_LABEL];
-      if (label && !names.has(info.name)) await ignoreNotFound(store.delete("", info.name));
-      else if (!info.service) await this.#markLocal(store, info.object);
+      if (label && !names.has(info.name)) {
+        if (this.#mayRemove(label, info.name)) await ignoreNotFound(store.delete("", info.name));
+      } else if (!info.service) await this.#markLocal(store, info.object);
     }
+  }
+
+  /**
+   * Whether an automanaged APIService no longer wanted goes: a built-in one at once; a custom
+   * resource's once this server served it, or after the grace period in which the custom
+   * resources of a starting server get registered (kube waits for its CRD informer's sync).
+   */
+  #mayRemove(label: string, name: string): boolean {
+    if (label !== "true") return true;
+    return this.#served.has(name) || Date.now() - this.#startedAt > CUSTOM_RESOURCE_GRACE_MS;
   }
 
   async #ensure(store: Store, w: Wanted): Promise<void> {

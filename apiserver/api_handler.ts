@@ -107,7 +107,13 @@ function apiRoutes(deps: ApiHandlerDeps): ContextHandler {
   registry.onChange(() => openapiV2.invalidate());
   return async ({ req, conn, url, info, user, warnings }) => {
     if (url.pathname === "/version" || url.pathname === "/version/") return handleVersion();
-    const proxied = await deps.aggregator?.handle({ req, url, user, signal: conn.signal });
+    const proxied = await deps.aggregator?.handle({
+      req,
+      url,
+      user,
+      signal: conn.signal,
+      clientIp: conn.remoteAddr.hostname,
+    });
     if (proxied) return proxied;
     if (info.isResourceRequest) return await resources.handle(req, conn, url, info, user, warnings);
     const disc = await discovery.handle(req, url);

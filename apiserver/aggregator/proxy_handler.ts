@@ -22,6 +22,8 @@ export interface ProxyContext {
   user?: UserInfo;
   /** Aborts the upstream request when the client goes away. */
   signal?: AbortSignal;
+  /** The client's address, appended to `X-Forwarded-For` as Go's reverse proxy does. */
+  clientIp?: string;
 }
 
 const DROPPED = new Set([
@@ -35,7 +37,6 @@ const DROPPED = new Set([
   "trailer",
   "transfer-encoding",
   "upgrade",
-  "content-length",
 ]);
 
 /** Whether a request header is never forwarded (credentials, impersonation, identity, hop-by-hop). */
@@ -54,11 +55,22 @@ export function escapeExtraKey(key: string): string {
   return out;
 }
 
-/** The headers sent upstream: the client's, less the dropped ones, plus the identity. */
-export function upstreamHeaders(req: Request, user: UserInfo): Record<string, string | string[]> {
+/**
+ * The headers sent upstream: the client's, less the dropped ones, plus the identity and the
+ * client's address in `X-Forwarded-For`.
+ */
+export function upstreamHeaders(
+  req: Request,
+  user: UserInfo,
+  clientIp?: string,
+): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const [name, value] of req.headers) {
     if (!dropped(name)) out[name] = value;
+  }
+  if (clientIp) {
+    const prior = req.headers.get("x-forwarded-for");
+    out["x-forwarded-for"] = prior ? `${prior}, ${clientIp}` : clientIp;
   }
   out["x-remote-user"] = user.username;
   if (user.groups.length > 0) out["x-remote-group"] = [...user.groups];
@@ -109,7 +121,7 @@ export class AggregatorProxy {
       const res = await this.#transport.send(api, {
         method,
         path: ctx.url.pathname + ctx.url.search,
-        headers: upstreamHeaders(ctx.req, ctx.user),
+        headers: upstreamHeaders(ctx.req, ctx.user, ctx.clientIp),
         body: method === "GET" || method === "HEAD" ? null : ctx.req.body,
         signal: ctx.signal,
       });

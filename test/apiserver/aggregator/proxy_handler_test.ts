@@ -31,3 +31,15 @@ Deno.test("upstreamHeaders() drops credentials, impersonation and forged identit
     "x-remote-extra-example.com%2Fteam": ["blue", "red"],
   });
 });
+
+Deno.test("upstreamHeaders() appends the client's address to X-Forwarded-For", () => {
+  const req = new Request("https://x/apis/g/v", {
+    method: "POST",
+    body: "{}",
+    headers: { "x-forwarded-for": "10.0.0.1", "content-length": "2" },
+  });
+  const h = upstreamHeaders(req, { username: "bob", groups: [] }, "192.0.2.9");
+  assert.equal(h["x-forwarded-for"], "10.0.0.1, 192.0.2.9");
+  assert.equal(h["content-length"], "2");
+  assert.equal(h["x-remote-group"], undefined);
+});

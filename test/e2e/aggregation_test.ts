@@ -253,9 +253,23 @@ async function kubectlSteps(c: Ctx): Promise<void> {
     services,
     new RegExp(`^${API_SERVICE.replaceAll(".", "\\.")}\\s+${NS}/${SVC}\\s+True\\s+\\S+$`, "m"),
   );
+  const manifest = join(c.dir, "flunder.json");
+  await Deno.writeTextFile(
+    manifest,
+    JSON.stringify({
+      apiVersion: `${GROUP}/${VERSION}`,
+      kind: "Flunder",
+      metadata: { name: "kube" },
+    }),
+  );
+  assert.match(
+    await run("create", "-n", NS, "-f", manifest),
+    /flunder\.wardle\.example\.com\/kube created/,
+  );
   const flunders = await run("get", "flunders", "-n", NS);
   assert.match(flunders, /^NAME\s+AGE/m);
   assert.match(flunders, /^one\s/m);
+  assert.match(flunders, /^kube\s/m);
 }
 
 async function removal(c: Ctx): Promise<void> {

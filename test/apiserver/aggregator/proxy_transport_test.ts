@@ -29,7 +29,7 @@ const API = apiServiceInfo({
   spec: { group: "wardle.example.com", version: "v1", service: { namespace: "ns", name: "api" } },
 } as KubeObject);
 
-async function closedPort(): Promise<number> {
+function closedPort(): number {
   const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (l.addr as Deno.NetAddr).port;
   l.close();
@@ -39,7 +39,7 @@ async function closedPort(): Promise<number> {
 Deno.test("ProxyTransport.send() reports what kept it from the extension in Go's words", async () => {
   const ca = await createCA("front-proxy-ca");
   const client = await issueCertificate({ ca, commonName: "front-proxy-client", usages: "client" });
-  const port = await closedPort();
+  const port = closedPort();
   const transport = new ProxyTransport({
     endpoints: endpoints(port),
     clientCertPem: client.certPem,

@@ -17,7 +17,7 @@ import { AggregatorProxy } from "./proxy_handler.ts";
 import { ProxyTransport } from "./proxy_transport.ts";
 import { RemoteDiscovery } from "./remote_discovery.ts";
 import type { OpenApiDoc } from "./remote_openapi.ts";
-import { compareKubeAwareVersions } from "./version_order.ts";
+import { compareKubeAwareVersions } from "../http/version_priority.ts";
 import type { AggregatedGroups } from "../http/discovery.ts";
 
 /** What the aggregator is built from. */

@@ -9,7 +9,7 @@ import {
   builtinPriority,
   CUSTOM_RESOURCE_PRIORITY,
 } from "../../../apiserver/aggregator/priorities.ts";
-import { compareKubeAwareVersions } from "../../../apiserver/aggregator/version_order.ts";
+import { compareKubeAwareVersions } from "../../../apiserver/http/version_priority.ts";
 import { withRegistryHarness } from "../../support/registry_harness.ts";
 
 function aggregated(remote: ReturnType<AggregatedGroups["remote"]>): AggregatedGroups {

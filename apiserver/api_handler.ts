@@ -34,6 +34,8 @@ import { type ApiServerMetrics, metricsHandler } from "./metrics/mod.ts";
 import { OpenApiV3Handler } from "./openapi/openapi_handler.ts";
 import { OpenApiV2Handler } from "./openapi/openapi_v2_handler.ts";
 import type { ResourceRegistry } from "./registry/resource_registry.ts";
+import type { AggregatorProxy } from "./aggregator/proxy_handler.ts";
+import type { AggregatedGroups } from "./http/discovery.ts";
 import type { WatchCaches } from "./watch/watch_caches.ts";
 
 export type { ApiHandler } from "./http/filters/filter.ts";
@@ -56,6 +58,12 @@ export interface ApiHandlerDeps {
   /** APIResponseCompression and WatchList are read from them per request. */
   featureGates: FeatureGates;
   logger: Logger;
+  /** Proxies the group versions of remote APIServices to their extension API servers. */
+  aggregator?: AggregatorProxy;
+  /** Remote group versions and discovery's order (the aggregator's). */
+  aggregatedGroups?: AggregatedGroups;
+  /** The OpenAPI v3 documents of remote group versions, by path (`apis/<group>/<version>`). */
+  remoteOpenApi?: () => ReadonlyMap<string, { body: Uint8Array<ArrayBuffer>; hash: string }>;
 }
 
 /** Builds the handler: the filters, outermost first, in front of the routes. */
@@ -83,8 +91,13 @@ function apiRoutes(deps: ApiHandlerDeps): ContextHandler {
     yamlDecoder: deps.yamlDecoder,
   });
   const servedVerbs = () => resources.servedVerbs();
-  const discovery = new Discovery(registry, servedVerbs);
-  const openapi = new OpenApiV3Handler(() => registry.all().map((s) => s.def), servedVerbs);
+  const discovery = new Discovery(registry, servedVerbs, deps.aggregatedGroups);
+  const openapi = new OpenApiV3Handler(
+    () => registry.all().map((s) => s.def),
+    servedVerbs,
+    undefined,
+    deps.remoteOpenApi,
+  );
   registry.onChange(() => openapi.invalidate());
   const openapiV2 = new OpenApiV2Handler({
     kinds: () => registry.all().map((s) => s.def),
@@ -94,6 +107,14 @@ function apiRoutes(deps: ApiHandlerDeps): ContextHandler {
   registry.onChange(() => openapiV2.invalidate());
   return async ({ req, conn, url, info, user, warnings }) => {
     if (url.pathname === "/version" || url.pathname === "/version/") return handleVersion();
+    const proxied = await deps.aggregator?.handle({
+      req,
+      url,
+      user,
+      signal: conn.signal,
+      clientIp: conn.remoteAddr.hostname,
+    });
+    if (proxied) return proxied;
     if (info.isResourceRequest) return await resources.handle(req, conn, url, info, user, warnings);
     const disc = await discovery.handle(req, url);
     if (disc) return disc;

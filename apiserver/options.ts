@@ -52,6 +52,10 @@ export interface ServerOptions {
   tlsCertFile?: string;
   tlsPrivateKeyFile?: string;
   tlsSans: string[];
+  /** `--proxy-client-cert-file`: the client certificate presented to extension API servers. */
+  proxyClientCertFile?: string;
+  /** `--proxy-client-key-file`: its key. */
+  proxyClientKeyFile?: string;
   /** Streams an HTTP/2 client may open at once on one connection; 0 turns HTTP/2 off. */
   http2MaxStreamsPerConnection: number;
   /** How long history stays readable, ms. */
@@ -73,6 +77,8 @@ export interface ServerOptions {
   runControllers?: boolean;
   /** `--disable-scheduler`: this server runs no scheduler (default: it runs one). */
   disableScheduler?: boolean;
+  /** The APIService availability controller's resync period, ms (not a flag; default 30 s). */
+  aggregatorResyncMs?: number;
   verbosity: number;
   /** Warnings to log at start (deprecated gates...). */
   warnings: string[];
@@ -102,6 +108,9 @@ export const FLAG_HELP: Record<string, string> = {
   "tls-cert-file": "serving certificate (PEM); default: generated under --data-dir",
   "tls-private-key-file": "key of --tls-cert-file (PEM)",
   "tls-san": "extra subject alternative name for the generated serving certificate (repeatable)",
+  "proxy-client-cert-file":
+    "client certificate (PEM) presented to extension API servers; default: generated under --data-dir from a front-proxy CA",
+  "proxy-client-key-file": "key of --proxy-client-cert-file (PEM)",
   "service-cluster-ip-range": "IPv4 CIDR ClusterIPs are allocated from (default 10.96.0.0/12)",
   "service-node-port-range": "port range NodePorts are allocated from (default 30000-32767)",
   "history-window": "how long the change history stays readable (default 5m)",
@@ -127,6 +136,8 @@ const SERVER_PARSE_OPTIONS = {
   "tls-cert-file": { type: "string" },
   "tls-private-key-file": { type: "string" },
   "tls-san": { type: "string", multiple: true },
+  "proxy-client-cert-file": { type: "string" },
+  "proxy-client-key-file": { type: "string" },
   "service-cluster-ip-range": { type: "string" },
   "service-node-port-range": { type: "string" },
   "history-window": { type: "string" },
@@ -185,6 +196,11 @@ export function parseServerOptions(
   if ((cert === undefined) !== (key === undefined)) {
     errors.push("--tls-cert-file and --tls-private-key-file must be given together");
   }
+  if (
+    (str("proxy-client-cert-file") === undefined) !== (str("proxy-client-key-file") === undefined)
+  ) {
+    errors.push("--proxy-client-cert-file and --proxy-client-key-file must be given together");
+  }
   const verbosity = verbosityFlag(str("v"), errors);
   const disableScheduler = str("disable-scheduler");
   if (disableScheduler !== undefined && !["true", "false"].includes(disableScheduler)) {
@@ -211,6 +227,8 @@ export function parseServerOptions(
       tlsCertFile: cert,
       tlsPrivateKeyFile: key,
       tlsSans: commaList(values["tls-san"] as string[] | undefined),
+      proxyClientCertFile: str("proxy-client-cert-file"),
+      proxyClientKeyFile: str("proxy-client-key-file"),
       http2MaxStreamsPerConnection,
       historyWindowMs: historyWindowMs!,
       nodeMonitorGracePeriodMs: nodeMonitorGracePeriodMs!,

@@ -91,6 +91,7 @@ import { ResourceRegistry } from "./registry/resource_registry.ts";
 import type { Storage } from "./storage/interface.ts";
 import { LibsqlStorage } from "./storage/libsql/libsql_storage.ts";
 import { ChangeFeed } from "./watch/change_feed.ts";
+import { type Aggregator, startAggregator } from "./aggregator/aggregator.ts";
 import { WatchCaches } from "./watch/watch_caches.ts";
 
 /** A running API server. */
@@ -137,6 +138,8 @@ export async function startServer(
     sans: opts.tlsSans,
     certFile: opts.tlsCertFile,
     keyFile: opts.tlsPrivateKeyFile,
+    proxyClientCertFile: opts.proxyClientCertFile,
+    proxyClientKeyFile: opts.proxyClientKeyFile,
   });
   const metrics = createApiServerMetrics(new MetricsRegistry({ currentVersion: "1.32" }));
   const storage = await openStorage(opts, metrics);
@@ -145,6 +148,13 @@ export async function startServer(
     throw err;
   });
   const { registry, authorization } = parts;
+  const aggregator = await startAggregator({
+    registry,
+    feed: parts.watchCaches.feed,
+    proxyClient: pki.proxyClient,
+    resyncMs: opts.aggregatorResyncMs,
+    logger,
+  });
 
   const health = new HealthChecks({ logger });
   health.addHealthChecks(storageCheck(() => storage.ping()));
@@ -161,6 +171,9 @@ export async function startServer(
     metrics,
     featureGates: opts.featureGates,
     logger,
+    aggregator: aggregator.proxy,
+    aggregatedGroups: aggregator.groups,
+    remoteOpenApi: () => aggregator.openApiDocs(),
   });
   const server = await listen(opts, pki, handler, parts.authn.clientCaPems);
   const url = serverUrlFor(opts.bindAddress, server.port);
@@ -168,6 +181,7 @@ export async function startServer(
   const controllers = startControllers(opts, {
     ...parts,
     storage,
+    aggregator,
     logger,
     bootstrapHook,
     port: server.port,
@@ -192,6 +206,7 @@ export async function startServer(
     async close() {
       health.markShuttingDown();
       await controllers.stop();
+      await aggregator.stop();
       await parts.stopFeeds();
       await server.close();
       yamlDecoder.close();
@@ -416,6 +431,7 @@ interface Controllers {
 /** What the controllers are started with. */
 type ControllerDeps = RegistryParts & {
   storage: Storage;
+  aggregator: Aggregator;
   logger: Logger;
   bootstrapHook: PostStartHook;
   /** The secure port (the kubernetes Service's target). */
@@ -464,6 +480,7 @@ function startControllers(opts: ServerOptions, deps: ControllerDeps): Controller
     // Established custom resources are served again before the server reports ready.
     await crds.start();
     await joining.ensure();
+    await deps.aggregator.startControllers();
     deps.bootstrapHook.done();
     if (opts.runControllers === false) return;
     running.push(...clusterControllers(opts, deps, on), flowControl.status, joining);

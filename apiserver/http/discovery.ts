@@ -32,14 +32,47 @@ const VERB_ORDER = [
   "watch",
 ];
 
-/** Serves discovery requests; `servedVerbs` reports which verbs have handlers. */
+/** A group version served by another server (a remote APIService). */
+export interface RemoteGroupVersion {
+  group: string;
+  version: string;
+  /** Its APIResourceList's resources, once fetched from the extension. */
+  resources?: Record<string, unknown>[];
+  /** The last fetch failed: the resources are an earlier answer. */
+  stale: boolean;
+}
+
+/** What the aggregator adds to discovery: remote group versions and every one's priorities. */
+export interface AggregatedGroups {
+  remote(): RemoteGroupVersion[];
+  /** `groupPriorityMinimum` and `versionPriority` of a group version. */
+  priority(group: string, version: string): { group: number; version: number };
+  /** Kube's order of versions of equal priority (negative when `a` comes first). */
+  compareVersions(a: string, b: string): number;
+}
+
+/** kube-aggregator lists its own group first, above every priority an APIService may have. */
+const APIREGISTRATION_PRIORITY = 20001;
+
+/**
+ * Serves discovery requests; `servedVerbs` reports which verbs have handlers. With
+ * `aggregated`, remote group versions are listed too and groups come in kube-aggregator's
+ * order: highest group priority first (apiregistration.k8s.io above all), then by name;
+ * versions by priority, then in kube's version order.
+ */
 export class Discovery {
   readonly #registry: ResourceRegistry;
   readonly #servedVerbs: () => Set<string>;
+  readonly #aggregation?: AggregatedGroups;
 
-  constructor(registry: ResourceRegistry, servedVerbs: () => Set<string>) {
+  constructor(
+    registry: ResourceRegistry,
+    servedVerbs: () => Set<string>,
+    aggregated?: AggregatedGroups,
+  ) {
     this.#registry = registry;
     this.#servedVerbs = servedVerbs;
+    this.#aggregation = aggregated;
   }
 
   /** Answers a discovery path, or undefined if the path is not a discovery path. */
@@ -86,31 +119,64 @@ export class Discovery {
   }
 
   /**
-   * The groups with their versions, in registration order; custom resource groups (priority
-   * 1000 in kube, below every built-in group) after the built-in ones in name order, their
-   * versions in kube-aware order (the first is preferred).
+   * The groups with their versions. With the aggregator, in its priority order (see the
+   * class); without it, in registration order with custom resource groups (priority 1000 in
+   * kube, below every built-in group) after the built-in ones in name order, their versions in
+   * kube-aware order (the first is preferred).
    */
   #groups() {
     const groups = new Map<string, string[]>();
     const custom = new Set<string>();
+    const add = (group: string, version: string) => {
+      const versions = groups.get(group) ?? [];
+      if (!versions.includes(version)) versions.push(version);
+      groups.set(group, versions);
+    };
     for (const s of this.#registry.all()) {
       if (s.def.group === "") continue;
-      const versions = groups.get(s.def.group) ?? [];
-      if (!versions.includes(s.def.version)) versions.push(s.def.version);
-      groups.set(s.def.group, versions);
+      add(s.def.group, s.def.version);
       if (s.def.patchTypes === CUSTOM_RESOURCE_PATCH_TYPES) custom.add(s.def.group);
     }
-    for (const g of custom) groups.get(g)!.sort(compareKubeAwareVersions);
-    const entries = [...groups.entries()];
-    const ordered = [
-      ...entries.filter(([g]) => !custom.has(g)),
-      ...entries.filter(([g]) => custom.has(g)).sort(([a], [b]) => a < b ? -1 : 1),
-    ];
-    return ordered.map(([name, versions]) => ({
+    for (const r of this.#aggregation?.remote() ?? []) if (r.group !== "") add(r.group, r.version);
+    let entries = [...groups.entries()];
+    if (this.#aggregation) this.#order(entries, this.#aggregation);
+    else {
+      for (const g of custom) groups.get(g)!.sort(compareKubeAwareVersions);
+      entries = [
+        ...entries.filter(([g]) => !custom.has(g)),
+        ...entries.filter(([g]) => custom.has(g)).sort(([a], [b]) => a < b ? -1 : 1),
+      ];
+    }
+    return entries.map(([name, versions]) => ({
       name,
       versions: versions.map((v) => ({ groupVersion: `${name}/${v}`, version: v })),
       preferredVersion: { groupVersion: `${name}/${versions[0]}`, version: versions[0] },
     }));
+  }
+
+  /** Sorts groups and their versions in kube-aggregator's order (in place). */
+  #order(entries: [string, string[]][], agg: AggregatedGroups): void {
+    const groupPriority = new Map<string, number>();
+    for (const [name, versions] of entries) {
+      versions.sort((a, b) =>
+        agg.priority(name, b).version - agg.priority(name, a).version ||
+        agg.compareVersions(a, b)
+      );
+      groupPriority.set(
+        name,
+        name === "apiregistration.k8s.io"
+          ? APIREGISTRATION_PRIORITY
+          : Math.max(...versions.map((v) => agg.priority(name, v).group)),
+      );
+    }
+    entries.sort(([a], [b]) =>
+      groupPriority.get(b)! - groupPriority.get(a)! || (a < b ? -1 : a > b ? 1 : 0)
+    );
+  }
+
+  /** The remote group version `group/version`, if one. */
+  #remote(group: string, version: string): RemoteGroupVersion | undefined {
+    return this.#aggregation?.remote().find((r) => r.group === group && r.version === version);
   }
 
   #groupList() {
@@ -157,35 +223,53 @@ export class Discovery {
     };
   }
 
-  async #aggregated(req: Request, core: boolean): Promise<Response> {
+  /** One local group version in aggregated discovery's form. */
+  #localVersion(group: string, version: string) {
+    return {
+      version,
+      resources: this.#stores(group, version).map((s) => {
+        const d = s.def;
+        const r: Record<string, unknown> = {
+          resource: d.plural,
+          responseKind: { group: "", version: "", kind: d.kind },
+          scope: d.namespaced ? "Namespaced" : "Cluster",
+          singularResource: d.singular,
+          verbs: this.#verbs(d),
+        };
+        if (d.shortNames?.length) r.shortNames = [...d.shortNames];
+        if (d.categories?.length) r.categories = [...d.categories];
+        if (d.subresources?.length) {
+          r.subresources = d.subresources.map((sub) => ({
+            subresource: sub.name,
+            responseKind: subresourceKind(d, sub),
+            verbs: this.#verbs(d, sub.verbs),
+          }));
+        }
+        return r;
+      }),
+      freshness: "Current",
+    };
+  }
+
+  /**
+   * The groups in aggregated discovery's form; a remote group version whose document was not
+   * fetched yet is left out, and so is a group left without versions.
+   */
+  #aggregatedItems(core: boolean) {
     const groups = core ? [{ name: "", versions: [{ version: "v1" }] }] : this.#groups();
     const items = groups.map((g) => ({
       metadata: { name: g.name },
-      versions: g.versions.map((v) => ({
-        version: v.version,
-        resources: this.#stores(g.name, v.version).map((s) => {
-          const d = s.def;
-          const r: Record<string, unknown> = {
-            resource: d.plural,
-            responseKind: { group: "", version: "", kind: d.kind },
-            scope: d.namespaced ? "Namespaced" : "Cluster",
-            singularResource: d.singular,
-            verbs: this.#verbs(d),
-          };
-          if (d.shortNames?.length) r.shortNames = [...d.shortNames];
-          if (d.categories?.length) r.categories = [...d.categories];
-          if (d.subresources?.length) {
-            r.subresources = d.subresources.map((sub) => ({
-              subresource: sub.name,
-              responseKind: subresourceKind(d, sub),
-              verbs: this.#verbs(d, sub.verbs),
-            }));
-          }
-          return r;
-        }),
-        freshness: "Current",
-      })),
+      versions: g.versions.flatMap(({ version }) => {
+        const remote = this.#remote(g.name, version);
+        if (!remote) return [this.#localVersion(g.name, version)];
+        return remote.resources ? [remoteVersion(remote, remote.resources)] : [];
+      }),
     }));
+    return items.filter((i) => i.versions.length > 0);
+  }
+
+  async #aggregated(req: Request, core: boolean): Promise<Response> {
+    const items = this.#aggregatedItems(core);
     const body = JSON.stringify({
       kind: "APIGroupDiscoveryList",
       apiVersion: "apidiscovery.k8s.io/v2",
@@ -215,6 +299,36 @@ export function storageVersionHash(def: KindDef): string {
   const s = def.servedFrom?.storage ?? def;
   const digest = createHash("sha256").update(`${s.group}/${s.version}/${s.kind}`).digest();
   return digest.subarray(0, 8).toString("base64");
+}
+
+/** A remote group version's APIResourceList resources in aggregated discovery's form. */
+function remoteVersion(r: RemoteGroupVersion, list: Record<string, unknown>[]) {
+  const kindOf = (x: Record<string, unknown>) => ({
+    group: String(x.group ?? ""),
+    version: String(x.version ?? ""),
+    kind: String(x.kind ?? ""),
+  });
+  const resources = list.filter((x) => !String(x.name).includes("/")).map((x) => {
+    const out: Record<string, unknown> = {
+      resource: x.name,
+      responseKind: kindOf(x),
+      scope: x.namespaced ? "Namespaced" : "Cluster",
+      singularResource: x.singularName ?? "",
+      verbs: Array.isArray(x.verbs) ? x.verbs : [],
+    };
+    if (Array.isArray(x.shortNames) && x.shortNames.length) out.shortNames = x.shortNames;
+    if (Array.isArray(x.categories) && x.categories.length) out.categories = x.categories;
+    const subs = list.filter((s) => String(s.name).startsWith(`${x.name}/`));
+    if (subs.length > 0) {
+      out.subresources = subs.map((s) => ({
+        subresource: String(s.name).slice(String(x.name).length + 1),
+        responseKind: kindOf(s),
+        verbs: Array.isArray(s.verbs) ? s.verbs : [],
+      }));
+    }
+    return out;
+  });
+  return { version: r.version, resources, freshness: r.stale ? "Stale" : "Current" };
 }
 
 function wantsAggregated(accept: string | null): boolean {

@@ -28,16 +28,22 @@ export class OpenApiV3Handler {
   readonly #served: () => ReadonlySet<string>;
   readonly #model: SchemaModel;
   #docs?: Promise<Map<string, Doc>>;
+  readonly #remote?: () => ReadonlyMap<string, Doc>;
 
-  /** `kinds` and `served` (the verbs with handlers) are read again after {@link invalidate}. */
+  /**
+   * `kinds` and `served` (the verbs with handlers) are read again after {@link invalidate};
+   * `remote` adds the documents of group versions served by extension API servers.
+   */
   constructor(
     kinds: () => readonly KindDef[],
     served: () => ReadonlySet<string>,
     model: SchemaModel = builtinSchemaModel(),
+    remote?: () => ReadonlyMap<string, Doc>,
   ) {
     this.#kinds = kinds;
     this.#served = served;
     this.#model = model;
+    this.#remote = remote;
   }
 
   /** Drops the cached documents (the served kinds changed). */
@@ -75,7 +81,7 @@ export class OpenApiV3Handler {
     if (req.method !== "GET" && req.method !== "HEAD") {
       return new Response("method not allowed\n", { status: 405 });
     }
-    const docs = await this.#build();
+    const docs = new Map([...await this.#build(), ...this.#remote?.() ?? []]);
     if (path === "/openapi/v3" || path === "/openapi/v3/") {
       const paths: Record<string, { serverRelativeURL: string }> = {};
       for (const [p, d] of docs) {

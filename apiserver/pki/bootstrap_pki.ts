@@ -31,6 +31,10 @@ export interface PkiOptions {
   certFile?: string;
   /** Its private key (`--tls-private-key-file`). */
   keyFile?: string;
+  /** The front-proxy client certificate to use instead of ours (`--proxy-client-cert-file`). */
+  proxyClientCertFile?: string;
+  /** Its private key (`--proxy-client-key-file`). */
+  proxyClientKeyFile?: string;
   /** The server URL for `<dataDir>/admin.kubeconfig`; without it no kubeconfig is written. */
   serverUrl?: string;
   /** The machine's host name (default `Deno.hostname()`). */
@@ -59,6 +63,18 @@ export interface Pki {
   adminToken: string;
   /** Path of the token file. */
   adminTokenFile: string;
+  /**
+   * The front-proxy CA (`<dir>/front-proxy-ca.crt`): extension API servers trust it for the
+   * identity headers (`--requestheader-client-ca-file`). Absent with a given proxy client pair.
+   */
+  frontProxyCa?: CertificateAndKey;
+  /** Path of the front-proxy CA certificate, when generated. */
+  frontProxyCaFile?: string;
+  /**
+   * The client certificate (CN=front-proxy-client) presented to extension API servers: the
+   * given `--proxy-client-cert-file` pair, or ours signed by the front-proxy CA.
+   */
+  proxyClient: CertificateAndKey;
   /** Path of the kubeconfig, when one was written. */
   kubeconfigFile?: string;
 }
@@ -205,6 +221,7 @@ export async function bootstrapPki(options: PkiOptions): Promise<Pki> {
   const adminClient = await adminClientCertificate(dir, clientCa, clientCaCert, now);
   const adminTokenFile = join(dir, "admin.token");
   const adminToken = await loadOrCreateAdminToken(adminTokenFile);
+  const frontProxy = await frontProxyClient(options, dir, now);
 
   const pki: Pki = {
     dir,
@@ -216,6 +233,7 @@ export async function bootstrapPki(options: PkiOptions): Promise<Pki> {
     adminClient,
     adminToken,
     adminTokenFile,
+    ...frontProxy,
   };
   if (options.serverUrl) {
     pki.kubeconfigFile = join(options.dataDir, "admin.kubeconfig");
@@ -303,6 +321,45 @@ async function adminClientCertificate(
   });
   await writePair(dir, "admin", adminClient);
   return adminClient;
+}
+
+/**
+ * The front-proxy client pair: the given files, or a certificate (CN=front-proxy-client)
+ * signed by the front-proxy CA under `dir`, reused while valid, else issued anew.
+ */
+async function frontProxyClient(
+  options: PkiOptions,
+  dir: string,
+  now: Date,
+): Promise<Pick<Pki, "frontProxyCa" | "frontProxyCaFile" | "proxyClient">> {
+  if (options.proxyClientCertFile || options.proxyClientKeyFile) {
+    const { proxyClientCertFile: certFile, proxyClientKeyFile: keyFile } = options;
+    if (!certFile || !keyFile) {
+      throw new Error(
+        "--proxy-client-cert-file and --proxy-client-key-file must be given together",
+      );
+    }
+    const certPem = await Deno.readTextFile(certFile);
+    const keyPem = await Deno.readTextFile(keyFile);
+    checkKeyMatches(firstCertificate(certPem, certFile), keyPem, keyFile);
+    return { proxyClient: { certPem, keyPem } };
+  }
+  const ca = await loadOrCreateCA(dir, "front-proxy-ca", "front-proxy-ca", now);
+  const caCert = firstCertificate(ca.certPem, "front-proxy-ca.crt");
+  const frontProxyCaFile = join(dir, "front-proxy-ca.crt");
+  const existing = await readPair(dir, "front-proxy-client");
+  if (reusable(existing, caCert, now, null, "front-proxy-client.crt")) {
+    return { frontProxyCa: ca, frontProxyCaFile, proxyClient: existing };
+  }
+  const proxyClient = await issueCertificate({
+    ca,
+    commonName: "front-proxy-client",
+    usages: "client",
+    validDays: 365,
+    now,
+  });
+  await writePair(dir, "front-proxy-client", proxyClient);
+  return { frontProxyCa: ca, frontProxyCaFile, proxyClient };
 }
 
 /** The admin bearer token in `file`, written anew when missing or too short. */

@@ -61,6 +61,7 @@ import type { Authenticator } from "../auth/authn/authenticator.ts";
 import { certificateSigningRequestKind } from "./certificates/certificatesigningrequests/strategy.ts";
 import { flowSchemaKind } from "./flowcontrol/flowschemas/strategy.ts";
 import { priorityLevelConfigurationKind } from "./flowcontrol/prioritylevelconfigurations/strategy.ts";
+import { apiServiceKind } from "./apiregistration/apiservices/strategy.ts";
 import { customResourceDefinitionKind } from "./apiextensions/customresourcedefinitions/strategy.ts";
 
 /** Every built-in kind. */
@@ -116,6 +117,7 @@ export const BUILTIN_KINDS: readonly KindDef[] = [
   networkPolicyKind,
   endpointSliceKind,
   customResourceDefinitionKind,
+  apiServiceKind,
 ];
 
 /** Per-server services some built-in kinds need; a kind whose service is absent is left out. */

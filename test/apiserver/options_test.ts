@@ -105,3 +105,18 @@ Deno.test("parseServerOptions() reads --disable-scheduler with or without a valu
     '--disable-scheduler: invalid value "yes" (true or false)',
   ]);
 });
+
+Deno.test("parseServerOptions() reads the proxy client certificate flags, given together", () => {
+  const r = parseServerOptions(
+    ["--proxy-client-cert-file=/p.crt", "--proxy-client-key-file=/p.key"],
+    noEnv,
+  );
+  assert.ok(r.ok);
+  assert.equal(r.options.proxyClientCertFile, "/p.crt");
+  assert.equal(r.options.proxyClientKeyFile, "/p.key");
+  const one = parseServerOptions(["--proxy-client-cert-file=/p.crt"], noEnv);
+  assert.ok(!one.ok);
+  assert.deepEqual(one.errors, [
+    "--proxy-client-cert-file and --proxy-client-key-file must be given together",
+  ]);
+});

@@ -27,6 +27,7 @@ import { nodeV1Messages } from "../../codec/protobuf/schema/node_v1.ts";
 import { certificatesV1Messages } from "../../codec/protobuf/schema/certificates_v1.ts";
 import { flowcontrolV1Messages } from "../../codec/protobuf/schema/flowcontrol_v1.ts";
 import { apiextensionsV1Messages } from "../../codec/protobuf/schema/apiextensions_v1.ts";
+import { apiregistrationV1Messages } from "../../codec/protobuf/schema/apiregistration_v1.ts";
 import {
   type FieldTuple,
   INLINE,
@@ -53,6 +54,7 @@ import { discoveryV1Schema } from "../discovery/v1/schema.ts";
 import { certificatesV1Schema } from "../certificates/v1/schema.ts";
 import { flowcontrolV1Schema } from "../flowcontrol/v1/schema.ts";
 import { apiextensionsV1Schema } from "../apiextensions/v1/schema.ts";
+import { apiregistrationV1Schema } from "../apiregistration/v1/schema.ts";
 import type { GroupSchema } from "./group_schema.ts";
 import { type FieldSchema, SchemaModel, type TypeSchema } from "./model.ts";
 
@@ -79,6 +81,7 @@ export const BUILTIN_GROUP_SCHEMAS: readonly GroupSchema[] = [
   certificatesV1Schema,
   flowcontrolV1Schema,
   apiextensionsV1Schema,
+  apiregistrationV1Schema,
 ];
 
 const MESSAGES: MessageTable = {
@@ -104,6 +107,7 @@ const MESSAGES: MessageTable = {
   ...certificatesV1Messages,
   ...flowcontrolV1Messages,
   ...apiextensionsV1Messages,
+  ...apiregistrationV1Messages,
 };
 
 const APIEXTENSIONS = "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1";

@@ -170,6 +170,10 @@ const KINDS: Readonly<Record<string, { pkg: string; kinds: readonly string[] }>>
     pkg: "apiextensions.v1",
     kinds: ["CustomResourceDefinition", "CustomResourceDefinitionList", "ConversionReview"],
   },
+  "apiregistration.k8s.io/v1": {
+    pkg: "apiregistration.v1",
+    kinds: ["APIService", "APIServiceList"],
+  },
   "meta.k8s.io/v1": {
     pkg: "meta.v1",
     kinds: ["PartialObjectMetadata", "PartialObjectMetadataList"],

@@ -27,6 +27,7 @@ import { nodeV1Messages } from "./schema/node_v1.ts";
 import { certificatesV1Messages } from "./schema/certificates_v1.ts";
 import { flowcontrolV1Messages } from "./schema/flowcontrol_v1.ts";
 import { apiextensionsV1Messages } from "./schema/apiextensions_v1.ts";
+import { apiregistrationV1Messages } from "./schema/apiregistration_v1.ts";
 
 /** The shape of a field's values. */
 export type FieldKind = "string" | "bool" | "int32" | "int64" | "double" | "bytes" | "message";
@@ -92,6 +93,7 @@ const tables: MessageTable[] = [
   certificatesV1Messages,
   flowcontrolV1Messages,
   apiextensionsV1Messages,
+  apiregistrationV1Messages,
 ];
 
 function compileField(t: FieldTuple): FieldInfo {

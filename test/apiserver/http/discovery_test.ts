@@ -62,6 +62,7 @@ Deno.test("Discovery.handle() serves the legacy documents", async (t) => {
       assert.deepEqual(Object.keys(byName).sort(), [
         "admissionregistration.k8s.io",
         "apiextensions.k8s.io",
+        "apiregistration.k8s.io",
         "apps",
         "authentication.k8s.io",
         "autoscaling",

@@ -1,8 +1,9 @@
 /**
  * The API server's request handler, composed of named filters in the order a request meets
- * them: request info → request log (metrics, `-v=2` log line) → Status errors → authentication
- * (401) → impersonation → authorization (403) → health and metrics paths → compression → the
- * routes (version, resources through one handler per verb, discovery, OpenAPI; else 404).
+ * them: request info (audit ID) → request log (metrics, `-v=2` log line) → Status errors →
+ * authentication (401) → audit → impersonation → authorization (403) → health and metrics
+ * paths → compression → the routes (version, resources through one handler per verb,
+ * discovery, OpenAPI; else 404).
  *
  * It is a plain `(Request, connection) => Response` function: the HTTPS listener serves it,
  * and tests call it in-process.
@@ -14,9 +15,11 @@ import type { FeatureGates } from "../shared/feature_gates.ts";
 import type { Logger } from "../shared/log/mod.ts";
 import type { Authenticator } from "./auth/authn/authenticator.ts";
 import type { Authorizer } from "./auth/authz/authorizer.ts";
+import type { Auditor } from "./audit/auditor.ts";
 import type { HealthChecks } from "./health/mod.ts";
 import { Discovery } from "./http/discovery.ts";
 import { type ApiHandler, chainFilters, type ContextHandler } from "./http/filters/filter.ts";
+import { withAudit } from "./http/filters/with_audit.ts";
 import { withAuthentication } from "./http/filters/with_authentication.ts";
 import { withAuthorization } from "./http/filters/with_authorization.ts";
 import { withCompression } from "./http/filters/with_compression.ts";
@@ -64,6 +67,8 @@ export interface ApiHandlerDeps {
   aggregatedGroups?: AggregatedGroups;
   /** The OpenAPI v3 documents of remote group versions, by path (`apis/<group>/<version>`). */
   remoteOpenApi?: () => ReadonlyMap<string, { body: Uint8Array<ArrayBuffer>; hash: string }>;
+  /** Records audit events (`--audit-policy-file`); absent, nothing is audited. */
+  auditor?: Auditor;
 }
 
 /** Builds the handler: the filters, outermost first, in front of the routes. */
@@ -73,6 +78,7 @@ export function buildApiHandler(deps: ApiHandlerDeps): ApiHandler {
     withRequestLog(metrics, logger),
     withStatusErrors(logger),
     withAuthentication(deps.authenticator, metrics, logger),
+    withAudit(deps.auditor),
     withImpersonation(authorizer),
     withAuthorization(authorizer),
     withHealthAndMetrics(deps.health, metricsHandler(metrics.registry)),

@@ -38,6 +38,12 @@ import {
   type AdmissionOptions,
   admissionOptionsFromFlags,
 } from "./admission/admission_options.ts";
+import {
+  AUDIT_FLAG_HELP,
+  AUDIT_PARSE_OPTIONS,
+  type AuditOptions,
+  auditOptionsFromFlags,
+} from "./audit/audit_options.ts";
 
 /** Everything the server needs to start. */
 export interface ServerOptions {
@@ -90,6 +96,8 @@ export interface ServerOptions {
   controllers?: ControllerOptions;
   /** The admission plugins to run. */
   admission: AdmissionOptions;
+  /** The audit policy and log (`--audit-*`); absent, nothing is audited. */
+  audit?: AuditOptions;
 }
 
 /** The result of parsing flags: options, or every problem found. */
@@ -125,6 +133,7 @@ export const FLAG_HELP: Record<string, string> = {
   ...AUTHN_FLAG_HELP,
   ...CONTROLLER_FLAG_HELP,
   ...ADMISSION_FLAG_HELP,
+  ...AUDIT_FLAG_HELP,
 };
 
 /** The `node:util` parseArgs option specs of the server's own flags. */
@@ -172,6 +181,7 @@ export function parseServerOptions(
         ...AUTHN_PARSE_OPTIONS,
         ...CONTROLLER_PARSE_OPTIONS,
         ...ADMISSION_PARSE_OPTIONS,
+        ...AUDIT_PARSE_OPTIONS,
       },
     }).values;
   } catch (err) {
@@ -215,6 +225,7 @@ export function parseServerOptions(
   const authorization = authorizationOptionsFromFlags(values, errors);
   const controllers = controllerOptionsFromFlags(values, errors);
   const admission = admissionOptionsFromFlags(values, errors);
+  const audit = auditOptionsFromFlags(values, errors);
   if (errors.length > 0) return { ok: false, errors };
   return {
     ok: true,
@@ -242,6 +253,7 @@ export function parseServerOptions(
       authentication,
       controllers,
       admission,
+      ...(audit ? { audit } : {}),
     },
   };
 }

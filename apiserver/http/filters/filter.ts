@@ -26,6 +26,11 @@ export interface RequestContext {
   warnings: string[];
   /** `performance.now()` when the request arrived. */
   started: number;
+  /** The request's audit ID (its `Audit-ID` header, else a new UUID), sent back as `Audit-Id`. */
+  auditID: string;
+  /** Set while the request is audited: annotations for its audit event (authorization
+   * decision, admission, deprecation). */
+  auditAnnotations?: Record<string, string>;
 }
 
 /** Serves a request that passed the filters before it. */

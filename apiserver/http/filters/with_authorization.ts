@@ -18,7 +18,7 @@ import type { Filter } from "./filter.ts";
 export function withAuthorization(authorizer: Authorizer): Filter {
   return (next) => async (ctx) => {
     if (!ctx.user) throw new Error("withAuthorization() needs an authenticated user");
-    await authorize(authorizer, ctx.user, ctx.info);
+    await authorize(authorizer, ctx.user, ctx.info, ctx.auditAnnotations);
     return await next(ctx);
   };
 }
@@ -39,9 +39,19 @@ function authzAttributesOf(user: UserInfo, info: RequestInfo): AuthzAttributes {
   };
 }
 
-async function authorize(authorizer: Authorizer, user: UserInfo, info: RequestInfo) {
+async function authorize(
+  authorizer: Authorizer,
+  user: UserInfo,
+  info: RequestInfo,
+  audit: Record<string, string> | undefined,
+) {
   const attrs = authzAttributesOf(user, info);
   const d = await authorizer.authorize(attrs);
+  if (audit) {
+    // kube's audit annotations of the decision.
+    audit["authorization.k8s.io/decision"] = d.decision === "allow" ? "allow" : "forbid";
+    audit["authorization.k8s.io/reason"] = d.reason ?? "";
+  }
   if (d.decision === "allow") return;
   const message = forbiddenMessage(attrs) + (d.reason ? `: ${d.reason}` : "");
   if (!info.isResourceRequest) {

@@ -1,6 +1,6 @@
 /**
  * The first filter: parses what a request addresses (its RequestInfo) and starts the context
- * the other filters share.
+ * the other filters share, with the audit ID every response carries in `Audit-Id`.
  *
  * @module
  */
@@ -13,6 +13,11 @@ export function withRequestInfo(next: ContextHandler): ApiHandler {
     const started = performance.now();
     const url = new URL(req.url);
     const info = parseRequestInfo(req.method, url);
-    return await next({ req, conn, url, info, warnings: [], started });
+    const auditID = req.headers.get("audit-id") || crypto.randomUUID();
+    const res = await next({ req, conn, url, info, warnings: [], started, auditID });
+    try {
+      res.headers.set("Audit-Id", auditID);
+    } catch { /* immutable headers (a fetched response): sent without it */ }
+    return res;
   };
 }

@@ -26,7 +26,13 @@ export interface TestServer {
 /** Starts a server with extra flags (e.g. `--history-window=2s`). */
 export async function startTestServer(
   flags: string[] = [],
-  opts: { dir?: string; keepDir?: boolean; optionsHook?: (o: ServerOptions) => void } = {},
+  opts: {
+    dir?: string;
+    keepDir?: boolean;
+    optionsHook?: (o: ServerOptions) => void;
+    /** The server's logger (default: silent). */
+    logger?: Logger;
+  } = {},
 ): Promise<TestServer> {
   const dir = opts.dir ?? await Deno.makeTempDir({ prefix: "apiserver-test-" });
   const parsed = parseServerOptions([
@@ -38,7 +44,7 @@ export async function startTestServer(
   if (!parsed.ok) throw new Error(parsed.errors.join("; "));
   opts.optionsHook?.(parsed.options);
   const server = await startServer(parsed.options, {
-    logger: new Logger({ verbosity: 0, sink: () => {} }),
+    logger: opts.logger ?? new Logger({ verbosity: 0, sink: () => {} }),
   });
   await server.ready;
   const config = await loadKubeconfig(server.kubeconfigPath);

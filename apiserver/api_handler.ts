@@ -111,7 +111,7 @@ function apiRoutes(deps: ApiHandlerDeps): ContextHandler {
     compress: () => featureGates.enabled("APIResponseCompression"),
   });
   registry.onChange(() => openapiV2.invalidate());
-  return async ({ req, conn, url, info, user, warnings }) => {
+  return async ({ req, conn, url, info, user, warnings, auditAnnotations }) => {
     if (url.pathname === "/version" || url.pathname === "/version/") return handleVersion();
     const proxied = await deps.aggregator?.handle({
       req,
@@ -122,6 +122,9 @@ function apiRoutes(deps: ApiHandlerDeps): ContextHandler {
     });
     if (proxied) return proxied;
     if (info.isResourceRequest) return await resources.handle(req, conn, url, info, user, warnings);
+    if (info.isResourceRequest) {
+      return await resources.handle(req, conn, url, info, user, warnings, auditAnnotations);
+    }
     const disc = await discovery.handle(req, url);
     if (disc) return disc;
     const oa = await openapi.handle(req, url);

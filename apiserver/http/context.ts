@@ -20,6 +20,8 @@ export interface ResourceContext {
   user?: UserInfo;
   /** Warning header values (already formatted) to send with the response. */
   warnings: string[];
+  /** The request's audit annotations while it is audited (admission and deprecation add). */
+  auditAnnotations?: Record<string, string>;
   /** Whether the WatchList feature gate is on. */
   watchListEnabled?: boolean;
   /** The patch types the server applies (PATCH). */

@@ -84,6 +84,7 @@ export class ResourceHandler {
     info: RequestInfo,
     user: UserInfo | undefined,
     warnings: string[],
+    auditAnnotations?: Record<string, string>,
   ): Promise<Response> {
     const store = this.#opts.registry.lookup(info.apiGroup, info.apiVersion, info.resource);
     if (!store) throw StatusError.pathNotFound();
@@ -92,7 +93,10 @@ export class ResourceHandler {
       throw StatusError.pathNotFound();
     }
     // A deprecated version warns on every request to it, whatever the verb or the outcome.
-    if (def.deprecationWarning) warnings.push(warningHeader(def.deprecationWarning));
+    if (def.deprecationWarning) {
+      warnings.push(warningHeader(def.deprecationWarning));
+      if (auditAnnotations) auditAnnotations["k8s.io/deprecated"] = "true";
+    }
     const namespace = def.namespaced ? info.namespace : "";
     const sub = info.subresource
       ? def.subresources?.find((s) => s.name === info.subresource)
@@ -117,6 +121,7 @@ export class ResourceHandler {
       format,
       user,
       warnings,
+      auditAnnotations,
       watchListEnabled: this.#opts.watchListEnabled?.(),
       patchAppliers: this.#opts.patchAppliers,
       yamlDecoder: this.#opts.yamlDecoder,

@@ -91,6 +91,13 @@ Deno.test("audit: levels, stages, objects and annotations follow the policy", as
       assert.equal(res.status, 201);
       assert.match(res.headers.get("audit-id") ?? "", /^[0-9a-f-]{36}$/);
     }
+    const pod = {
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name: "p1" },
+      spec: { containers: [{ name: "c", image: "busybox" }] },
+    };
+    assert.equal((await json(ts, "POST", "/api/v1/namespaces/req/pods", pod)).res.status, 201);
     const mine = await ts.fetch("/api/v1/namespaces/rr/configmaps/c1", {
       headers: { "audit-id": "my-audit-id" },
     });
@@ -151,6 +158,9 @@ Deno.test("audit: levels, stages, objects and annotations follow the policy", as
     assert.equal(denied[0].impersonatedUser.username, "nobody");
     assert.notEqual(denied[0].user.username, "nobody");
     assert.equal(denied[0].annotations["authorization.k8s.io/decision"], "forbid");
+    // Admission's annotations (PodSecurity) join the event.
+    const pod = eventsOf(events, "/namespaces/req/pods", "create")[0];
+    assert.equal(pod.annotations["pod-security.kubernetes.io/enforce-policy"], "privileged:latest");
     // Health paths: None.
     assert.equal(events.filter((e) => e.requestURI.startsWith("/readyz")).length, 0);
   });

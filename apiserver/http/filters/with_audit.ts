@@ -55,7 +55,10 @@ export function withAudit(auditor: Auditor | undefined): Filter {
       res = await next(ctx);
     } catch (err) {
       const status = toStatusError(err);
-      ev.responseStatus = responseStatusOf(status.status as unknown as Record<string, unknown>, status.code);
+      ev.responseStatus = responseStatusOf(
+        status.status as unknown as Record<string, unknown>,
+        status.code,
+      );
       await addRequestObject(ev, requestObject, decision);
       emit(err instanceof StatusError ? "ResponseComplete" : "Panic");
       throw err;

@@ -41,7 +41,12 @@ export async function handleDelete(ctx: ResourceContext): Promise<Response> {
     ctx.info.namespace,
     ctx.info.name,
     options,
-    { dryRun, user: ctx.user, warn: (m: string) => void ctx.warnings.push(warningHeader(m)) },
+    {
+      dryRun,
+      user: ctx.user,
+      warn: (m: string) => void ctx.warnings.push(warningHeader(m)),
+      auditAnnotations: ctx.auditAnnotations,
+    },
   );
   const def = ctx.store.def;
   const body = deleted && !def.returnDeletedObject ? deletedStatus(def, object) : object;

@@ -18,6 +18,7 @@ export async function handleDeleteCollection(ctx: ResourceContext): Promise<Resp
     dryRun: q.dryRun || (options.dryRun?.length ?? 0) > 0,
     user: ctx.user,
     warn: (m: string) => void ctx.warnings.push(warningHeader(m)),
+    auditAnnotations: ctx.auditAnnotations,
   });
   return objectResponse(200, deleted, ctx.format, {
     warnings: ctx.warnings,

@@ -71,6 +71,7 @@ export async function handlePatch(ctx: ResourceContext): Promise<Response> {
       dryRun: query.dryRun,
       user: ctx.user,
       warn: (m: string) => void ctx.warnings.push(warningHeader(m)),
+      auditAnnotations: ctx.auditAnnotations,
       subresource: subresource || undefined,
       fieldManager: query.fieldManager,
       fieldValidation: ctx.url.searchParams.get("fieldValidation") || undefined,

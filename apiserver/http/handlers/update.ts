@@ -17,6 +17,7 @@ export async function handleUpdate(ctx: ResourceContext): Promise<Response> {
     dryRun: q.dryRun,
     user: ctx.user,
     warn: (m: string) => void ctx.warnings.push(warningHeader(m)),
+    auditAnnotations: ctx.auditAnnotations,
     subresource: ctx.info.subresource || undefined,
     fieldManager: q.fieldManager,
     fieldValidation: ctx.url.searchParams.get("fieldValidation") || undefined,

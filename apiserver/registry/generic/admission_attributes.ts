@@ -19,6 +19,8 @@ export interface AdmissionWriteOptions {
   warn?: (message: string) => void;
   /** The kind the request was sent as, when served from the store's kind (another version). */
   requestKind?: KindDef;
+  /** The request's audit annotations, when it is audited; admission plugins add to them. */
+  auditAnnotations?: Record<string, string>;
 }
 
 /**
@@ -72,6 +74,7 @@ export function admissionAttributes(
     dryRun: !!opts.dryRun,
     warn: opts.warn,
     ...(opts.requestKind ? { requestKind: opts.requestKind } : {}),
+    ...(opts.auditAnnotations ? { auditAnnotations: opts.auditAnnotations } : {}),
     options: operationOptions(operation, opts, target.deleteOptions),
   };
 }

@@ -62,6 +62,8 @@ export interface WriteOptions {
    * as kube's registry passes rest.ValidateAllObjectFunc for them.
    */
   skipAdmission?: boolean;
+  /** The request's audit annotations, when it is audited; admission plugins add to them. */
+  auditAnnotations?: Record<string, string>;
 }
 
 /** Options of an update: the write options, the subresource, and whether to create. */

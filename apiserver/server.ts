@@ -39,6 +39,7 @@ import { StorageProtectionController } from "./controllers/storage_protection_co
 import { type ApiHandler, buildApiHandler } from "./api_handler.ts";
 import { patchAppliers } from "./http/patch_appliers.ts";
 import { YamlDecoder } from "./http/yaml_decoder.ts";
+import { RequestsInFlight } from "./http/requests_in_flight.ts";
 import { buildAuthenticator, type ServerAuthentication } from "./auth/authn/build_authenticator.ts";
 import { ensureSystemPriorityClasses } from "./registry/scheduling/priorityclasses/system_priority_classes.ts";
 import { reconcileDefaultPolicy } from "./auth/authz/bootstrap/reconcile_policy.ts";
@@ -117,6 +118,12 @@ export interface RunningServer {
   ready: Promise<void>;
   /** Stops serving and closes storage. */
   close(): Promise<void>;
+  /**
+   * Graceful shutdown (SIGTERM): readyz fails at once, requests are served for
+   * `--shutdown-delay-duration`, then the listener closes, requests in flight finish, watches
+   * end cleanly, and storage closes last.
+   */
+  shutdown(): Promise<void>;
 }
 
 /** `--service-cluster-ip-range` when not given. */
@@ -156,7 +163,7 @@ export async function startServer(
     logger,
   });
 
-  const health = new HealthChecks({ logger });
+  const health = new HealthChecks({ logger, livezGracePeriodMs: opts.livezGracePeriodMs });
   health.addHealthChecks(storageCheck(() => storage.ping()));
   const bootstrapHook = health.addPostStartHook("bootstrap-objects");
   const yamlDecoder = new YamlDecoder();
@@ -175,7 +182,8 @@ export async function startServer(
     aggregatedGroups: aggregator.groups,
     remoteOpenApi: () => aggregator.openApiDocs(),
   });
-  const server = await listen(opts, pki, handler, parts.authn.clientCaPems);
+  const inFlight = new RequestsInFlight();
+  const server = await listen(opts, pki, inFlight.wrap(handler), parts.authn.clientCaPems);
   const url = serverUrlFor(opts.bindAddress, server.port);
   const kubeconfigPath = await writeKubeconfig(opts, pki, url);
   const controllers = startControllers(opts, {
@@ -213,8 +221,27 @@ export async function startServer(
       parts.authn.close();
       await storage.close();
     },
+    async shutdown() {
+      health.markShuttingDown();
+      logger.info("graceful shutdown: readyz fails", { delayMs: opts.shutdownDelayMs });
+      await new Promise((resolve) => setTimeout(resolve, opts.shutdownDelayMs));
+      server.stopListening();
+      logger.info("graceful shutdown: listener closed, waiting for requests in flight");
+      if (!await inFlight.idle(REQUEST_TIMEOUT_MS)) logger.warn("requests still in flight");
+      await controllers.stop();
+      await parts.stopFeeds(); // every watch ends here, its stream closed cleanly
+      await server.close({ graceMs: Math.max(1000, opts.shutdownWatchTerminationGracePeriodMs) });
+      yamlDecoder.close();
+      parts.authn.close();
+      await auditor?.close();
+      await storage.close();
+      logger.info("graceful shutdown: done");
+    },
   };
 }
+
+/** How long a request in flight may take to finish at shutdown (kube's request timeout). */
+const REQUEST_TIMEOUT_MS = 60_000;
 
 /** The embedded libSQL file under the data directory, or the libSQL server of `--storage-url`. */
 function openStorage(opts: ServerOptions, metrics: ApiServerMetrics): Promise<LibsqlStorage> {

@@ -35,10 +35,11 @@ if (import.meta.main) {
   raiseDescriptorLimit();
   const server = await startServer(parsed.options);
   let stopping = false;
+  // The first signal shuts down gracefully (--shutdown-delay-duration); a second one exits now.
   const stop = async () => {
-    if (stopping) return;
+    if (stopping) Deno.exit(1);
     stopping = true;
-    await server.close();
+    await server.shutdown();
     Deno.exit(0);
   };
   Deno.addSignalListener("SIGINT", stop);

@@ -80,8 +80,14 @@ export interface ServeHttpsOptions {
 export interface HttpsServer {
   port: number;
   hostname: string;
-  /** Stops listening and ends every open connection, long-running streams included. */
-  close(): Promise<void>;
+  /** Stops accepting connections; those open keep being served until {@link close}. */
+  stopListening(): void;
+  /**
+   * Stops listening and ends every open connection, long-running streams included. With
+   * `graceMs`, the exchanges in progress first get that long to finish, and connections are
+   * then ended after their pending writes (a clean end) before the rest are cut.
+   */
+  close(opts?: { graceMs?: number }): Promise<void>;
   /** Resolves once the server is closed. */
   finished: Promise<void>;
   /**
@@ -180,6 +186,11 @@ class HttpsListener {
   readonly #ctx: ServeContext;
   #sweep: ReturnType<typeof setInterval> | undefined;
   #closing = false;
+  /** The listening socket's close, once {@link HttpsServer.stopListening} began it. */
+  #serverClosed: Promise<void> | undefined;
+  /** Exchanges in progress (until their response is sent), and who waits for none. */
+  #active = 0;
+  #idle: (() => void)[] = [];
   #boundPort: number;
   #closed!: () => void;
   readonly #finished = new Promise<void>((resolve) => this.#closed = resolve);
@@ -243,10 +254,12 @@ class HttpsListener {
         );
         const address = server.address();
         this.#boundPort = typeof address === "object" && address ? address.port : options.port;
-        const close = () => this.#close();
+        const close = (opts?: { graceMs?: number }) =>
+          opts?.graceMs ? this.#drainThenClose(opts.graceMs) : this.#close();
+        const stopListening = () => void this.#stopListening();
         if (options.signal) {
           if (options.signal.aborted) close();
-          else options.signal.addEventListener("abort", close, { once: true });
+          else options.signal.addEventListener("abort", () => close(), { once: true });
         }
         const finished = this.#finished;
         const setCertificate = (cert: string, key: string) =>
@@ -255,6 +268,7 @@ class HttpsListener {
           port: this.#boundPort,
           hostname: options.hostname,
           close,
+          stopListening,
           finished,
           setCertificate,
         });
@@ -267,7 +281,7 @@ class HttpsListener {
    * server (a new one would need descriptors for its TLS context, and there may be none).
    */
   #relisten(): void {
-    if (this.#closing) return;
+    if (this.#closing || this.#serverClosed) return;
     this.#server.close();
     this.#server.listen(this.#boundPort, this.#options.hostname);
   }
@@ -287,9 +301,12 @@ class HttpsListener {
     this.#sockets.add(socket);
     const peer = new Peer(socket, this.#options.requestClientCert);
     const onRequest = (ex: Exchange) => {
+      this.#active++;
       handleExchange(ex, peer, this.#ctx).catch(() => {
         // Only reachable through a bug in handleExchange(); never let it escape.
         ex.destroy();
+      }).finally(() => {
+        if (--this.#active === 0) { for (const f of this.#idle.splice(0)) f(); }
       });
     };
     const conn = this.#http2 && socket.alpnProtocol === "h2"
@@ -307,12 +324,42 @@ class HttpsListener {
     });
   }
 
+  #stopListening(): Promise<void> {
+    this.#watchdog.stop();
+    this.#serverClosed ??= new Promise<void>((resolve) => this.#server.close(() => resolve()));
+    return this.#serverClosed;
+  }
+
+  /** Graceful close: no new connections, exchanges get `graceMs`, connections end cleanly. */
+  async #drainThenClose(graceMs: number): Promise<void> {
+    void this.#stopListening();
+    const deadline = Date.now() + graceMs;
+    if (this.#active > 0) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
+        this.#idle.push(resolve);
+      });
+      clearTimeout(timer);
+    }
+    // HTTP/2: GOAWAY after what is queued; HTTP/1.1: the socket ends after its pending writes.
+    for (const c of this.#connections) {
+      if (c instanceof Http2Connection) c.destroy();
+      else c.socket.end();
+    }
+    const endBy = Date.now() + Math.min(1000, Math.max(100, deadline - Date.now()));
+    while (this.#sockets.size > 0 && Date.now() < endBy) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await this.#close();
+  }
+
   async #close(): Promise<void> {
     if (!this.#closing) {
       this.#closing = true;
       clearInterval(this.#sweep);
       this.#watchdog.stop();
-      const done = new Promise<void>((resolve) => this.#server.close(() => resolve()));
+      const done = this.#stopListening();
       for (const s of this.#sockets) s.destroy();
       await done;
       this.#closed();

@@ -38,9 +38,9 @@ export function logCheck(logger?: { readonly lastWriteError: Error | undefined }
 }
 
 /**
- * `storage`: the equivalent of kube-apiserver's `etcd` check; healthy when `probe` (for
- * example a trivial read) resolves.
+ * `etcd`: the storage check, under kube-apiserver's name (clients and probes look for it);
+ * healthy when `probe` (for example a trivial read) resolves.
  */
 export function storageCheck(probe: (signal: AbortSignal) => Promise<void>): HealthCheck {
-  return namedCheck("storage", probe);
+  return namedCheck("etcd", probe);
 }

@@ -57,7 +57,7 @@ interface Outcome {
  * ```ts
  * const health = new HealthChecks({ logger });
  * health.addHealthChecks(storageCheck(() => storage.ping()));
- * const bootstrap = health.addPostStartHook("bootstrap-objects");
+ * const bootstrap = health.addPostStartHook("rbac/bootstrap-roles");
  * // ... create the default namespaces, then:
  * bootstrap.done();
  * const res = await health.handleHealth(req); // undefined for other paths

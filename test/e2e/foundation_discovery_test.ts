@@ -148,15 +148,26 @@ Deno.test("discovery, version, health and metrics", async (t) => {
         const verbose = await s.fetch(`${path}?verbose`);
         const text = await verbose.text();
         assert.equal(verbose.status, 200);
-        for (const check of ["ping", "log", "storage", "poststarthook/bootstrap-objects"]) {
+        for (const check of [
+          "ping",
+          "log",
+          "etcd",
+          "poststarthook/rbac/bootstrap-roles",
+          "poststarthook/start-system-namespaces-controller",
+          "poststarthook/bootstrap-controller",
+        ]) {
           assert.match(text, new RegExp(`^\\[\\+\\]${check} ok$`, "m"), text);
         }
         assert.match(text, new RegExp(`${path.slice(1)} check passed\n$`));
-        const excluded = await s.fetch(`${path}?verbose&exclude=storage`);
-        assert.match(await excluded.text(), /^\[\+\]storage excluded: ok$/m);
+        const excluded = await s.fetch(`${path}?verbose&exclude=etcd`);
+        assert.match(await excluded.text(), /^\[\+\]etcd excluded: ok$/m);
       }
       for (
-        const path of ["/livez/ping", "/readyz/storage", "/readyz/poststarthook/bootstrap-objects"]
+        const path of [
+          "/livez/ping",
+          "/readyz/etcd",
+          "/readyz/poststarthook/rbac/bootstrap-roles",
+        ]
       ) {
         const r = await s.fetch(path);
         assert.equal(r.status, 200, path);

@@ -67,7 +67,7 @@ Deno.test({
       });
       await t.step("kubectl get --raw '/readyz?verbose'", async () => {
         const out = ok(await kubectl(k, ["get", "--raw", "/readyz?verbose"]));
-        assert.match(out, /^\[\+\]storage ok$/m);
+        assert.match(out, /^\[\+\]etcd ok$/m);
         assert.match(out, /readyz check passed/);
       });
       await t.step("kubectl api-resources", async () => {

@@ -37,28 +37,28 @@ Deno.test("HealthChecks.handleHealth() answers with kube-apiserver's text", asyn
       name: "readyz verbose",
       path: "/readyz?verbose",
       status: 200,
-      body: "[+]ping ok\n[+]log ok\n[+]storage ok\n[+]poststarthook/bootstrap-objects ok\n" +
+      body: "[+]ping ok\n[+]log ok\n[+]etcd ok\n[+]poststarthook/bootstrap-objects ok\n" +
         "[+]shutdown ok\nreadyz check passed\n",
     },
     {
       name: "livez verbose has no shutdown",
       path: "/livez?verbose=1",
       status: 200,
-      body: "[+]ping ok\n[+]log ok\n[+]storage ok\n[+]poststarthook/bootstrap-objects ok\n" +
+      body: "[+]ping ok\n[+]log ok\n[+]etcd ok\n[+]poststarthook/bootstrap-objects ok\n" +
         "livez check passed\n",
     },
     {
       name: "healthz verbose with exclude",
-      path: "/healthz?verbose&exclude=storage&exclude=log",
+      path: "/healthz?verbose&exclude=etcd&exclude=log",
       status: 200,
-      body: "[+]ping ok\n[+]log excluded: ok\n[+]storage excluded: ok\n" +
+      body: "[+]ping ok\n[+]log excluded: ok\n[+]etcd excluded: ok\n" +
         "[+]poststarthook/bootstrap-objects ok\nhealthz check passed\n",
     },
     {
       name: "unknown exclude warns",
       path: "/livez?verbose&exclude=nope&exclude=etcd",
       status: 200,
-      body: "[+]ping ok\n[+]log ok\n[+]storage ok\n[+]poststarthook/bootstrap-objects ok\n" +
+      body: "[+]ping ok\n[+]log ok\n[+]etcd ok\n[+]poststarthook/bootstrap-objects ok\n" +
         'warn: some health checks cannot be excluded: no matches for "etcd","nope"\nlivez check passed\n',
     },
     {
@@ -66,12 +66,12 @@ Deno.test("HealthChecks.handleHealth() answers with kube-apiserver's text", asyn
       path: "/readyz",
       setup: { storageOk: false },
       status: 500,
-      body: "[+]ping ok\n[+]log ok\n[-]storage failed: reason withheld\n" +
+      body: "[+]ping ok\n[+]log ok\n[-]etcd failed: reason withheld\n" +
         "[+]poststarthook/bootstrap-objects ok\n[+]shutdown ok\nreadyz check failed\n",
     },
     {
       name: "failing check excluded",
-      path: "/readyz?exclude=storage",
+      path: "/readyz?exclude=etcd",
       setup: { storageOk: false },
       status: 200,
       body: "ok",
@@ -82,7 +82,7 @@ Deno.test("HealthChecks.handleHealth() answers with kube-apiserver's text", asyn
       setup: { hookDone: false },
       status: 500,
       body:
-        "[+]ping ok\n[+]log ok\n[+]storage ok\n[-]poststarthook/bootstrap-objects failed: reason withheld\n" +
+        "[+]ping ok\n[+]log ok\n[+]etcd ok\n[-]poststarthook/bootstrap-objects failed: reason withheld\n" +
         "healthz check failed\n",
     },
     { name: "single check ok", path: "/readyz/ping", status: 200, body: "ok" },
@@ -94,7 +94,7 @@ Deno.test("HealthChecks.handleHealth() answers with kube-apiserver's text", asyn
     },
     {
       name: "single check failing shows its error",
-      path: "/livez/storage",
+      path: "/livez/etcd",
       setup: { storageOk: false },
       status: 500,
       body: "internal server error: database is locked\n",
@@ -227,6 +227,6 @@ Deno.test("logCheck() fails after a failed log write and logs failures at -v=2",
   assert.equal(res?.status, 500);
   assert.ok(!res?.body.includes("disk I/O error"));
   assert.ok(
-    lines.some((l) => l.includes("disk I/O error") && l.includes("storage check failed: readyz")),
+    lines.some((l) => l.includes("disk I/O error") && l.includes("etcd check failed: readyz")),
   );
 });

@@ -104,9 +104,11 @@ function apiRoutes(deps: ApiHandlerDeps): ContextHandler {
     undefined,
     deps.remoteOpenApi,
   );
+  const discovery = new Discovery(registry, servedVerbs);
+  const openapi = new OpenApiV3Handler(() => registry.served().map((s) => s.def), servedVerbs);
   registry.onChange(() => openapi.invalidate());
   const openapiV2 = new OpenApiV2Handler({
-    kinds: () => registry.all().map((s) => s.def),
+    kinds: () => registry.served().map((s) => s.def),
     served: servedVerbs,
     compress: () => featureGates.enabled("APIResponseCompression"),
   });

@@ -33,7 +33,10 @@ if (import.meta.main) {
   }
   // Every connection takes a descriptor: the soft limit goes up to the hard one, as in Go.
   raiseDescriptorLimit();
-  const server = await startServer(parsed.options);
+  const server = await startServer(parsed.options).catch((err) => {
+    console.error(`error: ${err instanceof Error ? err.message : String(err)}`);
+    Deno.exit(1);
+  });
   let stopping = false;
   // The first signal shuts down gracefully (--shutdown-delay-duration); a second one exits now.
   const stop = async () => {

@@ -133,6 +133,7 @@ export class Discovery {
       groups.set(group, versions);
     };
     for (const s of this.#registry.all()) {
+    for (const s of this.#registry.served()) {
       if (s.def.group === "") continue;
       add(s.def.group, s.def.version);
       if (s.def.patchTypes === CUSTOM_RESOURCE_PATCH_TYPES) custom.add(s.def.group);
@@ -184,7 +185,7 @@ export class Discovery {
   }
 
   #stores(group: string, version: string): Store[] {
-    return this.#registry.all().filter((s) => s.def.group === group && s.def.version === version)
+    return this.#registry.served().filter((s) => s.def.group === group && s.def.version === version)
       .sort((a, b) => a.def.plural.localeCompare(b.def.plural));
   }
 

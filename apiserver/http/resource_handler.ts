@@ -86,7 +86,7 @@ export class ResourceHandler {
     warnings: string[],
     auditAnnotations?: Record<string, string>,
   ): Promise<Response> {
-    const store = this.#opts.registry.lookup(info.apiGroup, info.apiVersion, info.resource);
+    const store = this.#opts.registry.lookupServed(info.apiGroup, info.apiVersion, info.resource);
     if (!store) throw StatusError.pathNotFound();
     const def = store.def;
     if (def.namespaced === false && info.namespace && info.resource !== "namespaces") {

@@ -34,6 +34,11 @@ export interface ResourceRegistryOptions {
   /** Drops the list cache of a store that is removed (custom resources). */
   dropListCache?: (store: Store) => void;
   resourceVersionWaitMs?: number;
+  /**
+   * Whether requests reach a kind (`--runtime-config`); default all. A kind not served keeps
+   * its store: the server and the kinds served from it still use it.
+   */
+  served?: (def: KindDef) => boolean;
 }
 
 /** Served kinds and their stores. */
@@ -44,10 +49,12 @@ export class ResourceRegistry {
   readonly #listeners = new Set<() => void>();
   readonly #storeOptions: StoreOptions;
   readonly #dropListCache?: (store: Store) => void;
+  readonly #served: (def: KindDef) => boolean;
 
   constructor(opts: ResourceRegistryOptions) {
-    const { admissionPlugins, admissionObserver, dropListCache, ...storeOptions } = opts;
+    const { admissionPlugins, admissionObserver, dropListCache, served, ...storeOptions } = opts;
     this.#dropListCache = dropListCache;
+    this.#served = served ?? (() => true);
     const plugins = admissionPlugins?.(this);
     this.#storeOptions = {
       ...storeOptions,
@@ -151,9 +158,20 @@ export class ResourceRegistry {
     return [...byPrefix.values()];
   }
 
-  /** Whether a group/version is served. */
+  /** The store of a resource requests may reach (see {@link ResourceRegistryOptions.served}). */
+  lookupServed(group: string, version: string, resource: string): Store | undefined {
+    const store = this.lookup(group, version, resource);
+    return store && this.#served(store.def) ? store : undefined;
+  }
+
+  /** The stores requests may reach: discovery, OpenAPI and routing show these only. */
+  served(): Store[] {
+    return this.all().filter((s) => this.#served(s.def));
+  }
+
+  /** Whether a group/version is served to requests. */
   servesGroupVersion(group: string, version: string): boolean {
-    return this.all().some((s) => s.def.group === group && s.def.version === version);
+    return this.served().some((s) => s.def.group === group && s.def.version === version);
   }
 
   /** Calls `listener` whenever the set of kinds changes. Returns an unsubscribe function. */

@@ -113,7 +113,8 @@ function apiRoutes(deps: ApiHandlerDeps): ContextHandler {
     compress: () => featureGates.enabled("APIResponseCompression"),
   });
   registry.onChange(() => openapiV2.invalidate());
-  return async ({ req, conn, url, info, user, warnings, auditAnnotations }) => {
+  return async (ctx) => {
+    const { req, conn, url, info, user, warnings } = ctx;
     if (url.pathname === "/version" || url.pathname === "/version/") return handleVersion();
     const proxied = await deps.aggregator?.handle({
       req,
@@ -125,7 +126,7 @@ function apiRoutes(deps: ApiHandlerDeps): ContextHandler {
     if (proxied) return proxied;
     if (info.isResourceRequest) return await resources.handle(req, conn, url, info, user, warnings);
     if (info.isResourceRequest) {
-      return await resources.handle(req, conn, url, info, user, warnings, auditAnnotations);
+      return await resources.handle(req, conn, url, info, user, warnings, ctx);
     }
     const disc = await discovery.handle(req, url);
     if (disc) return disc;

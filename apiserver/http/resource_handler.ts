@@ -84,7 +84,10 @@ export class ResourceHandler {
     info: RequestInfo,
     user: UserInfo | undefined,
     warnings: string[],
-    auditAnnotations?: Record<string, string>,
+    request: {
+      auditAnnotations?: Record<string, string>;
+      deprecated?: { removedRelease?: string };
+    } = {},
   ): Promise<Response> {
     const store = this.#opts.registry.lookupServed(info.apiGroup, info.apiVersion, info.resource);
     if (!store) throw StatusError.pathNotFound();
@@ -93,10 +96,7 @@ export class ResourceHandler {
       throw StatusError.pathNotFound();
     }
     // A deprecated version warns on every request to it, whatever the verb or the outcome.
-    if (def.deprecationWarning) {
-      warnings.push(warningHeader(def.deprecationWarning));
-      if (auditAnnotations) auditAnnotations["k8s.io/deprecated"] = "true";
-    }
+    if (def.deprecationWarning) this.#deprecated(def, warnings, request);
     const namespace = def.namespaced ? info.namespace : "";
     const sub = info.subresource
       ? def.subresources?.find((s) => s.name === info.subresource)
@@ -121,11 +121,28 @@ export class ResourceHandler {
       format,
       user,
       warnings,
-      auditAnnotations,
+      auditAnnotations: request.auditAnnotations,
       watchListEnabled: this.#opts.watchListEnabled?.(),
       patchAppliers: this.#opts.patchAppliers,
       yamlDecoder: this.#opts.yamlDecoder,
     });
+  }
+
+  /** A deprecated version's Warning header, audit annotations and metric mark (kube's). */
+  #deprecated(
+    def: KindDef,
+    warnings: string[],
+    request: {
+      auditAnnotations?: Record<string, string>;
+      deprecated?: { removedRelease?: string };
+    },
+  ): void {
+    warnings.push(warningHeader(def.deprecationWarning!));
+    request.deprecated = def.removedRelease ? { removedRelease: def.removedRelease } : {};
+    const audit = request.auditAnnotations;
+    if (!audit) return;
+    audit["k8s.io/deprecated"] = "true";
+    if (def.removedRelease) audit["k8s.io/removed-release"] = def.removedRelease;
   }
 
   /** The handler of the request's verb, or the 404 or 405 the path and verb call for. */

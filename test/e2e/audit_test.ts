@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { Logger } from "../../shared/log/mod.ts";
+import { KUBECTL, runKubectl } from "../support/kubectl.ts";
 import { startTestServer, type TestServer } from "../support/test_server.ts";
 
 const POLICY = `apiVersion: audit.k8s.io/v1
@@ -213,5 +214,39 @@ Deno.test("audit: no Secret data and no token in the audit log or the server log
     assert.equal(done.requestObject.kind, "TokenReview");
     assert.equal(done.requestObject.spec.token, undefined);
     assert.equal(done.responseObject.status.authenticated, true);
+  });
+});
+
+Deno.test("a deprecated version: Warning header, k8s.io/deprecated, the metric, kubectl's Warning line", async () => {
+  await withAuditServer(async (ts) => {
+    const res = await ts.fetch("/api/v1/componentstatuses");
+    assert.equal(res.status, 200);
+    await res.body?.cancel();
+    assert.equal(res.headers.get("warning"), '299 - "v1 ComponentStatus is deprecated in v1.19+"');
+    const metrics = await (await ts.fetch("/metrics")).text();
+    assert.match(
+      metrics,
+      /^apiserver_requested_deprecated_apis\{group="",removed_release="",resource="componentstatuses",subresource="",version="v1"\} 1$/m,
+    );
+    assert.match(
+      metrics,
+      /^apiserver_request_total\{[^}]*resource="componentstatuses"[^}]*\} 1$/m,
+    );
+    assert.doesNotMatch(metrics, /apiserver_requested_deprecated_apis\{[^}]*resource="configmaps"/);
+    if (!KUBECTL) return console.log("kubectl not found: kubectl step skipped");
+    const home = await Deno.makeTempDir();
+    try {
+      const r = await runKubectl({ kubeconfig: ts.server.kubeconfigPath, home }, ["get", "cs"]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stderr, /^Warning: v1 ComponentStatus is deprecated in v1\.19\+$/m);
+    } finally {
+      await Deno.remove(home, { recursive: true });
+    }
+  }, (events) => {
+    const cs = events.filter((e) => e.objectRef?.resource === "componentstatuses");
+    assert.ok(cs.length >= 2);
+    const done = cs.find((e) => e.stage === "ResponseComplete")!;
+    assert.equal(done.annotations["k8s.io/deprecated"], "true");
+    assert.equal(done.annotations["k8s.io/removed-release"], undefined);
   });
 });

@@ -31,6 +31,8 @@ export interface RequestContext {
   /** Set while the request is audited: annotations for its audit event (authorization
    * decision, admission, deprecation). */
   auditAnnotations?: Record<string, string>;
+  /** Set when the request addressed a deprecated version (for the deprecated-API metric). */
+  deprecated?: { removedRelease?: string };
 }
 
 /** Serves a request that passed the filters before it. */

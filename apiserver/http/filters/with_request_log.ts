@@ -43,6 +43,8 @@ function observe(
     watch: info.verb === "watch",
     contentType: req.headers.get("content-type") ?? undefined,
     dryRun: url.searchParams.getAll("dryRun"),
+    deprecated: ctx.deprecated !== undefined,
+    removedRelease: ctx.deprecated?.removedRelease,
   });
   const v2 = logger.v(2);
   if (v2.enabled) {

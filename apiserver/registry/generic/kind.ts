@@ -251,6 +251,9 @@ export interface KindDef {
   pruneUnknownFields?(obj: KubeObject): string[];
   /** Applies defaults to an object read from storage (custom resources' schema defaults). */
   applyReadDefaults?(obj: KubeObject): void;
+  /** With `deprecationWarning`: the release that no longer serves the version (`1.25`), for
+   * the `k8s.io/removed-release` audit annotation and the deprecated-API metric. */
+  removedRelease?: string;
   strategy: Strategy;
 }
 

@@ -48,6 +48,8 @@ export function componentStatusKind(components: Record<string, HealthCheck>): Ki
     shortNames: ["cs"],
     namespaced: false,
     verbs: ["get", "list"],
+    // kube 1.32's wording (deprecated without a removal release).
+    deprecationWarning: "v1 ComponentStatus is deprecated in v1.19+",
     computed: {
       list: () => Promise.all(Object.entries(components).map(([n, c]) => statusOf(n, c))),
     },

@@ -148,6 +148,7 @@ export async function startServer(
     proxyClientCertFile: opts.proxyClientCertFile,
     proxyClientKeyFile: opts.proxyClientKeyFile,
   });
+  const auditor = await auditorFor(opts.audit, logger);
   const metrics = createApiServerMetrics(new MetricsRegistry({ currentVersion: "1.32" }));
   const storage = await openStorage(opts, metrics);
   const parts = await startRegistry(opts, { storage, pki, logger, metrics }).catch(async (err) => {

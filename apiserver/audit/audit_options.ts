@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { tryParseDurationMs } from "../../shared/time/duration.ts";
 import type { AuditLogFormat } from "./log_backend.ts";
 import { type AuditPolicy, parseAuditPolicy } from "./policy.ts";
 
@@ -20,6 +21,14 @@ export interface AuditOptions {
     maxBackups: number;
     maxSizeMB: number;
   };
+  /** The webhook backend, when `--audit-webhook-config-file` is given. */
+  webhook?: {
+    configFile: string;
+    mode: "batch" | "blocking";
+    maxBatchSize: number;
+    maxBatchWaitMs: number;
+    initialBackoffMs: number;
+  };
 }
 
 /** Help text of the flags. */
@@ -30,6 +39,11 @@ export const AUDIT_FLAG_HELP: Record<string, string> = {
   "audit-log-maxage": "days rotated audit log files are kept (default 0: no limit)",
   "audit-log-maxbackup": "rotated audit log files kept (default 0: no limit)",
   "audit-log-maxsize": "megabytes after which the audit log rotates (default 0: 100)",
+  "audit-webhook-config-file": "kubeconfig of the webhook audit events are POSTed to",
+  "audit-webhook-mode": "batch (default) or blocking (each event sent at once)",
+  "audit-webhook-batch-max-size": "events in one webhook batch at most (default 400)",
+  "audit-webhook-batch-max-wait": "how long a webhook batch waits to fill (default 30s)",
+  "audit-webhook-initial-backoff": "wait before retrying a failed webhook POST (default 10s)",
 };
 
 /** The parseArgs option declarations of the flags. */
@@ -40,6 +54,11 @@ export const AUDIT_PARSE_OPTIONS = {
   "audit-log-maxage": { type: "string" },
   "audit-log-maxbackup": { type: "string" },
   "audit-log-maxsize": { type: "string" },
+  "audit-webhook-config-file": { type: "string" },
+  "audit-webhook-mode": { type: "string" },
+  "audit-webhook-batch-max-size": { type: "string" },
+  "audit-webhook-batch-max-wait": { type: "string" },
+  "audit-webhook-initial-backoff": { type: "string" },
 } as const;
 
 /** Builds the options from flag values, pushing every problem onto `errors`. */
@@ -66,6 +85,7 @@ export function auditOptionsFromFlags(
   const maxAgeDays = count("audit-log-maxage");
   const maxBackups = count("audit-log-maxbackup");
   const maxSizeMB = count("audit-log-maxsize");
+  const webhook = webhookOptions(str, count, errors);
   const policyFile = str("audit-policy-file");
   const path = str("audit-log-path");
   if (policyFile === undefined) return undefined;
@@ -78,8 +98,48 @@ export function auditOptionsFromFlags(
   if (!policy) return undefined;
   return {
     policy,
+    ...(webhook ? { webhook } : {}),
     ...(path
       ? { log: { path, format: format as AuditLogFormat, maxAgeDays, maxBackups, maxSizeMB } }
       : {}),
+  };
+}
+
+function webhookOptions(
+  str: (k: string) => string | undefined,
+  count: (flag: string) => number,
+  errors: string[],
+): AuditOptions["webhook"] {
+  const mode = str("audit-webhook-mode") ?? "batch";
+  if (mode !== "batch" && mode !== "blocking") {
+    errors.push(
+      `--audit-webhook-mode: invalid audit webhook mode ${JSON.stringify(mode)}, ` +
+        `allowed modes are "batch,blocking"`,
+    );
+  }
+  const duration = (flag: string, fallback: string) => {
+    const ms = tryParseDurationMs(str(flag) ?? fallback);
+    if (ms === undefined || ms <= 0) {
+      errors.push(
+        `--${flag}: must be a positive duration such as ${fallback}, got ${
+          JSON.stringify(str(flag))
+        }`,
+      );
+    }
+    return ms ?? 0;
+  };
+  const maxBatchSize = str("audit-webhook-batch-max-size") === undefined
+    ? 400
+    : count("audit-webhook-batch-max-size");
+  const maxBatchWaitMs = duration("audit-webhook-batch-max-wait", "30s");
+  const initialBackoffMs = duration("audit-webhook-initial-backoff", "10s");
+  const configFile = str("audit-webhook-config-file");
+  if (configFile === undefined) return undefined;
+  return {
+    configFile,
+    mode: mode as "batch" | "blocking",
+    maxBatchSize,
+    maxBatchWaitMs,
+    initialBackoffMs,
   };
 }

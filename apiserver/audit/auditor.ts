@@ -7,6 +7,8 @@
 import type { AuditEvent } from "./event.ts";
 import type { AuditOptions } from "./audit_options.ts";
 import { type AuditBackend, logBackend } from "./log_backend.ts";
+import { webhookBackend } from "./webhook_backend.ts";
+import { loadKubeconfig } from "../../shared/client/kubeconfig.ts";
 import {
   type AuditAttributes,
   type AuditDecision,
@@ -41,16 +43,24 @@ export class Auditor {
 }
 
 /** The auditor of the `--audit-*` options, or undefined when auditing is off. */
-export function auditorFor(
+export async function auditorFor(
   opts: AuditOptions | undefined,
   logger: { error(msg: string, fields?: Record<string, unknown>): void },
-): Auditor | undefined {
+): Promise<Auditor | undefined> {
   if (!opts) return undefined;
   const backends: AuditBackend[] = [];
   if (opts.log) {
     backends.push(logBackend({
       ...opts.log,
       onError: (err) => logger.error("audit log write failed", { err: err.message }),
+    }));
+  }
+  if (opts.webhook) {
+    const { configFile, ...batching } = opts.webhook;
+    backends.push(webhookBackend({
+      ...batching,
+      config: await loadKubeconfig(configFile),
+      onError: (message) => logger.error(message),
     }));
   }
   return new Auditor(opts.policy, backends);

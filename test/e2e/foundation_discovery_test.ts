@@ -148,14 +148,16 @@ Deno.test("discovery, version, health and metrics", async (t) => {
         const verbose = await s.fetch(`${path}?verbose`);
         const text = await verbose.text();
         assert.equal(verbose.status, 200);
-        for (const check of [
-          "ping",
-          "log",
-          "etcd",
-          "poststarthook/rbac/bootstrap-roles",
-          "poststarthook/start-system-namespaces-controller",
-          "poststarthook/bootstrap-controller",
-        ]) {
+        for (
+          const check of [
+            "ping",
+            "log",
+            "etcd",
+            "poststarthook/rbac/bootstrap-roles",
+            "poststarthook/start-system-namespaces-controller",
+            "poststarthook/bootstrap-controller",
+          ]
+        ) {
           assert.match(text, new RegExp(`^\\[\\+\\]${check} ok$`, "m"), text);
         }
         assert.match(text, new RegExp(`${path.slice(1)} check passed\n$`));

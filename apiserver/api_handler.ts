@@ -1,9 +1,9 @@
 /**
  * The API server's request handler, composed of named filters in the order a request meets
  * them: request info (audit ID) → request log (metrics, `-v=2` log line) → Status errors →
- * authentication (401) → audit → impersonation → authorization (403) → health and metrics
- * paths → compression → the routes (version, resources through one handler per verb,
- * discovery, OpenAPI; else 404).
+ * failed-authentication audit → authentication (401) → audit → impersonation → authorization
+ * (403) → health and metrics paths → compression → the routes (version, resources through one
+ * handler per verb, discovery, OpenAPI; else 404).
  *
  * It is a plain `(Request, connection) => Response` function: the HTTPS listener serves it,
  * and tests call it in-process.
@@ -19,7 +19,7 @@ import type { Auditor } from "./audit/auditor.ts";
 import type { HealthChecks } from "./health/mod.ts";
 import { Discovery } from "./http/discovery.ts";
 import { type ApiHandler, chainFilters, type ContextHandler } from "./http/filters/filter.ts";
-import { withAudit } from "./http/filters/with_audit.ts";
+import { withAudit, withFailedAuthenticationAudit } from "./http/filters/with_audit.ts";
 import { withAuthentication } from "./http/filters/with_authentication.ts";
 import { withAuthorization } from "./http/filters/with_authorization.ts";
 import { withCompression } from "./http/filters/with_compression.ts";
@@ -77,6 +77,7 @@ export function buildApiHandler(deps: ApiHandlerDeps): ApiHandler {
   return withRequestInfo(chainFilters([
     withRequestLog(metrics, logger),
     withStatusErrors(logger),
+    withFailedAuthenticationAudit(deps.auditor),
     withAuthentication(deps.authenticator, metrics, logger),
     withAudit(deps.auditor),
     withImpersonation(authorizer),

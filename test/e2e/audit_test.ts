@@ -162,6 +162,12 @@ Deno.test("audit: levels, stages, objects and annotations follow the policy", as
     // Admission's annotations (PodSecurity) join the event.
     const pod = eventsOf(events, "/namespaces/req/pods", "create")[0];
     assert.equal(pod.annotations["pod-security.kubernetes.io/enforce-policy"], "privileged:latest");
+    // A failed authentication: one event at ResponseStarted, no user.
+    const failed = events.filter((e) => e.responseStatus?.code === 401);
+    assert.equal(failed.length, 1);
+    assert.equal(failed[0].stage, "ResponseStarted");
+    assert.equal(failed[0].user.username, "");
+    assert.equal(failed[0].responseStatus.message, "Authentication failed, attempted: bearer");
     // Health paths: None.
     assert.equal(events.filter((e) => e.requestURI.startsWith("/readyz")).length, 0);
   });

@@ -178,3 +178,40 @@ function onBodyEnd(res: Response, onEnd: () => void): Response {
     cancel: () => (source.cancel(), end()),
   }, init);
 }
+
+/**
+ * Audits requests that fail authentication (401), as kube's failed-authentication audit does:
+ * the policy decides with no user; one event at ResponseStarted names the attempted methods.
+ * Goes in front of authentication.
+ */
+export function withFailedAuthenticationAudit(auditor: Auditor | undefined): Filter {
+  if (!auditor) return (next) => next;
+  return (next) => async (ctx) => {
+    try {
+      return await next(ctx);
+    } catch (err) {
+      if (ctx.user || !(err instanceof StatusError) || err.code !== 401) throw err;
+      const decision = auditor.decide({ ...ctx.info, user: undefined });
+      if (decision.level === "None" || decision.omitStages.has("ResponseStarted")) throw err;
+      const ev = newEvent(ctx, decision);
+      ev.stage = "ResponseStarted";
+      ev.responseStatus = { metadata: {}, message: attemptedMethods(ctx), code: 401 };
+      auditor.emit(ev);
+      throw err;
+    }
+  };
+}
+
+/** kube's message naming the credentials a failed request carried. */
+function attemptedMethods(ctx: RequestContext): string {
+  const methods: string[] = [];
+  const auth = (ctx.req.headers.get("authorization") ?? "").trim();
+  const scheme = auth.split(/\s+/)[0].toLowerCase();
+  if (scheme === "basic") methods.push("basic");
+  if (scheme === "bearer") methods.push("bearer");
+  if (ctx.url.searchParams.has("access_token")) methods.push("access_token");
+  if (ctx.conn.peerCertificates.length > 0) methods.push("x509");
+  return methods.length > 0
+    ? `Authentication failed, attempted: ${methods.join(", ")}`
+    : "Authentication failed, no credentials provided";
+}

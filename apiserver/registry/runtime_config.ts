@@ -151,3 +151,33 @@ export function runtimeConfigServes(config: RuntimeConfig, kind: ConfigurableKin
   }
   return served;
 }
+
+/**
+ * The configuration applied to the built-in kinds once they are known: custom resources and
+ * other kinds outside the built-in group versions are always served.
+ */
+export class ServedVersions {
+  readonly #config: RuntimeConfig;
+  readonly #builtin = new Set<string>();
+
+  constructor(config: RuntimeConfig | undefined) {
+    this.#config = config ?? DEFAULT_RUNTIME_CONFIG;
+  }
+
+  /**
+   * Records the built-in kinds.
+   *
+   * @throws {Error} listing every problem of the configuration with them.
+   */
+  setBuiltins(kinds: readonly ConfigurableKind[]): void {
+    const errors = checkRuntimeConfig(this.#config, kinds);
+    if (errors.length > 0) throw new Error(`--runtime-config: ${errors.join("; ")}`);
+    for (const k of kinds) this.#builtin.add(`${k.group}/${k.version}`);
+  }
+
+  /** Whether requests reach `kind`. */
+  serves(kind: ConfigurableKind): boolean {
+    return !this.#builtin.has(`${kind.group}/${kind.version}`) ||
+      runtimeConfigServes(this.#config, kind);
+  }
+}

@@ -25,6 +25,7 @@ import {
   normalizeBoolFlags,
 } from "./auth/authn/authentication_options.ts";
 import type { WatchTuning } from "./watch/change_feed.ts";
+import { parseRuntimeConfig, type RuntimeConfig } from "./registry/runtime_config.ts";
 import {
   CONTROLLER_FLAG_HELP,
   CONTROLLER_PARSE_OPTIONS,
@@ -96,6 +97,16 @@ export interface ServerOptions {
   controllers?: ControllerOptions;
   /** The admission plugins to run. */
   admission: AdmissionOptions;
+  /** `--shutdown-delay-duration`: after SIGTERM, readyz fails and requests are still served
+   * this long (ms) before the listener closes. */
+  shutdownDelayMs: number;
+  /** `--shutdown-watch-termination-grace-period`: how long (ms) watches and the last responses
+   * get to finish writing once the listener closed (at least 1 s). */
+  shutdownWatchTerminationGracePeriodMs: number;
+  /** `--livez-grace-period`: post-start hooks pass `/livez` this long (ms) after start. */
+  livezGracePeriodMs: number;
+  /** `--runtime-config`: the built-in group versions and resources served. */
+  runtimeConfig?: RuntimeConfig;
   /** The audit policy and log (`--audit-*`); absent, nothing is audited. */
   audit?: AuditOptions;
 }
@@ -125,9 +136,16 @@ export const FLAG_HELP: Record<string, string> = {
   "http2-max-streams-per-connection":
     "streams an HTTP/2 client may open at once on one connection (default 1000; 0 serves HTTP/1.1 only)",
   "feature-gates": "comma-separated Name=true|false pairs",
+  "runtime-config":
+    "comma-separated <group>/<version>[/<resource>][=true|false], api/all, api/ga, api/beta, api/alpha, api/legacy (repeatable)",
   "node-monitor-grace-period":
     "how long a node may go without a heartbeat before it is marked Unknown (default 40s)",
   "disable-scheduler": "run no scheduler in this server (pods without a node stay Pending)",
+  "shutdown-delay-duration":
+    "after SIGTERM, readyz fails and requests are still served this long before the listener closes (default 0s)",
+  "shutdown-watch-termination-grace-period":
+    "how long watches and in-flight responses get to finish once the listener closed (default 0s)",
+  "livez-grace-period": "post-start hooks pass /livez for this long after start (default 0s)",
   "v": "log verbosity (2 logs every request)",
   ...AUTHZ_FLAG_HELP,
   ...AUTHN_FLAG_HELP,
@@ -152,8 +170,12 @@ const SERVER_PARSE_OPTIONS = {
   "history-window": { type: "string" },
   "http2-max-streams-per-connection": { type: "string" },
   "feature-gates": { type: "string" },
+  "runtime-config": { type: "string", multiple: true },
   "node-monitor-grace-period": { type: "string" },
   "disable-scheduler": { type: "string" },
+  "shutdown-delay-duration": { type: "string" },
+  "shutdown-watch-termination-grace-period": { type: "string" },
+  "livez-grace-period": { type: "string" },
   "v": { type: "string", short: "v" },
   "help": { type: "boolean", short: "h" },
 } as const;
@@ -225,7 +247,7 @@ export function parseServerOptions(
   const authorization = authorizationOptionsFromFlags(values, errors);
   const controllers = controllerOptionsFromFlags(values, errors);
   const admission = admissionOptionsFromFlags(values, errors);
-  const audit = auditOptionsFromFlags(values, errors);
+  const more = moreOptions(values, errors);
   if (errors.length > 0) return { ok: false, errors };
   return {
     ok: true,
@@ -253,8 +275,26 @@ export function parseServerOptions(
       authentication,
       controllers,
       admission,
-      ...(audit ? { audit } : {}),
+      ...more,
     },
+  };
+}
+
+/** The audit, runtime-config and lifecycle options. */
+function moreOptions(values: FlagValues, errors: string[]) {
+  const audit = auditOptionsFromFlags(values, errors);
+  const runtimeConfig = parseRuntimeConfig(
+    (values["runtime-config"] as string[] | undefined) ?? [],
+    errors,
+  );
+  const lifecycle = (flag: string) =>
+    nonNegativeDuration(flag, values[flag] as string | undefined, errors);
+  return {
+    ...(audit ? { audit } : {}),
+    runtimeConfig,
+    shutdownDelayMs: lifecycle("shutdown-delay-duration"),
+    shutdownWatchTerminationGracePeriodMs: lifecycle("shutdown-watch-termination-grace-period"),
+    livezGracePeriodMs: lifecycle("livez-grace-period"),
   };
 }
 
@@ -298,6 +338,18 @@ function positiveDuration(
     errors.push(
       `--${flag}: must be a positive duration such as ${fallback}, got ${JSON.stringify(text)}`,
     );
+  }
+  return ms;
+}
+
+/** A duration flag that may be zero (default 0s), in ms. */
+function nonNegativeDuration(flag: string, given: string | undefined, errors: string[]): number {
+  const ms = tryParseDurationMs(given ?? "0s");
+  if (ms === undefined || ms < 0) {
+    errors.push(
+      `--${flag}: must be a non-negative duration such as 5s, got ${JSON.stringify(given)}`,
+    );
+    return 0;
   }
   return ms;
 }

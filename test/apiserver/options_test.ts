@@ -119,4 +119,73 @@ Deno.test("parseServerOptions() reads the proxy client certificate flags, given 
   assert.deepEqual(one.errors, [
     "--proxy-client-cert-file and --proxy-client-key-file must be given together",
   ]);
+Deno.test("parseServerOptions() reads the lifecycle and audit flags", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(
+      `${dir}/policy.yaml`,
+      "apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Metadata\n",
+    );
+    const r = parseServerOptions([
+      "--shutdown-delay-duration=5s",
+      "--shutdown-watch-termination-grace-period=2s",
+      "--livez-grace-period=1m",
+      `--audit-policy-file=${dir}/policy.yaml`,
+      "--audit-log-path=-",
+      "--audit-log-format=legacy",
+      "--audit-log-maxage=3",
+      "--audit-log-maxbackup=4",
+      "--audit-log-maxsize=5",
+    ], noEnv);
+    assert.ok(r.ok, r.ok ? "" : r.errors.join("; "));
+    assert.equal(r.options.shutdownDelayMs, 5000);
+    assert.equal(r.options.shutdownWatchTerminationGracePeriodMs, 2000);
+    assert.equal(r.options.livezGracePeriodMs, 60_000);
+    assert.equal(r.options.audit?.policy.rules[0].level, "Metadata");
+    assert.deepEqual(r.options.audit?.log, {
+      path: "-",
+      format: "legacy",
+      maxAgeDays: 3,
+      maxBackups: 4,
+      maxSizeMB: 5,
+    });
+    const none = parseServerOptions([], noEnv);
+    assert.ok(none.ok);
+    assert.equal(none.options.audit, undefined);
+    assert.equal(none.options.shutdownDelayMs, 0);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("parseServerOptions() reports every lifecycle and audit problem at once", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(
+      `${dir}/bad.yaml`,
+      "apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- {}\n",
+    );
+    const r = parseServerOptions([
+      "--shutdown-delay-duration=soon",
+      "--livez-grace-period=-1s",
+      `--audit-policy-file=${dir}/bad.yaml`,
+      "--audit-log-format=xml",
+      "--audit-log-maxsize=-1",
+    ], noEnv);
+    assert.ok(!r.ok);
+    const text = r.errors.join("\n");
+    for (
+      const part of [
+        "--shutdown-delay-duration: must be a non-negative duration",
+        "--livez-grace-period: must be a non-negative duration",
+        "rules[0].level: Required value",
+        '--audit-log-format: invalid audit log format "xml"',
+        "--audit-log-maxsize: must be a non-negative integer",
+      ]
+    ) assert.ok(text.includes(part), `${part} in ${text}`);
+    const missing = parseServerOptions([`--audit-policy-file=${dir}/none.yaml`], noEnv);
+    assert.ok(!missing.ok && missing.errors[0].startsWith("--audit-policy-file:"));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

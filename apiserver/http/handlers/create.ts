@@ -25,6 +25,7 @@ export async function handleCreate(ctx: ResourceContext): Promise<Response> {
     dryRun: q.dryRun,
     user: ctx.user,
     warn: warnerOf(ctx),
+    auditAnnotations: ctx.auditAnnotations,
     fieldManager: q.fieldManager,
     fieldValidation: fieldValidationOf(ctx),
     userAgent: ctx.req.headers.get("user-agent") ?? undefined,

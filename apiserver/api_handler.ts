@@ -100,13 +100,11 @@ function apiRoutes(deps: ApiHandlerDeps): ContextHandler {
   const servedVerbs = () => resources.servedVerbs();
   const discovery = new Discovery(registry, servedVerbs, deps.aggregatedGroups);
   const openapi = new OpenApiV3Handler(
-    () => registry.all().map((s) => s.def),
+    () => registry.served().map((s) => s.def),
     servedVerbs,
     undefined,
     deps.remoteOpenApi,
   );
-  const discovery = new Discovery(registry, servedVerbs);
-  const openapi = new OpenApiV3Handler(() => registry.served().map((s) => s.def), servedVerbs);
   registry.onChange(() => openapi.invalidate());
   const openapiV2 = new OpenApiV2Handler({
     kinds: () => registry.served().map((s) => s.def),
@@ -125,7 +123,6 @@ function apiRoutes(deps: ApiHandlerDeps): ContextHandler {
       clientIp: conn.remoteAddr.hostname,
     });
     if (proxied) return proxied;
-    if (info.isResourceRequest) return await resources.handle(req, conn, url, info, user, warnings);
     if (info.isResourceRequest) {
       return await resources.handle(req, conn, url, info, user, warnings, ctx);
     }

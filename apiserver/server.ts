@@ -40,6 +40,7 @@ import { type ApiHandler, buildApiHandler } from "./api_handler.ts";
 import { patchAppliers } from "./http/patch_appliers.ts";
 import { YamlDecoder } from "./http/yaml_decoder.ts";
 import { RequestsInFlight } from "./http/requests_in_flight.ts";
+import { stopServer } from "./graceful_shutdown.ts";
 import { buildAuthenticator, type ServerAuthentication } from "./auth/authn/build_authenticator.ts";
 import { ensureSystemPriorityClasses } from "./registry/scheduling/priorityclasses/system_priority_classes.ts";
 import { reconcileDefaultPolicy } from "./auth/authz/bootstrap/reconcile_policy.ts";
@@ -60,7 +61,9 @@ import { WebhookClient } from "./webhook/webhook_client.ts";
 import { registryEndpointSource } from "./webhook/service_resolver.ts";
 import { NodeLifecycleController } from "./controllers/node_lifecycle_controller.ts";
 import { Scheduler } from "./controllers/scheduler/scheduler.ts";
-import { HealthChecks, type PostStartHook, storageCheck } from "./health/mod.ts";
+import { HealthChecks, storageCheck } from "./health/mod.ts";
+import { type PostStartHooks, postStartHooks } from "./health/post_start_hooks.ts";
+import { auditorFor } from "./audit/auditor.ts";
 import { type ApiServerMetrics, createApiServerMetrics, MetricsRegistry } from "./metrics/mod.ts";
 import type { ServerOptions } from "./options.ts";
 import { bootstrapPki, type Pki } from "./pki/bootstrap_pki.ts";
@@ -89,6 +92,7 @@ import {
   certificateSubjectRestriction,
 } from "./registry/certificates/certificatesigningrequests/signer_admission.ts";
 import { ResourceRegistry } from "./registry/resource_registry.ts";
+import { ServedVersions } from "./registry/runtime_config.ts";
 import type { Storage } from "./storage/interface.ts";
 import { LibsqlStorage } from "./storage/libsql/libsql_storage.ts";
 import { ChangeFeed } from "./watch/change_feed.ts";
@@ -166,7 +170,7 @@ export async function startServer(
 
   const health = new HealthChecks({ logger, livezGracePeriodMs: opts.livezGracePeriodMs });
   health.addHealthChecks(storageCheck(() => storage.ping()));
-  const bootstrapHook = health.addPostStartHook("bootstrap-objects");
+  const hooks = postStartHooks(health);
   const yamlDecoder = new YamlDecoder();
   const handler = buildApiHandler({
     registry,
@@ -182,6 +186,7 @@ export async function startServer(
     aggregator: aggregator.proxy,
     aggregatedGroups: aggregator.groups,
     remoteOpenApi: () => aggregator.openApiDocs(),
+    auditor,
   });
   const inFlight = new RequestsInFlight();
   const server = await listen(opts, pki, inFlight.wrap(handler), parts.authn.clientCaPems);
@@ -192,12 +197,15 @@ export async function startServer(
     storage,
     aggregator,
     logger,
-    bootstrapHook,
+    hooks,
     port: server.port,
     url,
     pki,
   });
   logger.info("serving", { url, dataDir: opts.dataDir });
+  const stopping = { stop: async () => (await controllers.stop(), await aggregator.stop()) };
+  const toStop = { opts, logger, health, server, inFlight, controllers: stopping, parts, storage };
+  const release = async () => (yamlDecoder.close(), parts.authn.close(), await auditor?.close());
 
   return {
     url,
@@ -212,37 +220,10 @@ export async function startServer(
     watchFeed: parts.watchCaches.feed,
     authorization,
     ready: controllers.ready,
-    async close() {
-      health.markShuttingDown();
-      await controllers.stop();
-      await aggregator.stop();
-      await parts.stopFeeds();
-      await server.close();
-      yamlDecoder.close();
-      parts.authn.close();
-      await storage.close();
-    },
-    async shutdown() {
-      health.markShuttingDown();
-      logger.info("graceful shutdown: readyz fails", { delayMs: opts.shutdownDelayMs });
-      await new Promise((resolve) => setTimeout(resolve, opts.shutdownDelayMs));
-      server.stopListening();
-      logger.info("graceful shutdown: listener closed, waiting for requests in flight");
-      if (!await inFlight.idle(REQUEST_TIMEOUT_MS)) logger.warn("requests still in flight");
-      await controllers.stop();
-      await parts.stopFeeds(); // every watch ends here, its stream closed cleanly
-      await server.close({ graceMs: Math.max(1000, opts.shutdownWatchTerminationGracePeriodMs) });
-      yamlDecoder.close();
-      parts.authn.close();
-      await auditor?.close();
-      await storage.close();
-      logger.info("graceful shutdown: done");
-    },
+    close: () => stopServer(false, toStop, release),
+    shutdown: () => stopServer(true, toStop, release),
   };
 }
-
-/** How long a request in flight may take to finish at shutdown (kube's request timeout). */
-const REQUEST_TIMEOUT_MS = 60_000;
 
 /** The embedded libSQL file under the data directory, or the libSQL server of `--storage-url`. */
 function openStorage(opts: ServerOptions, metrics: ApiServerMetrics): Promise<LibsqlStorage> {
@@ -303,8 +284,10 @@ async function startRegistry(
     metrics: deps.metrics?.registry,
     celAuthorizer: () => new PrefetchingAuthorizer(authorizer()),
   });
+  const servedVersions = new ServedVersions(opts.runtimeConfig);
   const registry = new ResourceRegistry({
     storage,
+    served: (def) => servedVersions.serves(def),
     listCacheFor: (store) => watchCaches.listCacheFor(store),
     dropListCache: (store) => watchCaches.drop(store),
     admissionPlugins: (kinds) => [
@@ -337,6 +320,7 @@ async function startRegistry(
     await watchCaches.feed.stop();
   };
   try {
+    servedVersions.setBuiltins(registry.all().map((s) => s.def)); // throws on a bad config
     await watchCaches.feed.start();
     await authorization.follow(new ChangeFeedResourceFeed(watchCaches.feed));
   } catch (err) {
@@ -461,7 +445,7 @@ type ControllerDeps = RegistryParts & {
   storage: Storage;
   aggregator: Aggregator;
   logger: Logger;
-  bootstrapHook: PostStartHook;
+  hooks: PostStartHooks;
   /** The secure port (the kubernetes Service's target). */
   port: number;
   /** The URL nodes join (written in cluster-info). */
@@ -494,25 +478,23 @@ function startControllers(opts: ServerOptions, deps: ControllerDeps): Controller
     conversion: { webhooks: conversionWebhooks },
   });
   const running: Runnable[] = [];
-  const ready = ensureSystemNamespaces(registry).then(async () => {
-    await ensureSystemPriorityClasses(
-      registry.lookup("scheduling.k8s.io", "v1", "priorityclasses")!,
-    );
-    await reconcileDefaultPolicy(
-      registry.lookup("rbac.authorization.k8s.io", "v1", "clusterroles")!,
-      registry.lookup("rbac.authorization.k8s.io", "v1", "clusterrolebindings")!,
-    );
-    await flowControl.ensure();
+  const { hooks } = deps;
+  const ready = ensureBootstrapObjects(registry, hooks, flowControl.ensure).then(async () => {
     if (on("clusterrole-aggregation-controller")) aggregation.start();
+    hooks["start-clusterrole-aggregation-controller"].done();
     await services.start();
+    hooks["bootstrap-controller"].done();
+    hooks["start-service-ip-repair-controllers"].done();
     // Established custom resources are served again before the server reports ready.
     await crds.start();
+    hooks["crd-informer-synced"].done();
     await joining.ensure();
     await deps.aggregator.startControllers();
-    deps.bootstrapHook.done();
-    if (opts.runControllers === false) return;
-    running.push(...clusterControllers(opts, deps, on), flowControl.status, joining);
-    for (const c of running) await c.start();
+    if (opts.runControllers !== false) {
+      running.push(...clusterControllers(opts, deps, on), flowControl.status, joining);
+      for (const c of running) await c.start();
+    }
+    for (const hook of Object.values(hooks)) hook.done();
   });
   ready.catch((err) => logger.error("bootstrap failed", { err: String(err) }));
   return {
@@ -676,6 +658,30 @@ function policyStatusController(registry: ResourceRegistry, feed: ChangeFeed, lo
     checker: new PolicyTypeChecker(builtinSchemaModel(), kindsFor),
     logger,
   });
+}
+
+/**
+ * The objects every server ensures at start, in order: the system namespaces, the system
+ * priority classes, the default RBAC policy, the APF configuration (`ensureFlowControl`).
+ */
+async function ensureBootstrapObjects(
+  registry: ResourceRegistry,
+  hooks: PostStartHooks,
+  ensureFlowControl: () => Promise<void>,
+): Promise<void> {
+  await ensureSystemNamespaces(registry);
+  hooks["start-system-namespaces-controller"].done();
+  await ensureSystemPriorityClasses(
+    registry.lookup("scheduling.k8s.io", "v1", "priorityclasses")!,
+  );
+  hooks["scheduling/bootstrap-system-priority-classes"].done();
+  await reconcileDefaultPolicy(
+    registry.lookup("rbac.authorization.k8s.io", "v1", "clusterroles")!,
+    registry.lookup("rbac.authorization.k8s.io", "v1", "clusterrolebindings")!,
+  );
+  hooks["rbac/bootstrap-roles"].done();
+  await ensureFlowControl();
+  hooks["priority-and-fairness-config-producer"].done();
 }
 
 /** Creates the system namespaces that are missing. */

@@ -132,7 +132,6 @@ export class Discovery {
       if (!versions.includes(version)) versions.push(version);
       groups.set(group, versions);
     };
-    for (const s of this.#registry.all()) {
     for (const s of this.#registry.served()) {
       if (s.def.group === "") continue;
       add(s.def.group, s.def.version);

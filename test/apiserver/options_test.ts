@@ -119,6 +119,8 @@ Deno.test("parseServerOptions() reads the proxy client certificate flags, given 
   assert.deepEqual(one.errors, [
     "--proxy-client-cert-file and --proxy-client-key-file must be given together",
   ]);
+});
+
 Deno.test("parseServerOptions() reads the lifecycle and audit flags", async () => {
   const dir = await Deno.makeTempDir();
   try {

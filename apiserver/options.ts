@@ -189,26 +189,8 @@ export function parseServerOptions(
   env: (k: string) => string | undefined = (k) => Deno.env.get(k),
 ): ParsedOptions {
   const errors: string[] = [];
-  let values: FlagValues;
-  try {
-    values = parseArgs({
-      args: normalizeControllerBoolFlags(normalizeBoolFlags(args)).map((a) =>
-        a === "--disable-scheduler" ? "--disable-scheduler=true" : a
-      ),
-      strict: true,
-      allowPositionals: false,
-      options: {
-        ...SERVER_PARSE_OPTIONS,
-        ...AUTHZ_PARSE_OPTIONS,
-        ...AUTHN_PARSE_OPTIONS,
-        ...CONTROLLER_PARSE_OPTIONS,
-        ...ADMISSION_PARSE_OPTIONS,
-        ...AUDIT_PARSE_OPTIONS,
-      },
-    }).values;
-  } catch (err) {
-    return { ok: false, errors: [(err as Error).message] };
-  }
+  const values = readFlags(args);
+  if (typeof values === "string") return { ok: false, errors: [values] };
   const str = (k: string) => values[k] as string | undefined;
   const port = securePort(str("secure-port"), errors);
   const historyWindowMs = positiveDuration("history-window", str("history-window"), "5m", errors);
@@ -225,13 +207,10 @@ export function parseServerOptions(
   const url = storageUrl(str("storage-url"), errors);
   const cert = str("tls-cert-file");
   const key = str("tls-private-key-file");
-  if ((cert === undefined) !== (key === undefined)) {
-    errors.push("--tls-cert-file and --tls-private-key-file must be given together");
-  }
-  if (
-    (str("proxy-client-cert-file") === undefined) !== (str("proxy-client-key-file") === undefined)
-  ) {
-    errors.push("--proxy-client-cert-file and --proxy-client-key-file must be given together");
+  for (const [a, b] of [["tls-cert-file", "tls-private-key-file"], PROXY_CLIENT_FLAGS]) {
+    if ((str(a) === undefined) !== (str(b) === undefined)) {
+      errors.push(`--${a} and --${b} must be given together`);
+    }
   }
   const verbosity = verbosityFlag(str("v"), errors);
   const disableScheduler = str("disable-scheduler");
@@ -278,6 +257,31 @@ export function parseServerOptions(
       ...more,
     },
   };
+}
+
+const PROXY_CLIENT_FLAGS = ["proxy-client-cert-file", "proxy-client-key-file"];
+
+/** The flag values of `args` (boolean flags normalised), or why they cannot be parsed. */
+function readFlags(args: string[]): FlagValues | string {
+  try {
+    return parseArgs({
+      args: normalizeControllerBoolFlags(normalizeBoolFlags(args)).map((a) =>
+        a === "--disable-scheduler" ? "--disable-scheduler=true" : a
+      ),
+      strict: true,
+      allowPositionals: false,
+      options: {
+        ...SERVER_PARSE_OPTIONS,
+        ...AUTHZ_PARSE_OPTIONS,
+        ...AUTHN_PARSE_OPTIONS,
+        ...CONTROLLER_PARSE_OPTIONS,
+        ...ADMISSION_PARSE_OPTIONS,
+        ...AUDIT_PARSE_OPTIONS,
+      },
+    }).values;
+  } catch (err) {
+    return (err as Error).message;
+  }
 }
 
 /** The audit, runtime-config and lifecycle options. */

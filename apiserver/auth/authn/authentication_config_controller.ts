@@ -10,12 +10,17 @@
  *
  * @module
  */
-import { createHash } from "node:crypto";
 import { resolve } from "node:path";
 import { type ConfigFileWatch, watchConfigFile } from "../watch_config_file.ts";
 import type { Logger } from "../../../shared/log/mod.ts";
 import { fieldErrorMessage } from "../../../shared/errors/status_error.ts";
-import type { Counter, Gauge, MetricsRegistry } from "../../metrics/mod.ts";
+import type { MetricsRegistry } from "../../metrics/mod.ts";
+import {
+  configReloadMetrics,
+  type ReloadMetrics,
+  ReloadOutcome,
+} from "../config_reload_outcome.ts";
+export type { ReloadMetrics };
 import type { AuthContext, Authenticator, AuthResult, ConnectionInfo } from "./authenticator.ts";
 import { decodeAuthenticationConfiguration } from "./authentication_configuration.ts";
 import type { JwtAuthenticatorSet } from "./jwt_authenticator.ts";
@@ -32,29 +37,7 @@ const RETIRE_AFTER_MS = 30_000;
 
 /** The reload metrics, defined in `registry`. */
 export function authenticationConfigMetrics(registry: MetricsRegistry): ReloadMetrics {
-  const labels = ["status", "apiserver_id_hash"];
-  return {
-    total: registry.counter({
-      name: "apiserver_authentication_config_controller_automatic_reloads_total",
-      help:
-        "Total number of automatic reloads of authentication configuration split by status and apiserver identity.",
-      labels,
-      stabilityLevel: "BETA",
-    }),
-    last: registry.gauge({
-      name: "apiserver_authentication_config_controller_automatic_reload_last_timestamp_seconds",
-      help:
-        "Timestamp of the last automatic reload of authentication configuration split by status and apiserver identity.",
-      labels,
-      stabilityLevel: "BETA",
-    }),
-  };
-}
-
-/** The two reload metrics. */
-export interface ReloadMetrics {
-  total: Counter;
-  last: Gauge;
+  return configReloadMetrics(registry, "authentication", "BETA");
 }
 
 /** What the controller needs. */
@@ -75,7 +58,7 @@ export class AuthenticationConfigController implements Authenticator {
   readonly name = "jwt";
   readonly #o: AuthenticationConfigControllerOptions;
   readonly #path: string;
-  readonly #idHash: string;
+  readonly #outcome: ReloadOutcome;
   #current: JwtAuthenticatorSet;
   #tracked: string;
   #watch?: ConfigFileWatch;
@@ -89,7 +72,7 @@ export class AuthenticationConfigController implements Authenticator {
     this.#current = initial;
     this.#path = resolve(o.options.configFile!);
     this.#tracked = o.options.configText ?? "";
-    this.#idHash = `sha256:${createHash("sha256").update(o.apiServerId).digest("hex")}`;
+    this.#outcome = new ReloadOutcome(o.apiServerId, o.metrics, o.logger);
   }
 
   authenticate(req: Request, _conn: ConnectionInfo, _ctx?: AuthContext): Promise<AuthResult> {
@@ -155,7 +138,7 @@ export class AuthenticationConfigController implements Authenticator {
     }, RETIRE_AFTER_MS);
     this.#retired.set(t, old);
     this.#o.logger?.info("reloaded authentication config");
-    this.#record("success");
+    this.#outcome.success();
   }
 
   /** The compiled authenticators of `text`, or undefined after logging why it is invalid. */
@@ -181,14 +164,7 @@ export class AuthenticationConfigController implements Authenticator {
   }
 
   #failure(message: string, err: string): void {
-    this.#o.logger?.error(message, { err });
-    this.#record("failure");
-  }
-
-  #record(status: "success" | "failure"): void {
-    const labels = { status, apiserver_id_hash: this.#idHash };
-    this.#o.metrics?.total.inc(labels);
-    this.#o.metrics?.last.set(labels, Date.now() / 1000);
+    this.#outcome.failure(message, err);
   }
 
   /** Stops watching and closes every authenticator. */

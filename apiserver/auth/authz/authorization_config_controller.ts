@@ -9,9 +9,13 @@
  *
  * @module
  */
-import { createHash } from "node:crypto";
 import type { Logger } from "../../../shared/log/mod.ts";
-import type { Counter, Gauge, MetricsRegistry } from "../../metrics/mod.ts";
+import type { MetricsRegistry } from "../../metrics/mod.ts";
+import {
+  configReloadMetrics,
+  type ReloadMetrics,
+  ReloadOutcome,
+} from "../config_reload_outcome.ts";
 import { type ConfigFileWatch, watchConfigFile } from "../watch_config_file.ts";
 import type { Authorizer, AuthorizerChain } from "./authorizer.ts";
 import type { DecisionCounter } from "./instrumented_authorizer.ts";
@@ -29,28 +33,11 @@ import {
 const RETIRE_AFTER_MS = 60_000;
 
 /** The two reload metrics. */
-export interface AuthorizationReloadMetrics {
-  total: Counter;
-  last: Gauge;
-}
+export type AuthorizationReloadMetrics = ReloadMetrics;
 
 /** Defines the reload metrics in `registry`. */
 export function authorizationConfigMetrics(registry: MetricsRegistry): AuthorizationReloadMetrics {
-  const labels = ["status", "apiserver_id_hash"];
-  return {
-    total: registry.counter({
-      name: "apiserver_authorization_config_controller_automatic_reloads_total",
-      help:
-        "Total number of automatic reloads of authorization configuration split by status and apiserver identity.",
-      labels,
-    }),
-    last: registry.gauge({
-      name: "apiserver_authorization_config_controller_automatic_reload_last_timestamp_seconds",
-      help:
-        "Timestamp of the last automatic reload of authorization configuration split by status and apiserver identity.",
-      labels,
-    }),
-  };
+  return configReloadMetrics(registry, "authorization");
 }
 
 /** What the controller needs. */
@@ -76,9 +63,7 @@ export interface AuthorizationConfigControllerOptions {
 /** Keeps the chain in step with the file. */
 export class AuthorizationConfigController {
   readonly #o: AuthorizationConfigControllerOptions;
-  readonly #idHash = `sha256:${
-    createHash("sha256").update(`apiserver-${crypto.randomUUID()}`).digest("hex")
-  }`;
+  readonly #outcome: ReloadOutcome;
   #tracked: string;
   #webhooks: WebhookAuthorizer[];
   #watch?: ConfigFileWatch;
@@ -90,6 +75,7 @@ export class AuthorizationConfigController {
     this.#o = o;
     this.#tracked = o.text;
     this.#webhooks = o.webhooks;
+    this.#outcome = new ReloadOutcome(`apiserver-${crypto.randomUUID()}`, o.metrics, o.logger);
   }
 
   /** Starts watching. */
@@ -148,7 +134,7 @@ export class AuthorizationConfigController {
     }, RETIRE_AFTER_MS);
     this.#retired.set(t, old);
     this.#o.logger?.info("reloaded authorization config");
-    this.#record("success");
+    this.#outcome.success();
   }
 
   /** Why the non-webhook authorizers differ from the running ones, if they do. */
@@ -160,14 +146,7 @@ export class AuthorizationConfigController {
   }
 
   #failure(message: string, err: string): void {
-    this.#o.logger?.error(message, { err });
-    this.#record("failure");
-  }
-
-  #record(status: "success" | "failure"): void {
-    const labels = { status, apiserver_id_hash: this.#idHash };
-    this.#o.metrics?.total.inc(labels);
-    this.#o.metrics?.last.set(labels, Date.now() / 1000);
+    this.#outcome.failure(message, err);
   }
 
   /** Stops watching and closes the webhooks. */

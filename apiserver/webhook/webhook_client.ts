@@ -12,6 +12,10 @@
  */
 import https from "node:https";
 import type { IncomingMessage } from "node:http";
+import type {
+  ServiceReference,
+  WebhookClientConfig,
+} from "../../shared/api/apiextensions/v1/types.ts";
 import { fromBase64 } from "../../shared/codec/protobuf/well_known.ts";
 import { postError, statusError, WebhookError } from "./webhook_error.ts";
 import { resolveServiceEndpoint, type ServiceEndpointSource } from "./service_resolver.ts";
@@ -19,26 +23,14 @@ import { resolveServiceEndpoint, type ServiceEndpointSource } from "./service_re
 export { WebhookError, type WebhookErrorKind } from "./webhook_error.ts";
 export type { ServiceEndpointSource } from "./service_resolver.ts";
 
-/** A Service reference of a webhook (`clientConfig.service`). */
-export interface WebhookServiceReference {
-  namespace: string;
-  name: string;
-  /** URL path sent to the service (default `/`). */
-  path?: string;
-  /** Service port (default 443). */
-  port?: number;
-}
-
 /**
- * How a webhook is reached: exactly one of `url` (https) and `service`, as in
- * admissionregistration/v1 WebhookClientConfig and apiextensions/v1 WebhookClientConfig.
+ * How a webhook is reached: exactly one of `url` (https) and `service`, with a base64 PEM
+ * `caBundle` (absent or empty: the system roots). admissionregistration/v1 and apiextensions/v1
+ * declare the same WebhookClientConfig.
  */
-export interface WebhookClientConfig {
-  url?: string;
-  service?: WebhookServiceReference;
-  /** PEM CA bundle, base64-encoded as on the wire; absent or empty: the system roots. */
-  caBundle?: string;
-}
+export type { WebhookClientConfig };
+/** A Service reference of a webhook (`clientConfig.service`; path default `/`, port 443). */
+export type WebhookServiceReference = ServiceReference;
 
 /** Options of one call. */
 export interface WebhookPostOptions {

@@ -9,9 +9,11 @@ import type { KubeObject } from "../../../shared/api/meta/v1/types.ts";
 import { StatusError } from "../../../shared/errors/status_error.ts";
 import { isObject } from "../../../shared/json/is_object.ts";
 import type { SubresourceDef } from "../generic/kind.ts";
+import { scaleView } from "../generic/scale_view.ts";
 import { formatSelector, nonNegative, specOf, statusOf } from "./workload.ts";
 
 /** The kind the scale subresource is served as. */
+
 export const SCALE_KIND = { group: "autoscaling", version: "v1", kind: "Scale" } as const;
 
 /** The Scale view of a workload object (kube's scaleFromDeployment and its siblings). */
@@ -22,20 +24,7 @@ export function scaleOf(obj: KubeObject): KubeObject {
   if (typeof replicas === "number" && replicas !== 0) spec.replicas = replicas;
   const status: Record<string, unknown> = { replicas: statusOf(obj).replicas ?? 0 };
   if (sel !== "<none>" && sel !== "<error>") status.selector = sel;
-  const m = obj.metadata;
-  return {
-    kind: "Scale",
-    apiVersion: "autoscaling/v1",
-    metadata: {
-      name: m.name,
-      namespace: m.namespace,
-      uid: m.uid,
-      resourceVersion: m.resourceVersion,
-      creationTimestamp: m.creationTimestamp,
-    },
-    spec,
-    status,
-  };
+  return scaleView(obj, spec, status);
 }
 
 /** Applies a Scale body to the stored workload: its `spec.replicas` only. */

@@ -12,6 +12,7 @@ import { type FieldError, StatusError } from "../../../../shared/errors/status_e
 import { invalid } from "../../../../shared/api/validation/field_errors.ts";
 import { isObject } from "../../../../shared/json/is_object.ts";
 import type { SubresourceDef } from "../../generic/kind.ts";
+import { scaleView } from "../../generic/scale_view.ts";
 import { SCALE_KIND } from "../../apps/scale.ts";
 import { nonNegative } from "../../apps/workload.ts";
 import { nestedInt, nestedString, setNested } from "./nested_field.ts";
@@ -30,22 +31,9 @@ export function scaleOfCustomResource(
     : { value: "", found: false };
   const error = spec.error ?? status.error ?? selector.error;
   if (error) throw StatusError.internal(error);
-  const m = obj.metadata;
   const scaleStatus: Record<string, unknown> = { replicas: status.value };
   if (selector.value) scaleStatus.selector = selector.value;
-  return {
-    kind: "Scale",
-    apiVersion: "autoscaling/v1",
-    metadata: {
-      name: m.name,
-      namespace: m.namespace,
-      uid: m.uid,
-      resourceVersion: m.resourceVersion,
-      creationTimestamp: m.creationTimestamp,
-    },
-    spec: spec.value ? { replicas: spec.value } : {},
-    status: scaleStatus,
-  };
+  return scaleView(obj, spec.value ? { replicas: spec.value } : {}, scaleStatus);
 }
 
 /** The scale subresource of a custom resource version. */

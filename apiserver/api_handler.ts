@@ -82,7 +82,11 @@ export function buildApiHandler(deps: ApiHandlerDeps): ApiHandler {
     withAudit(deps.auditor),
     withImpersonation(authorizer),
     withAuthorization(authorizer),
-    withHealthAndMetrics(deps.health, metricsHandler(metrics.registry)),
+    withHealthAndMetrics(
+      deps.health,
+      metricsHandler(metrics.registry),
+      metricsHandler(metrics.sli.registry),
+    ),
     withCompression(() => featureGates.enabled("APIResponseCompression")),
   ], apiRoutes(deps)));
 }

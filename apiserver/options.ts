@@ -45,6 +45,12 @@ import {
   type AuditOptions,
   auditOptionsFromFlags,
 } from "./audit/audit_options.ts";
+import {
+  METRICS_FLAG_HELP,
+  METRICS_PARSE_OPTIONS,
+  metricsOptionsFromFlags,
+} from "./metrics/metrics_options.ts";
+import type { MetricsFlags } from "./metrics/metrics_lifecycle.ts";
 
 /** Everything the server needs to start. */
 export interface ServerOptions {
@@ -109,6 +115,8 @@ export interface ServerOptions {
   runtimeConfig?: RuntimeConfig;
   /** The audit policy and log (`--audit-*`); absent, nothing is audited. */
   audit?: AuditOptions;
+  /** `--show-hidden-metrics-for-version` and `--disabled-metrics`. */
+  metrics?: MetricsFlags;
 }
 
 /** The result of parsing flags: options, or every problem found. */
@@ -152,6 +160,7 @@ export const FLAG_HELP: Record<string, string> = {
   ...CONTROLLER_FLAG_HELP,
   ...ADMISSION_FLAG_HELP,
   ...AUDIT_FLAG_HELP,
+  ...METRICS_FLAG_HELP,
 };
 
 /** The `node:util` parseArgs option specs of the server's own flags. */
@@ -277,6 +286,7 @@ function readFlags(args: string[]): FlagValues | string {
         ...CONTROLLER_PARSE_OPTIONS,
         ...ADMISSION_PARSE_OPTIONS,
         ...AUDIT_PARSE_OPTIONS,
+        ...METRICS_PARSE_OPTIONS,
       },
     }).values;
   } catch (err) {
@@ -284,7 +294,7 @@ function readFlags(args: string[]): FlagValues | string {
   }
 }
 
-/** The audit, runtime-config and lifecycle options. */
+/** The audit, runtime-config, lifecycle and metric options. */
 function moreOptions(values: FlagValues, errors: string[]) {
   const audit = auditOptionsFromFlags(values, errors);
   const runtimeConfig = parseRuntimeConfig(
@@ -299,6 +309,7 @@ function moreOptions(values: FlagValues, errors: string[]) {
     shutdownDelayMs: lifecycle("shutdown-delay-duration"),
     shutdownWatchTerminationGracePeriodMs: lifecycle("shutdown-watch-termination-grace-period"),
     livezGracePeriodMs: lifecycle("livez-grace-period"),
+    metrics: metricsOptionsFromFlags(values, errors),
   };
 }
 

@@ -71,7 +71,9 @@ export async function startServer(
   await Deno.mkdir(opts.dataDir, { recursive: true, mode: 0o700 });
   const pki = await bootstrapServerPki(opts);
   const auditor = await auditorFor(opts.audit, logger);
-  const metrics = createApiServerMetrics(new MetricsRegistry({ currentVersion: "1.32" }));
+  const metrics = createApiServerMetrics(
+    new MetricsRegistry({ ...opts.metrics, onWarning: (m) => logger.warn(m) }),
+  );
   const storage = await openStorage(opts, metrics);
   const parts = await startRegistry(opts, { storage, pki, logger, metrics }).catch(async (err) => {
     await storage.close();
@@ -86,7 +88,11 @@ export async function startServer(
     logger,
   });
 
-  const health = new HealthChecks({ logger, livezGracePeriodMs: opts.livezGracePeriodMs });
+  const health = new HealthChecks({
+    logger,
+    livezGracePeriodMs: opts.livezGracePeriodMs,
+    onCheckResult: metrics.sli.observeHealthcheck,
+  });
   health.addHealthChecks(storageCheck(() => storage.ping()));
   const hooks = postStartHooks(health);
   const yamlDecoder = new YamlDecoder();

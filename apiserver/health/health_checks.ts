@@ -24,6 +24,11 @@ export interface HealthChecksOptions {
   clock?: () => number;
   /** Failed checks are logged at `-v=2` with their reasons (never in the response). */
   logger?: Logger;
+  /**
+   * Told the result of every check an endpoint's root runs (not excluded ones, not
+   * `/<endpoint>/<check>`), as Kubernetes feeds its SLI metrics.
+   */
+  onCheckResult?: (check: string, endpoint: HealthEndpoint, ok: boolean) => void;
 }
 
 /** A post-start hook's readiness switch, as returned by {@link HealthChecks.addPostStartHook}. */
@@ -69,6 +74,7 @@ export class HealthChecks {
   #grace: number;
   #clock: () => number;
   #logger: Logger | undefined;
+  #onCheckResult: HealthChecksOptions["onCheckResult"];
   #shuttingDown = false;
   #shutdown: HealthCheck = namedCheck("shutdown", () => {
     if (this.#shuttingDown) throw new Error("process is shutting down");
@@ -80,6 +86,7 @@ export class HealthChecks {
     this.#grace = options.livezGracePeriodMs ?? 0;
     this.#clock = options.clock ?? Date.now;
     this.#logger = options.logger;
+    this.#onCheckResult = options.onCheckResult;
     const log = logCheck(options.logger);
     this.#checks = { healthz: [pingCheck, log], livez: [pingCheck, log], readyz: [pingCheck, log] };
   }
@@ -191,9 +198,11 @@ export class HealthChecks {
         excluded.delete(c.name);
         body += `[+]${c.name} excluded: ok\n`;
       } else if (o.error !== undefined) {
+        this.#onCheckResult?.(c.name, endpoint, false);
         failed.push(o);
         body += `[-]${c.name} failed: reason withheld\n`;
       } else {
+        this.#onCheckResult?.(c.name, endpoint, true);
         body += `[+]${c.name} ok\n`;
       }
     });

@@ -5,7 +5,8 @@
  * @module
  */
 import type { Counter, Gauge, Histogram, Labels } from "./metric.ts";
-import { MetricsRegistry } from "./metrics_registry.ts";
+import type { MetricsRegistry } from "./metrics_registry.ts";
+import { createSliMetrics, type SliMetrics } from "./sli_metrics.ts";
 
 /** Kubernetes' buckets for `apiserver_request_duration_seconds`. */
 export const REQUEST_DURATION_BUCKETS: readonly number[] = [
@@ -120,8 +121,10 @@ export function dryRunLabel(values: readonly string[] | undefined): string {
 
 /** Handles to the API server's metrics. */
 export interface ApiServerMetrics {
-  /** The registry they live in. */
+  /** The registry they live in (`/metrics`), with the lifecycle's meta metrics. */
   registry: MetricsRegistry;
+  /** The component SLI metrics (`/metrics/slis`), in a registry of their own. */
+  sli: SliMetrics;
   /** `apiserver_request_total`. */
   requestTotal: Counter;
   /** `apiserver_request_duration_seconds`. */
@@ -158,8 +161,13 @@ export interface ApiServerMetrics {
   ): void;
 }
 
-/** Defines the API server's metrics in `registry`. */
+/**
+ * Defines the API server's metrics in `registry`, with the meta metrics of its lifecycle
+ * (`registered_metrics_total`...), and the SLI metrics in a registry of their own.
+ */
 export function createApiServerMetrics(registry: MetricsRegistry): ApiServerMetrics {
+  registry.registerMetaMetrics();
+  const sli = createSliMetrics(registry);
   const { requestTotal, requestDuration, requestedDeprecatedApis } = defineRequestMetrics(
     registry,
   );
@@ -171,6 +179,7 @@ export function createApiServerMetrics(registry: MetricsRegistry): ApiServerMetr
 
   return {
     registry,
+    sli,
     requestTotal,
     requestDuration,
     requestedDeprecatedApis,
@@ -328,16 +337,4 @@ function defineStorageMetrics(
     labels: ["where"],
   });
   return { storageSize, groupCommitDuration, groupCommitWrites, slowGroupCommits };
-}
-
-let defaultMetrics: ApiServerMetrics | undefined;
-
-/**
- * The process-wide API server metrics in a process-wide registry, created on first use, for
- * code that has no registry handed to it. Tests should build their own with
- * {@link createApiServerMetrics}.
- */
-export function defaultApiServerMetrics(): ApiServerMetrics {
-  defaultMetrics ??= createApiServerMetrics(new MetricsRegistry());
-  return defaultMetrics;
 }

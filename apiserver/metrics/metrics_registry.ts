@@ -1,7 +1,6 @@
 /**
- * MetricsRegistry: the set of metrics one process exposes, with the metric lifecycle
- * (deprecated metrics annotated, hidden three releases after deprecation unless
- * `--show-hidden-metrics-for-version` asks for them).
+ * MetricsRegistry: the set of metrics one endpoint exposes (`/metrics`, `/metrics/slis`), with
+ * the metric lifecycle of the process (see {@link MetricsLifecycle}).
  *
  * @module
  */
@@ -13,80 +12,60 @@ import {
   type Metric,
   type MetricOptions,
 } from "./metric.ts";
+import {
+  MetricsLifecycle,
+  type MetricsLifecycleOptions,
+  parseMinorVersion,
+} from "./metrics_lifecycle.ts";
 
-/** The Kubernetes minor release this server emulates, for the metric lifecycle. */
-export const CURRENT_VERSION = "1.32";
+export { CURRENT_VERSION, parseMinorVersion } from "./metrics_lifecycle.ts";
 
 /** Options of {@link MetricsRegistry}. */
-export interface MetricsRegistryOptions {
-  /** `<major>.<minor>` of this release; default {@link CURRENT_VERSION}. */
-  currentVersion?: string;
-  /** Called with each lifecycle warning (deprecated metric registered, hidden metric shown). */
-  onWarning?: (message: string) => void;
-}
-
-/** A release as major and minor numbers. */
-interface MinorVersion {
-  major: number;
-  minor: number;
-}
-
-/** Parses `1.29`, `1.29.0` or `v1.29.3` into major and minor; undefined if malformed. */
-export function parseMinorVersion(text: string): MinorVersion | undefined {
-  const m = /^v?(\d+)\.(\d+)(?:\.\d+)?$/.exec(text.trim());
-  return m ? { major: Number(m[1]), minor: Number(m[2]) } : undefined;
+export interface MetricsRegistryOptions extends MetricsLifecycleOptions {
+  /**
+   * The process' lifecycle, shared with its other registries; when given, the other options
+   * are ignored. Default: a lifecycle of its own built from the other options.
+   */
+  lifecycle?: MetricsLifecycle;
 }
 
 type AnyMetric = Metric<unknown>;
 
 /**
- * A registry of metrics and their lifecycle state.
- *
- * Lifecycle (spec "Metric lifecycle"): a metric whose `deprecatedVersion` is at or before the
- * current release is deprecated: its description is prefixed `(Deprecated since X)` and a
- * warning is emitted at registration. It is hidden (not exposed) once the deprecated version is
- * the current minor minus 3 or older, unless `--show-hidden-metrics-for-version` names the
- * previous minor, which shows the metrics that release still exposed.
+ * A registry of metrics. Deprecated metrics are annotated, hidden and disabled ones are
+ * registered but never exposed; each registration is counted in the lifecycle's meta metrics,
+ * which {@link MetricsRegistry.registerMetaMetrics} exposes (Kubernetes does so on `/metrics`).
  */
 export class MetricsRegistry {
+  /** The lifecycle this registry follows. */
+  readonly lifecycle: MetricsLifecycle;
   #metrics = new Map<string, AnyMetric>();
-  #current: MinorVersion;
-  #showHiddenFor: MinorVersion | undefined;
-  #onWarning: (message: string) => void;
 
   /**
    * Creates an empty registry.
    *
-   * @throws {TypeError} when `currentVersion` is malformed.
+   * @throws {TypeError} when the lifecycle options are invalid.
    */
   constructor(options: MetricsRegistryOptions = {}) {
-    const current = parseMinorVersion(options.currentVersion ?? CURRENT_VERSION);
-    if (!current) throw new TypeError(`invalid current version "${options.currentVersion}"`);
-    this.#current = current;
-    this.#onWarning = options.onWarning ?? (() => {});
+    this.lifecycle = options.lifecycle ?? new MetricsLifecycle(options);
+  }
+
+  /** Registers the lifecycle's meta metrics (`registered_metrics_total` etc.) here. */
+  registerMetaMetrics(): void {
+    const { registeredTotal, disabledTotal, hiddenTotal } = this.lifecycle;
+    for (const m of [registeredTotal, disabledTotal, hiddenTotal]) this.register(m);
   }
 
   /**
-   * Applies `--show-hidden-metrics-for-version`; returns an error message for a value other
-   * than empty or the previous minor release (as Kubernetes validates it).
+   * Applies `--show-hidden-metrics-for-version` after registration; returns an error message
+   * for a value other than empty or the previous minor release (as Kubernetes validates it).
+   * Metrics shown again are counted as registered, with a warning.
    */
   setShowHiddenMetricsForVersion(value: string): string | undefined {
-    if (value === "") {
-      this.#showHiddenFor = undefined;
-      return undefined;
-    }
-    const valid = `${this.#current.major}.${this.#current.minor - 1}`;
-    if (value !== valid) {
-      return `--show-hidden-metrics-for-version must be omitted or have the value '${valid}'. Only the previous minor version is allowed`;
-    }
-    this.#showHiddenFor = parseMinorVersion(value);
-    for (const metric of this.#metrics.values()) {
-      if (this.#hiddenAt(metric, this.#current) && !this.isHidden(metric.name)) {
-        this.#onWarning(
-          `Hidden metrics (${metric.name}) have been manually overridden, showing this very deprecated metric.`,
-        );
-      }
-    }
+    const hidden = [...this.#metrics.values()].filter((m) => this.isHidden(m.name));
+    const error = this.lifecycle.setShowHiddenMetricsForVersion(value);
+    if (error) return error;
+    for (const m of hidden) if (!this.isHidden(m.name)) this.lifecycle.registered(m);
     return undefined;
   }
 
@@ -106,13 +85,7 @@ export class MetricsRegistry {
       );
     }
     this.#metrics.set(metric.name, metric);
-    if (this.#isDeprecated(metric)) {
-      this.#onWarning(
-        `This metric (${metric.name}) has been deprecated since ${metric.deprecatedVersion}${
-          this.isHidden(metric.name) ? " and is hidden" : ""
-        }.`,
-      );
-    }
+    this.lifecycle.registered(metric);
     return metric;
   }
 
@@ -136,16 +109,17 @@ export class MetricsRegistry {
     return this.#metrics.get(name);
   }
 
-  /** Whether the named metric is registered but hidden from exposition. */
+  /** Whether the named metric is registered but hidden (or disabled) from exposition. */
   isHidden(name: string): boolean {
     const metric = this.#metrics.get(name);
-    if (!metric || !this.#hiddenAt(metric, this.#current)) return false;
-    return !(this.#showHiddenFor && !this.#hiddenAt(metric, this.#showHiddenFor));
+    if (!metric) return false;
+    const state = this.lifecycle.state(metric);
+    return state === "hidden" || state === "disabled";
   }
 
   /** The description as exposed: `[LEVEL] (Deprecated since X) help`. */
   describe(metric: AnyMetric): string {
-    const deprecated = this.#isDeprecated(metric)
+    const deprecated = this.lifecycle.state(metric) === "deprecated"
       ? `(Deprecated since ${metric.deprecatedVersion}) `
       : "";
     return `[${metric.stabilityLevel}] ${deprecated}${metric.help}`;
@@ -171,18 +145,5 @@ export class MetricsRegistry {
       for (const line of metric.expose(this.describe(metric))) lines.push(line);
     }
     return lines.length ? lines.join("\n") + "\n" : "";
-  }
-
-  #isDeprecated(metric: AnyMetric): boolean {
-    const v = metric.deprecatedVersion && parseMinorVersion(metric.deprecatedVersion);
-    if (!v) return false;
-    return v.major < this.#current.major ||
-      (v.major === this.#current.major && v.minor <= this.#current.minor);
-  }
-
-  #hiddenAt(metric: AnyMetric, release: MinorVersion): boolean {
-    const v = metric.deprecatedVersion && parseMinorVersion(metric.deprecatedVersion);
-    if (!v) return false;
-    return v.major < release.major || (v.major === release.major && v.minor <= release.minor - 3);
   }
 }

@@ -7,7 +7,6 @@
 export {
   type ApiServerMetrics,
   createApiServerMetrics,
-  defaultApiServerMetrics,
   dryRunLabel,
   reportedVerb,
   REQUEST_DURATION_BUCKETS,
@@ -32,9 +31,14 @@ export {
   type StabilityLevel,
 } from "./metric.ts";
 export { metricsHandler } from "./metrics_handler.ts";
+export { MetricsRegistry, type MetricsRegistryOptions } from "./metrics_registry.ts";
 export {
   CURRENT_VERSION,
-  MetricsRegistry,
-  type MetricsRegistryOptions,
+  type MetricsFlags,
+  MetricsLifecycle,
+  type MetricsLifecycleOptions,
+  type MetricState,
   parseMinorVersion,
-} from "./metrics_registry.ts";
+  validateMetricsFlags,
+} from "./metrics_lifecycle.ts";
+export { createSliMetrics, type SliMetrics } from "./sli_metrics.ts";

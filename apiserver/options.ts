@@ -6,8 +6,11 @@
  */
 import { parseCIDR, parsePortRange } from "./registry/core/services/ip_range.ts";
 import { parseArgs } from "node:util";
-import { featureGatesFromFlag } from "../shared/feature_gates.ts";
-import type { FeatureGates } from "../shared/feature_gates.ts";
+import {
+  FeatureGates,
+  featureGatesFlagHelp,
+  featureGatesFromFlag,
+} from "../shared/feature_gates.ts";
 import { tryParseDurationMs } from "../shared/time/duration.ts";
 import { parseVerbosity } from "../shared/log/mod.ts";
 import { HTTP2_MAX_STREAMS } from "../shared/http/https_server.ts";
@@ -143,7 +146,7 @@ export const FLAG_HELP: Record<string, string> = {
   "history-window": "how long the change history stays readable (default 5m)",
   "http2-max-streams-per-connection":
     "streams an HTTP/2 client may open at once on one connection (default 1000; 0 serves HTTP/1.1 only)",
-  "feature-gates": "comma-separated Name=true|false pairs",
+  "feature-gates": featureGatesFlagHelp(new FeatureGates()),
   "runtime-config":
     "comma-separated <group>/<version>[/<resource>][=true|false], api/all, api/ga, api/beta, api/alpha, api/legacy (repeatable)",
   "node-monitor-grace-period":

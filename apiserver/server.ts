@@ -17,7 +17,12 @@ import { type BuiltAuthorization } from "./auth/authz/build_authorizer.ts";
 import { HealthChecks, storageCheck } from "./health/mod.ts";
 import { postStartHooks } from "./health/post_start_hooks.ts";
 import { auditorFor } from "./audit/auditor.ts";
-import { type ApiServerMetrics, createApiServerMetrics, MetricsRegistry } from "./metrics/mod.ts";
+import {
+  type ApiServerMetrics,
+  createApiServerMetrics,
+  MetricsRegistry,
+  recordFeatureInfo,
+} from "./metrics/mod.ts";
 import type { ServerOptions } from "./options.ts";
 import { bootstrapPki, type Pki } from "./pki/bootstrap_pki.ts";
 import { serverUrlFor, writeAdminKubeconfig } from "./pki/write_admin_kubeconfig.ts";
@@ -61,6 +66,18 @@ export interface RunningServer {
   shutdown(): Promise<void>;
 }
 
+/**
+ * The server's metrics, following the metric flags (lifecycle warnings go to the log), with
+ * the feature gates recorded.
+ */
+function metricsFor(opts: ServerOptions, logger: Logger): ApiServerMetrics {
+  const metrics = createApiServerMetrics(
+    new MetricsRegistry({ ...opts.metrics, onWarning: (m) => logger.warn(m) }),
+  );
+  recordFeatureInfo(metrics.registry, opts.featureGates);
+  return metrics;
+}
+
 /** Starts the API server. */
 export async function startServer(
   opts: ServerOptions,
@@ -71,9 +88,7 @@ export async function startServer(
   await Deno.mkdir(opts.dataDir, { recursive: true, mode: 0o700 });
   const pki = await bootstrapServerPki(opts);
   const auditor = await auditorFor(opts.audit, logger);
-  const metrics = createApiServerMetrics(
-    new MetricsRegistry({ ...opts.metrics, onWarning: (m) => logger.warn(m) }),
-  );
+  const metrics = metricsFor(opts, logger);
   const storage = await openStorage(opts, metrics);
   const parts = await startRegistry(opts, { storage, pki, logger, metrics }).catch(async (err) => {
     await storage.close();

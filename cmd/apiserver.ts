@@ -8,6 +8,7 @@ import { startServer } from "../apiserver/server.ts";
 import { runSnapshotCommand } from "../apiserver/snapshot_command.ts";
 import { versionText } from "../shared/build_info.ts";
 import { raiseDescriptorLimit } from "../shared/http/descriptor_limit.ts";
+import { formatFlagHelp } from "../shared/flags/flag_help.ts";
 import { runTokenCommand } from "../apiserver/token_command.ts";
 
 if (import.meta.main && Deno.args[0] === "token") {
@@ -20,10 +21,7 @@ if (import.meta.main) {
   }
   if (Deno.args[0] === "snapshot") Deno.exit(await runSnapshotCommand(Deno.args.slice(1)));
   if (Deno.args.includes("--help") || Deno.args.includes("-h")) {
-    console.log("Usage: apiserver [flags]\n");
-    for (const [flag, help] of Object.entries(FLAG_HELP)) {
-      console.log(`  ${flag.length === 1 ? "-" : "--"}${flag.padEnd(24)} ${help}`);
-    }
+    console.log(formatFlagHelp("Usage: apiserver [flags]", FLAG_HELP));
     Deno.exit(0);
   }
   const parsed = parseServerOptions(Deno.args);

@@ -10,14 +10,14 @@ import { AGENT_FLAG_HELP, parseAgentOptions } from "../nodeagent/agent_options.t
 import { startNodeAgent } from "../nodeagent/node_agent.ts";
 import { versionText } from "../shared/build_info.ts";
 import { raiseDescriptorLimit } from "../shared/http/descriptor_limit.ts";
+import { formatFlagHelp } from "../shared/flags/flag_help.ts";
 
 if (Deno.args.includes("--version")) {
   console.log(versionText("nodeagent"));
   Deno.exit(0);
 }
 if (Deno.args.includes("--help") || Deno.args.includes("-h")) {
-  console.log("Usage: nodeagent [flags]\n");
-  for (const [k, v] of Object.entries(AGENT_FLAG_HELP)) console.log(`  --${k}\t${v}`);
+  console.log(formatFlagHelp("Usage: nodeagent [flags]", AGENT_FLAG_HELP));
   Deno.exit(0);
 }
 const parsed = await parseAgentOptions(Deno.args);

@@ -5,7 +5,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { FeatureGates } from "../shared/feature_gates.ts";
+import { FeatureGates, featureGatesFlagHelp } from "../shared/feature_gates.ts";
 import { parseVerbosity } from "../shared/log/mod.ts";
 import { ConfigError, loadConfig } from "./config/load_config.ts";
 import type { Doc } from "./config/merge_config.ts";
@@ -43,7 +43,7 @@ export const AGENT_FLAG_HELP: Record<string, string> = {
   "config-dir": "directory of *.conf drop-in files merged over --config in lexical order",
   "hostname-override": "the node's name instead of the host name",
   "root-dir": "directory for pods, checkpoints and certificates (default /var/lib/nodeagent)",
-  "feature-gates": "comma-separated Name=true|false pairs",
+  "feature-gates": featureGatesFlagHelp(new FeatureGates()),
   "node-labels": "labels to add when registering the node, key=value,...",
   port: "HTTPS port of the agent (default 10250; 0 picks a free port)",
   v: "log verbosity",

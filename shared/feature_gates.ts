@@ -7,6 +7,7 @@
 export {
   type FeatureGateProblems,
   FeatureGates,
+  featureGatesFlagHelp,
   parseGoBool,
 } from "./feature_gates/feature_gates.ts";
 export {

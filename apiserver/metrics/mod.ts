@@ -31,6 +31,7 @@ export {
   type StabilityLevel,
 } from "./metric.ts";
 export { metricsHandler } from "./metrics_handler.ts";
+export { recordFeatureInfo } from "./feature_metrics.ts";
 export { MetricsRegistry, type MetricsRegistryOptions } from "./metrics_registry.ts";
 export {
   CURRENT_VERSION,

@@ -151,6 +151,16 @@ export class FeatureGates<N extends string = FeatureName> {
     return out.sort();
   }
 
+  /**
+   * Every known gate (the `AllAlpha`/`AllBeta` pseudo-gates included) with its spec and
+   * effective state, sorted by name; for the `kubernetes_feature_enabled` metric.
+   */
+  all(): { name: N; spec: FeatureSpec; enabled: boolean }[] {
+    return [...this.#known.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([name, spec]) => ({ name: name as N, spec, enabled: this.enabled(name as N) }));
+  }
+
   /** The explicitly set gates as a flag value, `A=true,B=false`, sorted by name. */
   toString(): string {
     return [...this.#explicit.entries()]
@@ -198,6 +208,15 @@ export class FeatureGates<N extends string = FeatureName> {
   #apply(entries: [string, boolean][]): void {
     for (const [name, value] of entries) this.#explicit.set(name, value);
   }
+}
+
+/**
+ * The help of a `--feature-gates` flag as Kubernetes writes it: one sentence, then one
+ * {@link FeatureGates.knownFeatures} line per settable gate.
+ */
+export function featureGatesFlagHelp(gates: FeatureGates<string>): string {
+  return "A set of key=value pairs that describe feature gates for alpha/experimental " +
+    "features. Options are:\n" + gates.knownFeatures().join("\n");
 }
 
 function describe(value: unknown): string {

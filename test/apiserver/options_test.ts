@@ -191,3 +191,32 @@ Deno.test("parseServerOptions() reports every lifecycle and audit problem at onc
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("parseServerOptions() reads the metric flags and reports their problems with the others", async (t) => {
+  await t.step("valid", () => {
+    const r = parseServerOptions([
+      "--show-hidden-metrics-for-version=1.31",
+      "--disabled-metrics=a_total,b_total",
+      "--disabled-metrics=c",
+    ], noEnv);
+    assert.ok(r.ok, JSON.stringify(r));
+    assert.deepEqual(r.options.metrics, {
+      showHiddenMetricsForVersion: "1.31",
+      disabledMetrics: ["a_total", "b_total", "c"],
+    });
+  });
+  await t.step("every problem at once", () => {
+    const r = parseServerOptions([
+      "--show-hidden-metrics-for-version=1.30",
+      "--disabled-metrics=not-a-name",
+      "--feature-gates=Bogus=true,APISelfSubjectReview=false",
+    ], noEnv);
+    assert.ok(!r.ok);
+    assert.deepEqual(r.errors, [
+      "--feature-gates: unrecognized feature gate: Bogus",
+      "--feature-gates: cannot set feature gate APISelfSubjectReview to false, feature is locked to true",
+      "--show-hidden-metrics-for-version must be omitted or have the value '1.31'. Only the previous minor version is allowed",
+      '--disabled-metrics must be fully qualified metric names matching "^[a-zA-Z_:][a-zA-Z0-9_:]*$", got "not-a-name"',
+    ]);
+  });
+});

@@ -230,3 +230,18 @@ Deno.test("logCheck() fails after a failed log write and logs failures at -v=2",
     lines.some((l) => l.includes("disk I/O error") && l.includes("etcd check failed: readyz")),
   );
 });
+
+Deno.test("HealthChecks reports each root check's result to onCheckResult", async () => {
+  const results: string[] = [];
+  const health = new HealthChecks({
+    onCheckResult: (check, endpoint, ok) => results.push(`${endpoint}:${check}:${ok}`),
+  });
+  health.addPostStartHook("never-done");
+  await health.handleHealth(new Request(`${BASE}/readyz?exclude=log`));
+  await health.handleHealth(new Request(`${BASE}/livez/ping`));
+  assert.deepEqual(results, [
+    "readyz:ping:true",
+    "readyz:poststarthook/never-done:false",
+    "readyz:shutdown:true",
+  ]);
+});

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import {
   FeatureGates,
+  featureGatesFlagHelp,
   featureGatesFromFlag,
   type FeatureSpec,
   KNOWN_FEATURES,
@@ -229,4 +230,32 @@ Deno.test("featureGatesFromFlag() returns gates, errors and warnings", async (t)
     const r = featureGatesFromFlag<TestGate>("Old=false", TEST_GATES);
     assert.equal(r.warnings.length, 1);
   });
+});
+
+Deno.test("FeatureGates.all() lists every gate with its spec and effective state", () => {
+  const gates = new FeatureGates<TestGate>(TEST_GATES);
+  gates.parse("AllAlpha=true,Beta1=false");
+  assert.deepEqual(
+    gates.all().map(({ name, spec, enabled }) => `${name}:${spec.stage}:${enabled}`),
+    [
+      "AllAlpha:Alpha:true",
+      "AllBeta:Beta:false",
+      "Alpha1:Alpha:true",
+      "Beta1:Beta:false",
+      "Old:Deprecated:false",
+      "Stable:GA:true",
+    ],
+  );
+});
+
+Deno.test("featureGatesFlagHelp() is Kubernetes' flag help with one line per settable gate", () => {
+  assert.equal(
+    featureGatesFlagHelp(new FeatureGates<TestGate>(TEST_GATES)),
+    "A set of key=value pairs that describe feature gates for alpha/experimental features. " +
+      "Options are:\n" +
+      "AllAlpha=true|false (ALPHA - default=false)\n" +
+      "AllBeta=true|false (BETA - default=false)\n" +
+      "Alpha1=true|false (ALPHA - default=false)\n" +
+      "Beta1=true|false (BETA - default=true)",
+  );
 });

@@ -199,3 +199,39 @@ Deno.test("apiserver -v=2 logs one JSON line per request without credentials", a
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
 });
+
+Deno.test("apiserver refuses bad feature gates and metric flags at start, all at once", async () => {
+  const out = await run([
+    "--feature-gates=NoSuchGate=true,APISelfSubjectReview=false,WatchList=maybe",
+    "--show-hidden-metrics-for-version=1.30",
+    "--disabled-metrics=bad-name",
+  ]);
+  assert.equal(out.code, 2);
+  const stderr = new TextDecoder().decode(out.stderr);
+  for (
+    const want of [
+      "error: --feature-gates: unrecognized feature gate: NoSuchGate",
+      "error: --feature-gates: cannot set feature gate APISelfSubjectReview to false, feature is locked to true",
+      'error: --feature-gates: invalid value of WatchList=maybe, err: strconv.ParseBool: parsing "maybe": invalid syntax',
+      "error: --show-hidden-metrics-for-version must be omitted or have the value '1.31'. Only the previous minor version is allowed",
+      'error: --disabled-metrics must be fully qualified metric names matching "^[a-zA-Z_:][a-zA-Z0-9_:]*$", got "bad-name"',
+    ]
+  ) assert.ok(stderr.includes(want), `${want}\n${stderr}`);
+});
+
+Deno.test("apiserver --help lists the feature gates with stage and default and the metric flags", async () => {
+  const out = await run(["--help"]);
+  assert.equal(out.code, 0);
+  const stdout = new TextDecoder().decode(out.stdout);
+  for (
+    const want of [
+      "--feature-gates            A set of key=value pairs that describe feature gates for alpha/experimental features. Options are:\n",
+      "   APIResponseCompression=true|false (BETA - default=true)\n",
+      "   AllAlpha=true|false (ALPHA - default=false)\n",
+      "   WatchList=true|false (ALPHA - default=false)\n",
+      "--show-hidden-metrics-for-version The previous version for which you want to show hidden metrics.",
+      "--disabled-metrics ",
+    ]
+  ) assert.ok(stdout.includes(want), `${want}\n${stdout}`);
+  assert.ok(!stdout.includes("APISelfSubjectReview"), "GA gates are not listed, as in kube");
+});

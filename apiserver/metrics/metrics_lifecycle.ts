@@ -169,7 +169,7 @@ export class MetricsLifecycle {
     return "hidden";
   }
 
-  /** Whether the metric is hidden (or disabled) at this release, before the flags showed it. */
+  /** Whether its deprecation hides the metric at this release (before the flag shows it again). */
   hiddenByDeprecation(metric: LifecycleMetric): boolean {
     const v = metric.deprecatedVersion ? parseMinorVersion(metric.deprecatedVersion) : undefined;
     return v !== undefined && hiddenAt(v, this.#current);

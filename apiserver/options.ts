@@ -7,9 +7,9 @@
 import { parseCIDR, parsePortRange } from "./registry/core/services/ip_range.ts";
 import { parseArgs } from "node:util";
 import {
+  componentFeatureGatesFlagHelp,
+  componentFeatureGatesFromFlags,
   FeatureGates,
-  featureGatesFlagHelp,
-  featureGatesFromFlag,
 } from "../shared/feature_gates.ts";
 import { tryParseDurationMs } from "../shared/time/duration.ts";
 import { parseVerbosity } from "../shared/log/mod.ts";
@@ -146,7 +146,7 @@ export const FLAG_HELP: Record<string, string> = {
   "history-window": "how long the change history stays readable (default 5m)",
   "http2-max-streams-per-connection":
     "streams an HTTP/2 client may open at once on one connection (default 1000; 0 serves HTTP/1.1 only)",
-  "feature-gates": featureGatesFlagHelp(new FeatureGates()),
+  "feature-gates": componentFeatureGatesFlagHelp(new FeatureGates()),
   "runtime-config":
     "comma-separated <group>/<version>[/<resource>][=true|false], api/all, api/ga, api/beta, api/alpha, api/legacy (repeatable)",
   "node-monitor-grace-period":
@@ -181,7 +181,7 @@ const SERVER_PARSE_OPTIONS = {
   "service-node-port-range": { type: "string" },
   "history-window": { type: "string" },
   "http2-max-streams-per-connection": { type: "string" },
-  "feature-gates": { type: "string" },
+  "feature-gates": { type: "string", multiple: true },
   "runtime-config": { type: "string", multiple: true },
   "node-monitor-grace-period": { type: "string" },
   "disable-scheduler": { type: "string" },
@@ -229,7 +229,7 @@ export function parseServerOptions(
   if (disableScheduler !== undefined && !["true", "false"].includes(disableScheduler)) {
     errors.push(`--disable-scheduler: invalid value "${disableScheduler}" (true or false)`);
   }
-  const gates = featureGatesFromFlag(str("feature-gates") ?? "");
+  const gates = componentFeatureGatesFromFlags((values["feature-gates"] as string[]) ?? []);
   errors.push(...gates.errors.map((e) => `--feature-gates: ${e}`));
   const serviceClusterIPRange = str("service-cluster-ip-range") ?? "10.96.0.0/12";
   const serviceNodePortRange = str("service-node-port-range") ?? "30000-32767";

@@ -65,6 +65,9 @@ export function parseNodeLabels(text: string): { labels: Record<string, string>;
   return { labels, bad };
 }
 
+/** Flags that may be given more than once (`--feature-gates` values accumulate, as kubelet's). */
+const MULTIPLE_FLAGS = ["discovery-token-ca-cert-hash", "feature-gates"];
+
 /** Parses flags and loads the configuration; never throws. */
 export async function parseAgentOptions(
   args: string[],
@@ -78,7 +81,7 @@ export async function parseAgentOptions(
       options: Object.fromEntries(
         Object.keys(AGENT_FLAG_HELP).map((k) => [
           k,
-          { type: "string", multiple: k === "discovery-token-ca-cert-hash" },
+          { type: "string", multiple: MULTIPLE_FLAGS.includes(k) },
         ]),
       ) as Record<string, { type: "string" }>,
     }).values;
@@ -183,8 +186,9 @@ function effectiveGates(
     const r = gates.set(config.featureGates);
     warnings.push(...r.warnings);
   }
-  if (str("feature-gates") !== undefined) {
-    const r = gates.parse(str("feature-gates")!);
+  const flag = str("feature-gates") as unknown as string[] | undefined;
+  if (flag !== undefined) {
+    const r = gates.parse(flag.join(","));
     errors.push(...r.errors.map((e) => `--feature-gates: ${e}`));
     warnings.push(...r.warnings);
   }

@@ -11,6 +11,11 @@ export {
   parseGoBool,
 } from "./feature_gates/feature_gates.ts";
 export {
+  componentFeatureGatesFlagHelp,
+  componentFeatureGatesFromFlags,
+  DEFAULT_COMPONENT,
+} from "./feature_gates/component_feature_gates.ts";
+export {
   type FeatureGatesFromFlag,
   featureGatesFromFlag,
 } from "./feature_gates/feature_gates_from_flag.ts";

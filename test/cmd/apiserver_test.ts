@@ -202,7 +202,8 @@ Deno.test("apiserver -v=2 logs one JSON line per request without credentials", a
 
 Deno.test("apiserver refuses bad feature gates and metric flags at start, all at once", async () => {
   const out = await run([
-    "--feature-gates=NoSuchGate=true,APISelfSubjectReview=false,WatchList=maybe",
+    "--feature-gates=NoSuchGate=true,APISelfSubjectReview=false",
+    "--feature-gates=WatchList=maybe",
     "--show-hidden-metrics-for-version=1.30",
     "--disabled-metrics=bad-name",
   ]);
@@ -225,10 +226,10 @@ Deno.test("apiserver --help lists the feature gates with stage and default and t
   const stdout = new TextDecoder().decode(out.stdout);
   for (
     const want of [
-      "--feature-gates            A set of key=value pairs that describe feature gates for alpha/experimental features. Options are:\n",
-      "   APIResponseCompression=true|false (BETA - default=true)\n",
-      "   AllAlpha=true|false (ALPHA - default=false)\n",
-      "   WatchList=true|false (ALPHA - default=false)\n",
+      "--feature-gates            Comma-separated list of component:key=value pairs that describe feature gates for alpha/experimental features of different components.\n",
+      "   kube:APIResponseCompression=true|false (BETA - default=true)\n",
+      "   kube:AllAlpha=true|false (ALPHA - default=false)\n",
+      "   kube:WatchList=true|false (ALPHA - default=false)\n",
       "--show-hidden-metrics-for-version The previous version for which you want to show hidden metrics.",
       "--disabled-metrics ",
     ]

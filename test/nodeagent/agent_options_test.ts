@@ -67,3 +67,18 @@ Deno.test("parseAgentOptions() reports every problem at once", async (t) => {
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("parseAgentOptions() accumulates repeated --feature-gates and warns for GA gates", async () => {
+  const r = await parseAgentOptions([
+    "--kubeconfig=/dev/null",
+    "--feature-gates=KubeletFineGrainedAuthz=true",
+    "--feature-gates=ContainerCheckpoint=false,SeccompDefault=true",
+  ]);
+  assert.ok(r.ok, r.ok ? "" : r.errors.join("\n"));
+  if (!r.ok) return;
+  assert.equal(r.options.gates.enabled("KubeletFineGrainedAuthz"), true);
+  assert.equal(r.options.gates.enabled("ContainerCheckpoint"), false);
+  assert.deepEqual(r.options.warnings, [
+    "Setting GA feature gate SeccompDefault=true. It will be removed in a future release.",
+  ]);
+});

@@ -10,6 +10,7 @@ import {
   componentFeatureGatesFlagHelp,
   componentFeatureGatesFromFlags,
   FeatureGates,
+  KNOWN_FEATURES,
 } from "../shared/feature_gates.ts";
 import { tryParseDurationMs } from "../shared/time/duration.ts";
 import { parseVerbosity } from "../shared/log/mod.ts";
@@ -146,7 +147,7 @@ export const FLAG_HELP: Record<string, string> = {
   "history-window": "how long the change history stays readable (default 5m)",
   "http2-max-streams-per-connection":
     "streams an HTTP/2 client may open at once on one connection (default 1000; 0 serves HTTP/1.1 only)",
-  "feature-gates": componentFeatureGatesFlagHelp(new FeatureGates()),
+  "feature-gates": componentFeatureGatesFlagHelp(new FeatureGates(KNOWN_FEATURES)),
   "runtime-config":
     "comma-separated <group>/<version>[/<resource>][=true|false], api/all, api/ga, api/beta, api/alpha, api/legacy (repeatable)",
   "node-monitor-grace-period":
@@ -229,7 +230,10 @@ export function parseServerOptions(
   if (disableScheduler !== undefined && !["true", "false"].includes(disableScheduler)) {
     errors.push(`--disable-scheduler: invalid value "${disableScheduler}" (true or false)`);
   }
-  const gates = componentFeatureGatesFromFlags((values["feature-gates"] as string[]) ?? []);
+  const gates = componentFeatureGatesFromFlags(
+    (values["feature-gates"] as string[]) ?? [],
+    KNOWN_FEATURES,
+  );
   errors.push(...gates.errors.map((e) => `--feature-gates: ${e}`));
   const serviceClusterIPRange = str("service-cluster-ip-range") ?? "10.96.0.0/12";
   const serviceNodePortRange = str("service-node-port-range") ?? "30000-32767";

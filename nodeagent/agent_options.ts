@@ -5,7 +5,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { FeatureGates, featureGatesFlagHelp } from "../shared/feature_gates.ts";
+import { FeatureGates, featureGatesFlagHelp, KNOWN_FEATURES } from "../shared/feature_gates.ts";
 import { parseVerbosity } from "../shared/log/mod.ts";
 import { ConfigError, loadConfig } from "./config/load_config.ts";
 import type { Doc } from "./config/merge_config.ts";
@@ -43,7 +43,7 @@ export const AGENT_FLAG_HELP: Record<string, string> = {
   "config-dir": "directory of *.conf drop-in files merged over --config in lexical order",
   "hostname-override": "the node's name instead of the host name",
   "root-dir": "directory for pods, checkpoints and certificates (default /var/lib/nodeagent)",
-  "feature-gates": featureGatesFlagHelp(new FeatureGates()),
+  "feature-gates": featureGatesFlagHelp(new FeatureGates(KNOWN_FEATURES)),
   "node-labels": "labels to add when registering the node, key=value,...",
   port: "HTTPS port of the agent (default 10250; 0 picks a free port)",
   v: "log verbosity",
@@ -180,7 +180,7 @@ function effectiveGates(
   config: NodeAgentConfiguration | undefined,
   errors: string[],
 ): { gates: FeatureGates; warnings: string[] } {
-  const gates = new FeatureGates();
+  const gates = new FeatureGates(KNOWN_FEATURES);
   const warnings: string[] = [];
   if (config) {
     const r = gates.set(config.featureGates);

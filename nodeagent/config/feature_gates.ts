@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { FeatureGates } from "../../shared/feature_gates.ts";
+import { FeatureGates, KNOWN_FEATURES } from "../../shared/feature_gates.ts";
 
 export { FeatureGates } from "../../shared/feature_gates.ts";
 
@@ -13,7 +13,7 @@ export { FeatureGates } from "../../shared/feature_gates.ts";
  * when the entry is valid (a known gate, a boolean, not moving a locked gate).
  */
 export function featureGateProblem(name: string, value: unknown): string | undefined {
-  const { errors } = new FeatureGates().set({ [name]: value });
+  const { errors } = new FeatureGates(KNOWN_FEATURES).set({ [name]: value });
   return errors.length ? errors.join("; ") : undefined;
 }
 
@@ -24,7 +24,7 @@ export function featureGateProblem(name: string, value: unknown): string | undef
  * @throws {RangeError} listing every problem when an override is invalid.
  */
 export function featureGates(...overrides: Record<string, boolean>[]): FeatureGates {
-  const gates = new FeatureGates();
+  const gates = new FeatureGates(KNOWN_FEATURES);
   const errors: string[] = [];
   for (const o of overrides) errors.push(...gates.set(o).errors);
   if (errors.length) throw new RangeError(errors.join("; "));

@@ -7,19 +7,19 @@
  */
 import { FeatureGates } from "./feature_gates.ts";
 import type { FeatureGatesFromFlag } from "./feature_gates_from_flag.ts";
-import { type FeatureName, type FeatureSpec, KNOWN_FEATURES } from "./known_features.ts";
+import type { FeatureName, FeatureSpec } from "./known_features.ts";
 
 /** The component whose gates an entry without a prefix sets. */
 export const DEFAULT_COMPONENT = "kube";
 
 /**
  * Parses every `--feature-gates` value given (in order; later entries win) into the `kube`
- * component's gates. An entry `wardle:A=true` names an unregistered component; mixing
+ * component's gates, whose list is `known`. An entry `wardle:A=true` names an unregistered component; mixing
  * unprefixed entries with `kube:` ones is refused, as in Kubernetes. Every problem is returned.
  */
 export function componentFeatureGatesFromFlags<N extends string = FeatureName>(
   values: readonly string[],
-  known: Readonly<Record<N, FeatureSpec>> = KNOWN_FEATURES as never,
+  known: Readonly<Record<N, FeatureSpec>>,
 ): FeatureGatesFromFlag<N> {
   const gates = new FeatureGates<N>(known);
   const errors: string[] = [];

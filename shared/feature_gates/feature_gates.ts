@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { type FeatureName, type FeatureSpec, KNOWN_FEATURES } from "./known_features.ts";
+import type { FeatureName, FeatureSpec } from "./known_features.ts";
 
 /** What a `parse` or `set` call found: every problem at once, and warnings to log. */
 export interface FeatureGateProblems {
@@ -49,7 +49,7 @@ export function parseGoBool(text: string): boolean | undefined {
  *
  * @example
  * ```ts
- * const gates = new FeatureGates();
+ * const gates = new FeatureGates(KNOWN_FEATURES);
  * const { errors, warnings } = gates.parse("WatchList=true,APIResponseCompression=false");
  * if (errors.length) throw new Error(errors.join("; "));
  * gates.enabled("WatchList"); // true
@@ -59,8 +59,11 @@ export class FeatureGates<N extends string = FeatureName> {
   #known: ReadonlyMap<string, FeatureSpec>;
   #explicit = new Map<string, boolean>();
 
-  /** Creates gates at their defaults; `known` defaults to the project's registry. */
-  constructor(known: Readonly<Record<N, FeatureSpec>> = KNOWN_FEATURES as never) {
+  /**
+   * Creates gates at their defaults. `known` is the gate list of the executable (its
+   * composition passes the project's `KNOWN_FEATURES`; tests pass their own).
+   */
+  constructor(known: Readonly<Record<N, FeatureSpec>>) {
     this.#known = new Map(Object.entries(known) as [string, FeatureSpec][]);
   }
 

@@ -4,7 +4,7 @@
  * @module
  */
 import { FeatureGates } from "./feature_gates.ts";
-import { type FeatureName, type FeatureSpec, KNOWN_FEATURES } from "./known_features.ts";
+import type { FeatureName, FeatureSpec } from "./known_features.ts";
 
 /** The gates built from a flag value, with every problem found. */
 export interface FeatureGatesFromFlag<N extends string = FeatureName> {
@@ -18,11 +18,11 @@ export interface FeatureGatesFromFlag<N extends string = FeatureName> {
 
 /**
  * Parses a `--feature-gates` value (`A=true,B=false`; undefined or empty means all defaults)
- * against the project's registry, or `known` if given.
+ * against `known` (the project's `KNOWN_FEATURES`, or a test's list).
  */
 export function featureGatesFromFlag<N extends string = FeatureName>(
   value: string | undefined,
-  known: Readonly<Record<N, FeatureSpec>> = KNOWN_FEATURES as never,
+  known: Readonly<Record<N, FeatureSpec>>,
 ): FeatureGatesFromFlag<N> {
   const gates = new FeatureGates<N>(known);
   const { errors, warnings } = gates.parse(value ?? "");

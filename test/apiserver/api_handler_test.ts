@@ -21,7 +21,7 @@ import { ResourceRegistry } from "../../apiserver/registry/resource_registry.ts"
 import { ChangeFeed } from "../../apiserver/watch/change_feed.ts";
 import { WatchCaches } from "../../apiserver/watch/watch_caches.ts";
 import type { KubeObject } from "../../shared/api/meta/v1/types.ts";
-import { featureGatesFromFlag } from "../../shared/feature_gates.ts";
+import { featureGatesFromFlag, KNOWN_FEATURES } from "../../shared/feature_gates.ts";
 import { Logger } from "../../shared/log/mod.ts";
 import { openTempStorage } from "../support/registry_harness.ts";
 import { testConn } from "../support/test_conn.ts";
@@ -107,7 +107,7 @@ async function withHandler(fn: (handle: ApiHandler) => Promise<void>): Promise<v
       authorizer: authorization.chain,
       health: new HealthChecks(),
       metrics: createApiServerMetrics(new MetricsRegistry({ currentVersion: "1.32" })),
-      featureGates: featureGatesFromFlag("").gates,
+      featureGates: featureGatesFromFlag("", KNOWN_FEATURES).gates,
       logger,
     });
     await fn(handle);

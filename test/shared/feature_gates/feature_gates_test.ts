@@ -19,7 +19,7 @@ const TEST_GATES = {
 type TestGate = keyof typeof TEST_GATES;
 
 Deno.test("FeatureGates.enabled() gives the spec's stages and defaults", async (t) => {
-  const gates = new FeatureGates();
+  const gates = new FeatureGates(KNOWN_FEATURES);
   const cases: [keyof typeof KNOWN_FEATURES, string, boolean, boolean][] = [
     ["WatchList", "Alpha", false, false],
     ["APIResponseCompression", "Beta", true, false],
@@ -205,24 +205,24 @@ Deno.test("parseGoBool() accepts exactly Go's spellings", async (t) => {
 
 Deno.test("featureGatesFromFlag() returns gates, errors and warnings", async (t) => {
   await t.step("undefined flag gives defaults", () => {
-    const r = featureGatesFromFlag(undefined);
+    const r = featureGatesFromFlag(undefined, KNOWN_FEATURES);
     assert.deepEqual([r.errors, r.warnings], [[], []]);
     assert.equal(r.gates.enabled("APIResponseCompression"), true);
   });
   await t.step("disabling compression", () => {
-    const r = featureGatesFromFlag("APIResponseCompression=false");
+    const r = featureGatesFromFlag("APIResponseCompression=false", KNOWN_FEATURES);
     assert.deepEqual(r.errors, []);
     assert.equal(r.gates.enabled("APIResponseCompression"), false);
   });
   await t.step("disabling a locked GA gate fails", () => {
-    const r = featureGatesFromFlag("APISelfSubjectReview=false,WatchList=true");
+    const r = featureGatesFromFlag("APISelfSubjectReview=false,WatchList=true", KNOWN_FEATURES);
     assert.deepEqual(r.errors, [
       "cannot set feature gate APISelfSubjectReview to false, feature is locked to true",
     ]);
     assert.equal(r.gates.enabled("WatchList"), false);
   });
   await t.step("GA gate set to its default warns", () => {
-    const r = featureGatesFromFlag("APISelfSubjectReview=true");
+    const r = featureGatesFromFlag("APISelfSubjectReview=true", KNOWN_FEATURES);
     assert.deepEqual(r.errors, []);
     assert.equal(r.warnings.length, 1);
   });

@@ -126,6 +126,16 @@ export class MetricsRegistry {
   }
 
   /**
+   * Drops the series of every metric with labels (Kubernetes resets its vectors; a metric
+   * without labels keeps its one sample), as `DELETE /metrics` asks.
+   */
+  reset(): void {
+    for (const metric of this.#metrics.values()) {
+      if (metric.labelNames.length > 0) metric.reset();
+    }
+  }
+
+  /**
    * Renders every visible metric family in the text exposition format 0.0.4, sorted by name,
    * skipping families without samples. Collector gauges are collected first; a collector that
    * fails leaves its gauge out of this scrape.

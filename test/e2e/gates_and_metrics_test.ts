@@ -78,6 +78,11 @@ Deno.test("the server applies --feature-gates and the metric flags at start", as
       ) assert.ok(body.includes(want), `${want}\n${body}`);
       assert.ok(!body.includes("apiserver_request_total"), "SLIs are a registry of their own");
     });
+    await t.step("DELETE /metrics/slis resets the SLI series", async () => {
+      const del = await ts.fetch("/metrics/slis", { method: "DELETE" });
+      assert.equal(await del.text(), "metrics reset\n");
+      assert.equal(await (await ts.fetch("/metrics/slis")).text(), "");
+    });
     await t.step("/metrics/slis needs a credential like /metrics", async () => {
       const anon = await ts.fetch("/metrics/slis", { auth: false });
       await anon.body?.cancel();

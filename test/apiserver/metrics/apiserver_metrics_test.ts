@@ -161,4 +161,12 @@ Deno.test("metricsHandler() serves the exposition with the 0.0.4 content type", 
     assert.equal(res.status, 200);
     assert.equal(await res.text(), "");
   });
+  await t.step("DELETE resets the labelled metrics, as kube's handler with reset", async () => {
+    const res = await handler(new Request("https://localhost/metrics", { method: "DELETE" }));
+    assert.equal(res.status, 200);
+    assert.equal(await res.text(), "metrics reset\n");
+    const text = await (await handler(new Request("https://localhost/metrics"))).text();
+    assert.ok(!text.includes("apiserver_request_total{"), text);
+    assert.ok(text.includes("\ndisabled_metrics_total 0\n"), "unlabelled metrics stay");
+  });
 });

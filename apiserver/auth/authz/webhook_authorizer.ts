@@ -4,7 +4,8 @@
  * denied: deny; else no opinion). Answers are cached under the SHA-256 of the review, allowed
  * ones for `authorizedTTL` (5m), the others for `unauthorizedTTL` (30s). A call that fails,
  * times out or answers garbage follows the failure policy: `NoOpinion` moves on, `Deny`
- * rejects. Match conditions (CEL over the v1 review spec as `request`) decide whether the
+ * rejects; transient failures (429, 5xx, a reset connection) are first retried with kube's
+ * backoff (webhook_retry.ts). Match conditions (CEL over the v1 review spec as `request`) decide whether the
  * webhook is asked at all: any false skips it; an error with none false follows the failure
  * policy.
  *
@@ -20,6 +21,13 @@ import {
 } from "../../cel/mod.ts";
 import type { Authorizer, AuthzAttributes, Decision } from "./authorizer.ts";
 import type { Counter, Histogram, MetricsRegistry } from "../../metrics/mod.ts";
+import {
+  DEFAULT_AUTH_WEBHOOK_RETRY_BACKOFF,
+  type RetryBackoff,
+  type RetryClock,
+  webhookStatusError,
+  withExponentialBackoff,
+} from "../webhook_retry.ts";
 
 /** Kubernetes' webhook authorizer metrics, labelled by authorizer name. */
 export interface WebhookAuthorizerMetrics {
@@ -85,6 +93,10 @@ export interface WebhookAuthorizerOptions {
   matchConditions?: CelProgram[];
   matchEnv?: CelEnvironment;
   metrics?: WebhookAuthorizerMetrics;
+  /** Retries of transient failures (default kube's: 500 ms × 1.5, jitter 0.2, 5 attempts). */
+  retryBackoff?: RetryBackoff;
+  /** The pauses between retries (tests inject one). */
+  retryClock?: RetryClock;
   now?: () => number;
 }
 
@@ -214,27 +226,19 @@ export class WebhookAuthorizer implements Authorizer {
       sent.group = sent.groups;
       delete sent.groups;
     }
-    const headers: Record<string, string> = {
-      "content-type": "application/json",
-      accept: "application/json",
-    };
-    if (this.#o.config.token) headers.authorization = `Bearer ${this.#o.config.token}`;
-    this.calls++;
-    const res = await fetch(this.#o.config.server, {
-      method: "POST",
-      headers,
-      body: JSON.stringify({
-        apiVersion: `authorization.k8s.io/${version}`,
-        kind: "SubjectAccessReview",
-        metadata: { creationTimestamp: null },
-        spec: sent,
-        status: { allowed: false },
-      }),
-      client: this.#client,
-      signal: AbortSignal.timeout(this.#o.timeoutMs ?? 30_000),
+    const body = JSON.stringify({
+      apiVersion: `authorization.k8s.io/${version}`,
+      kind: "SubjectAccessReview",
+      metadata: { creationTimestamp: null },
+      spec: sent,
+      status: { allowed: false },
     });
-    const text = await res.text();
-    if (res.status < 200 || res.status >= 300) throw new Error(`HTTP ${res.status}`);
+    const text = await withExponentialBackoff(
+      this.#o.retryBackoff ?? DEFAULT_AUTH_WEBHOOK_RETRY_BACKOFF,
+      () => this.#post(body),
+      undefined,
+      this.#o.retryClock,
+    );
     let status: Record<string, unknown>;
     try {
       status = JSON.parse(text).status ?? {};
@@ -245,6 +249,26 @@ export class WebhookAuthorizer implements Authorizer {
     if (status.allowed === true) return { decision: "allow", reason };
     if (status.denied === true) return { decision: "deny", reason };
     return { decision: "noOpinion", reason };
+  }
+
+  /** One POST of a review (counted); the answer's text, or a WebhookStatusError outside 2xx. */
+  async #post(body: string): Promise<string> {
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      accept: "application/json",
+    };
+    if (this.#o.config.token) headers.authorization = `Bearer ${this.#o.config.token}`;
+    this.calls++;
+    const res = await fetch(this.#o.config.server, {
+      method: "POST",
+      headers,
+      body,
+      client: this.#client,
+      signal: AbortSignal.timeout(this.#o.timeoutMs ?? 30_000),
+    });
+    const text = await res.text();
+    if (res.status < 200 || res.status >= 300) throw webhookStatusError(res);
+    return text;
   }
 }
 

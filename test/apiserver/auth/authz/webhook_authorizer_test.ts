@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { WebhookAuthorizer } from "../../../../apiserver/auth/authz/webhook_authorizer.ts";
 import type { AuthzAttributes } from "../../../../apiserver/auth/authz/authorizer.ts";
+import { authorizationMatchEnvironment } from "../../../../apiserver/cel/mod.ts";
 import { serveHttps } from "../../../../shared/http/https_server.ts";
 import { servingPki } from "../../../support/test_pki.ts";
 
@@ -103,6 +104,60 @@ Deno.test("WebhookAuthorizer.authorize() does not retry a 4xx answer", async () 
     assert.deepEqual(pauses, []);
   } finally {
     a.close();
+    await hook.server.close();
+  }
+});
+
+Deno.test("WebhookAuthorizer.authorize() follows the spec's matching logic with errors", async () => {
+  const hook = await flakyWebhook(0);
+  const env = authorizationMatchEnvironment();
+  const compile = (e: string) => {
+    const c = env.compile(e);
+    if (!c.ok) throw new Error(c.errors.map((x) => x.detail).join("; "));
+    return c.program;
+  };
+  // A non-resource request has no resourceAttributes: selecting them is an evaluation error.
+  const failing = compile("request.resourceAttributes.namespace == 'default'");
+  const nonResource: AuthzAttributes = {
+    ...ATTRS,
+    isResourceRequest: false,
+    path: "/healthz",
+    resource: "",
+  };
+  const make = (failurePolicy: "NoOpinion" | "Deny", conditions: string[]) =>
+    new WebhookAuthorizer({
+      config: { server: `https://127.0.0.1:${hook.server.port}/authorize`, caPem: hook.caPem },
+      subjectAccessReviewVersion: "v1",
+      authorizedTTLMs: 0,
+      unauthorizedTTLMs: 0,
+      failurePolicy,
+      matchConditions: [failing, ...conditions.map(compile)],
+      matchEnv: env,
+    });
+  const cases: [string, "NoOpinion" | "Deny", string[], string][] = [
+    ["an error and none false, Deny: rejected", "Deny", ["true"], "deny"],
+    ["an error and none false, NoOpinion: skipped", "NoOpinion", ["true"], "noOpinion"],
+    ["an error but one false: skipped, even with Deny", "Deny", ["false"], "noOpinion"],
+  ];
+  try {
+    for (const [what, policy, conditions, want] of cases) {
+      const a = make(policy, conditions);
+      try {
+        const d = await a.authorize(nonResource);
+        assert.equal(d.decision, want, what);
+        assert.equal(a.calls, 0, what);
+      } finally {
+        a.close();
+      }
+    }
+    const a = make("Deny", ["true"]);
+    try {
+      assert.equal((await a.authorize(ATTRS)).decision, "allow", "no error: the webhook is asked");
+      assert.equal(a.calls, 1);
+    } finally {
+      a.close();
+    }
+  } finally {
     await hook.server.close();
   }
 });

@@ -1,6 +1,10 @@
 /** The webhook authorizer retries transient failures with kube's backoff, then follows its policy. */
 import assert from "node:assert/strict";
-import { WebhookAuthorizer } from "../../../../apiserver/auth/authz/webhook_authorizer.ts";
+import { MetricsRegistry } from "../../../../apiserver/metrics/mod.ts";
+import {
+  WebhookAuthorizer,
+  webhookAuthorizerMetrics,
+} from "../../../../apiserver/auth/authz/webhook_authorizer.ts";
 import type { AuthzAttributes } from "../../../../apiserver/auth/authz/authorizer.ts";
 import { authorizationMatchEnvironment } from "../../../../apiserver/cel/mod.ts";
 import { serveHttps } from "../../../../shared/http/https_server.ts";
@@ -124,8 +128,12 @@ Deno.test("WebhookAuthorizer.authorize() follows the spec's matching logic with 
     path: "/healthz",
     resource: "",
   };
+  const registry = new MetricsRegistry();
+  const metrics = webhookAuthorizerMetrics(registry);
   const make = (failurePolicy: "NoOpinion" | "Deny", conditions: string[]) =>
     new WebhookAuthorizer({
+      name: "gate",
+      metrics,
       config: { server: `https://127.0.0.1:${hook.server.port}/authorize`, caPem: hook.caPem },
       subjectAccessReviewVersion: "v1",
       authorizedTTLMs: 0,
@@ -157,6 +165,14 @@ Deno.test("WebhookAuthorizer.authorize() follows the spec's matching logic with 
     } finally {
       a.close();
     }
+    const text = await registry.exposition();
+    for (
+      const line of [
+        'apiserver_authorization_match_condition_evaluation_errors_total{name="gate",type="Webhook"} 2',
+        'apiserver_authorization_match_condition_exclusions_total{name="gate",type="Webhook"} 1',
+        'apiserver_authorization_match_condition_evaluation_seconds_count{name="gate",type="Webhook"} 4',
+      ]
+    ) assert.ok(text.includes(line), `${line}\n${text}`);
   } finally {
     await hook.server.close();
   }

@@ -25,6 +25,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { type ApiServerProcess, startApiServerProcess } from "./lib/apiserver_process.ts";
 import { runPool } from "./lib/run_pool.ts";
+import { renderAdminKubeconfig } from "../../apiserver/pki/write_admin_kubeconfig.ts";
 import { median } from "./lib/stats.ts";
 import { startTestOidcIssuer } from "../../test/support/test_oidc_issuer.ts";
 import { startSarWebhook } from "../../test/support/test_sar_webhook.ts";
@@ -128,12 +129,12 @@ async function untilReady(row: Row): Promise<void> {
   }
 }
 
-const dir = await Deno.makeTempDir({ prefix: "bench-access-control-" });
-const issuer = await startTestOidcIssuer();
-const hook = await startSarWebhook();
-const servers: ApiServerProcess[] = [];
-const rows: Row[] = [];
-try {
+/** The token file, the authentication and authorization files and the webhook's kubeconfig. */
+async function writeConfigs(
+  dir: string,
+  issuer: { url: string; caPem: string },
+  hook: { server: { port: number }; caPem: string },
+): Promise<void> {
   await Deno.writeTextFile(join(dir, "tokens.csv"), `${STATIC_TOKEN},alice,alice-uid,"dev"\n`);
   await Deno.writeTextFile(
     join(dir, "authn.yaml"),
@@ -146,21 +147,13 @@ try {
       }],
     }),
   );
+  const kubeconfig = join(dir, "webhook.kubeconfig");
   await Deno.writeTextFile(
-    join(dir, "webhook.kubeconfig"),
-    JSON.stringify({
-      apiVersion: "v1",
-      kind: "Config",
-      clusters: [{
-        name: "sar",
-        cluster: {
-          server: `https://127.0.0.1:${hook.server.port}/authorize`,
-          "certificate-authority-data": btoa(hook.caPem),
-        },
-      }],
-      users: [{ name: "apiserver", user: {} }],
-      contexts: [{ name: "sar", context: { cluster: "sar", user: "apiserver" } }],
-      "current-context": "sar",
+    kubeconfig,
+    renderAdminKubeconfig({
+      server: `https://127.0.0.1:${hook.server.port}/authorize`,
+      caPem: hook.caPem,
+      userName: "apiserver",
     }),
   );
   await Deno.writeTextFile(
@@ -175,14 +168,39 @@ try {
           timeout: "3s",
           subjectAccessReviewVersion: "v1",
           failurePolicy: "Deny",
-          connectionInfo: {
-            type: "KubeConfigFile",
-            kubeConfigFile: join(dir, "webhook.kubeconfig"),
-          },
+          connectionInfo: { type: "KubeConfigFile", kubeConfigFile: kubeconfig },
         },
       }, { type: "RBAC", name: "rbac" }],
     }),
   );
+}
+
+/** Each row's median rate, its median per-round ratio to its anchor, and its rounds. */
+function report(rows: Row[], reviews: number): void {
+  console.log(
+    `GETs of one ConfigMap per second (${rounds} rounds of ${gets}, concurrency ${concurrency}):`,
+  );
+  for (const r of rows) {
+    const anchor = rows.find((x) => x.name === r.anchor);
+    const vs = anchor
+      ? `  ×${anchor.name} ${median(r.rates.map((x, i) => x / anchor.rates[i])).toFixed(2)}`
+      : "";
+    console.log(
+      `  ${r.name.padEnd(22)} median ${median(r.rates).toFixed(0).padStart(6)}/s${vs}  rounds ${
+        r.rates.map((x) => x.toFixed(0)).join(" ")
+      }`,
+    );
+  }
+  console.log(`  webhook reviews answered: ${reviews}`);
+}
+
+const dir = await Deno.makeTempDir({ prefix: "bench-access-control-" });
+const issuer = await startTestOidcIssuer();
+const hook = await startSarWebhook();
+const servers: ApiServerProcess[] = [];
+const rows: Row[] = [];
+try {
+  await writeConfigs(dir, issuer, hook);
   const tokens = `--token-auth-file=${join(dir, "tokens.csv")}`;
   for (const name of ["a", "b"]) await Deno.mkdir(join(dir, name));
   const a = await startApiServerProcess({
@@ -222,21 +240,7 @@ try {
   for (let i = 0; i < rounds; i++) {
     for (const r of rows) r.rates.push(await getRound(r, gets));
   }
-  console.log(
-    `GETs of one ConfigMap per second (${rounds} rounds of ${gets}, concurrency ${concurrency}):`,
-  );
-  for (const r of rows) {
-    const anchor = rows.find((x) => x.name === r.anchor);
-    const vs = anchor
-      ? `  ×${anchor.name} ${median(r.rates.map((x, i) => x / anchor.rates[i])).toFixed(2)}`
-      : "";
-    console.log(
-      `  ${r.name.padEnd(22)} median ${median(r.rates).toFixed(0).padStart(6)}/s${vs}  rounds ${
-        r.rates.map((x) => x.toFixed(0)).join(" ")
-      }`,
-    );
-  }
-  console.log(`  webhook reviews answered: ${hook.seen.length}`);
+  report(rows, hook.seen.length);
 } finally {
   for (const r of rows) r.client.close();
   for (const s of servers) await s.stop();

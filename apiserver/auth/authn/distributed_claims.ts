@@ -147,7 +147,11 @@ export class DistributedClaimResolver {
     return text.trim();
   }
 
-  /** The keys of a claim source's issuer, discovered on first use. */
+  /**
+   * The keys of a claim source's issuer: discovered on first use (which waits for it); later
+   * uses never start a discovery (the key set's own retries do), so tokens cannot make the
+   * server hammer an unreachable claim issuer.
+   */
   async #keySet(iss: string): Promise<OidcKeySet> {
     let keys = this.#keys.get(iss);
     if (!keys) {
@@ -162,8 +166,9 @@ export class DistributedClaimResolver {
       });
       this.#keys.set(iss, keys);
       keys.start();
+      await keys.waitReady(this.#o.tuning?.timeoutMs ?? 10_000);
     }
-    if (!(await keys.waitReady(this.#o.tuning?.timeoutMs ?? 10_000))) {
+    if (!keys.ready) {
       throw new Error(
         `verifying untrusted issuer ${iss} failed: verifier not initialized for issuer: "${iss}"`,
       );

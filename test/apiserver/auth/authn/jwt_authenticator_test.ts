@@ -85,6 +85,11 @@ Deno.test("JwtAuthenticatorSet.authenticate() resolves a distributed groups clai
     issuer.serveClaims("/claims/alice", { aud: "client", groups: ["dev", "ops"] });
     issuer.serveClaims("/claims/nogroups", { aud: "client", team: "x" });
     issuer.serveClaims("/claims/otheraud", { aud: "elsewhere", groups: ["dev"] });
+    issuer.serveClaims("/claims/unreachable", {
+      iss: "https://127.0.0.1:9",
+      aud: "client",
+      groups: ["dev"],
+    });
     await t.step(
       "the claim source's groups are the user's, fetched with its access token",
       async () => {
@@ -133,6 +138,12 @@ Deno.test("JwtAuthenticatorSet.authenticate() resolves a distributed groups clai
         "s",
         { s: { endpoint: `${issuer.url}/claims/nogroups` } },
         /did not contain claim: groups/,
+      ],
+      [
+        "a claim JWT of an issuer that cannot be discovered",
+        "s",
+        { s: { endpoint: `${issuer.url}/claims/unreachable` } },
+        /verifier not initialized for issuer: "https:\/\/127\.0\.0\.1:9"/,
       ],
       ["a claim JWT for another audience", "s", {
         s: { endpoint: `${issuer.url}/claims/otheraud` },

@@ -71,6 +71,36 @@ Deno.test("apiserver reports every bad flag at once and exits 2", async (t) => {
       ]
     ) assert.ok(stderr.includes(want), `${want}\n${stderr}`);
   });
+  await t.step("every problem of an authorization configuration file", async () => {
+    const dir = await Deno.makeTempDir({ prefix: "apiserver-cmd-authz-" });
+    const file = `${dir}/authz.yaml`;
+    await Deno.writeTextFile(
+      file,
+      JSON.stringify({
+        apiVersion: "apiserver.config.k8s.io/v1",
+        kind: "AuthorizationConfiguration",
+        authorizers: [{ type: "RBAC", name: "rbac" }, { type: "RBAC", name: "again" }, {
+          type: "Webhook",
+          name: "hook",
+          webhook: { timeout: "45s", failurePolicy: "Allow", connectionInfo: { type: "X" } },
+        }],
+      }),
+    );
+    const out = await run([`--authorization-config=${file}`, "--authorization-mode=RBAC"]);
+    await Deno.remove(dir, { recursive: true });
+    assert.equal(out.code, 2);
+    const stderr = new TextDecoder().decode(out.stderr);
+    for (
+      const want of [
+        "error: --authorization-config can not be specified when --authorization-mode or --authorization-webhook-* flags are defined",
+        'authorizers[1].type: Duplicate value: "RBAC"',
+        'authorizers[2].webhook.timeout: Invalid value: "45s": must be > 0s and <= 30s',
+        "authorizers[2].webhook.subjectAccessReviewVersion: Required value",
+        'authorizers[2].webhook.failurePolicy: Unsupported value: "Allow"',
+        'authorizers[2].webhook.connectionInfo.type: Unsupported value: "X"',
+      ]
+    ) assert.ok(stderr.includes(want), `${want}\n${stderr}`);
+  });
   await t.step(
     "admission plugins: unknown, unsupported and overlapping, with the others",
     async () => {

@@ -86,7 +86,9 @@ Deno.test("--authentication-config: JWT authentication with a test issuer", asyn
     await t.step("bad tokens are 401", async () => {
       const now = Math.floor(Date.now() / 1000);
       const cases: [string, string][] = [
+        ["wrong iss", await issuer.sign({ ...GOOD, iss: "https://elsewhere.example" })],
         ["wrong aud", await issuer.sign({ ...GOOD, aud: "someone-else" })],
+        ["nbf in 5 min", await issuer.sign({ ...GOOD, nbf: now + 300 })],
         ["expired", await issuer.sign({ ...GOOD, iat: now - 7200, exp: now - 3600 })],
         ["bad signature", await issuer.sign(GOOD, { key: await issuer.strangerKey() })],
         ["missing required claim", await issuer.sign({ ...GOOD, tenant: "other" })],

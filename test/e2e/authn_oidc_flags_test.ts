@@ -1,6 +1,7 @@
 /**
- * End to end: the `--oidc-*` flags with a test OpenID issuer, `kubectl auth whoami` with an ID
- * token in its kubeconfig, and anonymous requests limited to configured paths.
+ * End to end: the `--oidc-*` flags with a test OpenID issuer (a distributed groups claim too),
+ * `kubectl auth whoami` with an ID token in its kubeconfig, and anonymous requests limited to
+ * configured paths.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -50,6 +51,29 @@ Deno.test("--oidc-* flags: email usernames, groups with a prefix, required claim
         assert.equal(await status(await issuer.sign({ ...claims, aud: "x" })), 401);
       },
     );
+    await t.step("a distributed roles claim is fetched from its claim source", async () => {
+      issuer.serveClaims("/claims/bob", { aud: "kubectl", roles: ["dev", "ops"] });
+      const { roles: _, ...rest } = claims;
+      const token = await issuer.sign({
+        ...rest,
+        email: "bob@example.com",
+        _claim_names: { roles: "src1" },
+        _claim_sources: { src1: { endpoint: `${issuer.url}/claims/bob`, access_token: "at-1" } },
+      });
+      const res = await s.fetch("/apis/authentication.k8s.io/v1/selfsubjectreviews", {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify({ apiVersion: "authentication.k8s.io/v1", kind: "SelfSubjectReview" }),
+      });
+      const info = (await res.json()).status?.userInfo;
+      assert.equal(res.status, 201);
+      assert.equal(info.username, "bob@example.com");
+      assert.deepEqual(info.groups, ["oidc:dev", "oidc:ops", "system:authenticated"]);
+      assert.deepEqual(issuer.claimRequests().at(-1), {
+        path: "/claims/bob",
+        authorization: "Bearer at-1",
+      });
+    });
     await t.step({
       name: "kubectl auth whoami shows the mapped identity",
       ignore: skipWithoutKubectl("kubectl auth whoami with an ID token"),

@@ -10,7 +10,7 @@ import { startSarWebhook } from "../support/test_sar_webhook.ts";
 import { startTestServer, type TestServer } from "../support/test_server.ts";
 import { eventually } from "../support/eventually.ts";
 
-const USERS = ["alice", "mallory", "bob", "skipme", "slow", "slow-deny"];
+const USERS = ["alice", "mallory", "bob", "skipme", "slow", "slow-deny", "flaky"];
 
 async function writeFiles(dir: string, hook: { server: { port: number }; caPem: string }) {
   const kubeconfig = join(dir, "sar.kubeconfig");
@@ -112,6 +112,13 @@ Deno.test("--authorization-config: webhooks in order, match conditions, failure 
       assert.equal(await status(s, "skipme"), 200);
       assert.ok(!hook.seen.some((x) => x.user === "skipme"));
     });
+    await t.step(
+      "a webhook failing twice with 500 is retried with backoff, then allows",
+      async () => {
+        assert.equal(await status(s, "flaky"), 200);
+        assert.equal(hook.seen.filter((x) => x.user === "flaky").length, 3);
+      },
+    );
     await t.step("a timeout: NoOpinion moves on, Deny rejects", async () => {
       assert.equal(await status(s, "slow"), 200);
       assert.equal(await status(s, "slow-deny"), 403);

@@ -22,6 +22,13 @@ export interface TestOidcIssuer {
   sign(claims: Record<string, unknown>, opts?: { key?: PrivateKey; kid?: string }): Promise<string>;
   /** Replaces the published key with a new one (new kid); returns the old key. */
   rotate(): Promise<void>;
+  /**
+   * Serves `claims` as a signed JWT (iss, aud and a one-hour exp added) at `{url}{path}`, a
+   * distributed claim source.
+   */
+  serveClaims(path: string, claims: Record<string, unknown>): void;
+  /** The Authorization headers the claim sources saw, in order. */
+  claimRequests(): { path: string; authorization: string | null }[];
   /** A key that is not published (for bad signatures). */
   strangerKey(): Promise<PrivateKey>;
   close(): Promise<void>;
@@ -46,8 +53,21 @@ export async function startTestOidcIssuer(): Promise<TestOidcIssuer> {
   let key = await newKey(n);
   let fetches = 0;
   let url = "";
-  const server = await serveHttps((req) => {
+  const claimSources = new Map<string, Record<string, unknown>>();
+  const claimRequests: { path: string; authorization: string | null }[] = [];
+  const sign = (claims: Record<string, unknown>, opts: { key?: PrivateKey; kid?: string } = {}) => {
+    const now = Math.floor(Date.now() / 1000);
+    return new SignJWT({ iss: url, iat: now, exp: now + 3600, ...claims })
+      .setProtectedHeader({ alg: "RS256", kid: opts.kid ?? key.kid })
+      .sign(opts.key ?? key.privateKey);
+  };
+  const server = await serveHttps(async (req) => {
     const path = new URL(req.url).pathname;
+    const source = claimSources.get(path);
+    if (source) {
+      claimRequests.push({ path, authorization: req.headers.get("authorization") });
+      return new Response(await sign(source), { headers: { "content-type": "application/jwt" } });
+    }
     if (path === "/.well-known/openid-configuration") {
       return Response.json({
         issuer: url,
@@ -74,12 +94,9 @@ export async function startTestOidcIssuer(): Promise<TestOidcIssuer> {
     url,
     caPem: ca.certPem,
     jwksFetches: () => fetches,
-    sign(claims, opts = {}) {
-      const now = Math.floor(Date.now() / 1000);
-      return new SignJWT({ iss: url, iat: now, exp: now + 3600, ...claims })
-        .setProtectedHeader({ alg: "RS256", kid: opts.kid ?? key.kid })
-        .sign(opts.key ?? key.privateKey);
-    },
+    sign,
+    serveClaims: (path, claims) => void claimSources.set(path, claims),
+    claimRequests: () => claimRequests,
     async rotate() {
       key = await newKey(++n);
     },

@@ -1,6 +1,7 @@
 /**
  * A fake SubjectAccessReview webhook for tests: alice is allowed, mallory denied, users whose
- * name starts with `slow` are answered after 3 s, everyone else gets no opinion. It records
+ * name starts with `slow` are answered after 3 s, users whose name starts with `flaky` get a 500
+ * for their first two reviews and are then allowed, everyone else gets no opinion. It records
  * the version and user of every review.
  *
  * @module
@@ -17,7 +18,11 @@ export async function startSarWebhook() {
     const user = review.spec.user as string;
     seen.push({ apiVersion: review.apiVersion, user });
     if (user.startsWith("slow")) await new Promise((r) => setTimeout(r, 3000));
-    const status = user === "alice"
+    const flaky = user.startsWith("flaky");
+    if (flaky && seen.filter((s) => s.user === user).length <= 2) {
+      return new Response("temporarily broken", { status: 500 });
+    }
+    const status = user === "alice" || flaky
       ? { allowed: true, reason: "alice may" }
       : user === "mallory"
       ? { allowed: false, denied: true, reason: "mallory may not" }

@@ -2,20 +2,24 @@
  * JWT (OpenID Connect ID token) authentication for the issuers of an AuthenticationConfiguration
  * or the `--oidc-*` flags. A token is routed by its (unverified) `iss` to the authenticator of
  * that issuer; a token of no configured issuer is left to the other authenticators. The
- * signature is checked with the issuer's discovered keys and one of the accepted algorithms,
- * then `iss`, `aud` (any configured audience), `exp` (required) and `nbf`; then the claims are
- * mapped and validated (jwt_claim_mapping.ts). Successes are cached under the token's SHA-256
- * (never the token) for at most 10 s and never past the token's expiry, in a bounded map.
+ * token is verified with the issuer's discovered keys as go-oidc does it (verify_id_token.ts:
+ * signature, `iss`, `aud`, `exp`, `nbf` with one minute of leeway, `iat`); a groups claim held
+ * by a distributed claim source is fetched and verified (distributed_claims.ts); then the claims
+ * are mapped and validated (jwt_claim_mapping.ts). Successes are cached under the token's
+ * SHA-256 (never the token) for at most 10 s and never past the token's expiry, in a bounded
+ * map.
  *
  * @module
  */
 import { createHash } from "node:crypto";
-import { decodeJwt, errors as joseErrors, jwtVerify } from "jose";
+import { decodeJwt } from "jose";
 import type { UserInfo } from "../../../shared/api/authentication/v1/user_info.ts";
 import type { Histogram } from "../../metrics/mod.ts";
 import { type Authenticator, type AuthResult, bearerToken } from "./authenticator.ts";
 import { mapClaims } from "./jwt_claim_mapping.ts";
+import { DistributedClaimResolver } from "./distributed_claims.ts";
 import { OidcKeySet, type OidcKeySetTuning } from "./oidc_key_set.ts";
+import { verifyIdToken } from "./verify_id_token.ts";
 import type { CompiledJwtAuthenticator } from "./validate_authentication_configuration.ts";
 
 /** The signature algorithms Kubernetes accepts for ID tokens. */
@@ -53,6 +57,7 @@ type Verified = { ok: true; user: UserInfo; exp: number } | { ok: false; reason:
 class IssuerAuthenticator {
   readonly keys: OidcKeySet;
   readonly issuerHash: string;
+  readonly resolver?: DistributedClaimResolver;
   constructor(readonly compiled: CompiledJwtAuthenticator, readonly opts: JwtAuthenticatorOptions) {
     const { url, discoveryURL, certificateAuthority } = compiled.config.issuer;
     this.keys = new OidcKeySet({
@@ -63,44 +68,52 @@ class IssuerAuthenticator {
       onError: opts.onError,
     });
     this.issuerHash = `sha256:${createHash("sha256").update(url).digest("hex")}`;
+    const groupsClaim = compiled.config.claimMappings.groups.claim;
+    if (groupsClaim) {
+      this.resolver = new DistributedClaimResolver({
+        claim: groupsClaim,
+        audiences: compiled.config.issuer.audiences,
+        algorithms: opts.signingAlgs ?? JWT_SIGNING_ALGORITHMS,
+        certificateAuthority,
+        tuning: opts.tuning,
+        onError: opts.onError,
+        fetch: (u, init) => this.keys.fetch(u, init),
+      });
+    }
   }
 
   async verify(token: string): Promise<Verified> {
     const { url, audiences } = this.compiled.config.issuer;
+    const now = this.opts.now?.() ?? Date.now();
+    const algorithms = this.opts.signingAlgs ?? JWT_SIGNING_ALGORITHMS;
     let payload: Record<string, unknown>;
     try {
-      const getKey = await this.keys.getKey();
-      const now = this.opts.now?.() ?? Date.now();
-      ({ payload } = await jwtVerify(token, getKey, {
+      payload = await verifyIdToken(token, await this.keys.getKey(), {
         issuer: url,
-        audience: audiences,
-        algorithms: [...(this.opts.signingAlgs ?? JWT_SIGNING_ALGORITHMS)],
-        requiredClaims: ["exp"],
-        currentDate: new Date(now),
-      }));
+        audiences,
+        algorithms,
+        now,
+      });
     } catch (err) {
-      return { ok: false, reason: `oidc: verify token: ${describe(err)}` };
+      return { ok: false, reason: `oidc: verify token: ${(err as Error).message}` };
+    }
+    try {
+      await this.resolver?.expand(payload, now);
+    } catch (err) {
+      return {
+        ok: false,
+        reason: `oidc: could not expand distributed claims: ${(err as Error).message}`,
+      };
     }
     const mapped = mapClaims(this.compiled, payload);
     if (!mapped.ok) return mapped;
     return { ok: true, user: mapped.user, exp: Number(payload.exp) * 1000 };
   }
-}
 
-/** A verification failure in words (jose's codes; never the token). */
-function describe(err: unknown): string {
-  if (err instanceof joseErrors.JWTExpired) return "oidc: token is expired";
-  if (err instanceof joseErrors.JWTClaimValidationFailed) {
-    return `oidc: ${err.claim} claim check failed: ${err.reason}`;
+  close(): void {
+    this.keys.close();
+    this.resolver?.close();
   }
-  if (err instanceof joseErrors.JWSSignatureVerificationFailed) {
-    return "failed to verify signature";
-  }
-  if (err instanceof joseErrors.JOSEAlgNotAllowed) {
-    return "oidc: id token signed with unsupported algorithm";
-  }
-  if (err instanceof joseErrors.JWKSNoMatchingKey) return "failed to verify id token signature";
-  return (err as Error).message;
 }
 
 /** The unverified `iss` of a compact JWT, or undefined when it is not one. */
@@ -143,7 +156,7 @@ export class JwtAuthenticatorSet implements Authenticator {
 
   /** Stops discovery and releases the HTTP clients. */
   close(): void {
-    for (const a of this.#byIssuer.values()) a.keys.close();
+    for (const a of this.#byIssuer.values()) a.close();
   }
 
   async authenticate(req: Request): Promise<AuthResult> {

@@ -132,7 +132,7 @@ export class OidcKeySet {
     const { issuerURL, discoveryURL, tuning } = this.#opts;
     const where = discoveryURL ??
       `${issuerURL.replace(/\/+$/, "")}/.well-known/openid-configuration`;
-    const res = await this.#fetch(where, { headers: { accept: "application/json" } });
+    const res = await this.fetch(where, { headers: { accept: "application/json" } });
     const text = await res.text();
     if (res.status !== 200) {
       throw new Error(`${res.status} ${res.statusText}: ${text.slice(0, 200)}`);
@@ -155,13 +155,14 @@ export class OidcKeySet {
       cooldownDuration: tuning?.refreshCooldownMs ?? 10_000,
       cacheMaxAge: tuning?.maxAgeMs ?? 600_000,
       timeoutDuration: tuning?.timeoutMs ?? 30_000,
-      [customFetch]: (url, init) => this.#fetch(url, init),
+      [customFetch]: (url, init) => this.fetch(url, init),
     });
     await keys.reload();
     return keys;
   }
 
-  #fetch(url: string, init: RequestInit): Promise<Response> {
+  /** Fetches `url` trusting this issuer's CA, with its timeout unless `init` has a signal. */
+  fetch(url: string | URL, init: RequestInit = {}): Promise<Response> {
     return fetch(url, {
       ...init,
       client: this.#client,

@@ -3,8 +3,9 @@
  * is sent in a TokenReview (`authentication.k8s.io/v1beta1` by default, or `v1`) to the
  * service named by a kubeconfig file, and its answer is honoured. Answers, positive or
  * negative, are cached for `--authentication-token-webhook-cache-ttl` (default 2m) under the
- * token's SHA-256, never the token itself. A failing webhook makes the request 401 and is not
- * cached.
+ * token's SHA-256, never the token itself. A transient failure (429, 5xx, a reset connection)
+ * is retried with kube's backoff (webhook_retry.ts); a webhook that still fails makes the
+ * request 401 and is not cached.
  *
  * @module
  */
@@ -17,6 +18,13 @@ import {
   type AuthResult,
   bearerToken,
 } from "./authenticator.ts";
+import {
+  DEFAULT_AUTH_WEBHOOK_RETRY_BACKOFF,
+  type RetryBackoff,
+  type RetryClock,
+  webhookStatusError,
+  withExponentialBackoff,
+} from "../webhook_retry.ts";
 
 /** Options of the webhook token authenticator. */
 export interface WebhookTokenOptions {
@@ -30,6 +38,10 @@ export interface WebhookTokenOptions {
   apiAudiences?: string[];
   /** Per-call timeout, ms (default 10 s; Kubernetes allows at most 30 s). */
   timeoutMs?: number;
+  /** Retries of transient failures (default kube's: 500 ms × 1.5, jitter 0.2, 5 attempts). */
+  retryBackoff?: RetryBackoff;
+  /** The pauses between retries (tests inject one). */
+  retryClock?: RetryClock;
   now?: () => number;
 }
 
@@ -116,22 +128,12 @@ export class WebhookTokenAuthenticator implements Authenticator {
       spec: { token, ...(audiences.length ? { audiences } : {}) },
       status: { user: {} },
     };
-    const headers: Record<string, string> = {
-      "content-type": "application/json",
-      accept: "application/json",
-    };
-    if (this.#opts.config.token) headers.authorization = `Bearer ${this.#opts.config.token}`;
-    const res = await fetch(this.#opts.config.server, {
-      method: "POST",
-      headers,
-      body: JSON.stringify(body),
-      client: this.#client,
-      signal: AbortSignal.timeout(this.#opts.timeoutMs ?? 10_000),
-    });
-    const text = await res.text();
-    if (res.status < 200 || res.status >= 300) {
-      throw new Error(`the webhook answered HTTP ${res.status}`);
-    }
+    const text = await withExponentialBackoff(
+      this.#opts.retryBackoff ?? DEFAULT_AUTH_WEBHOOK_RETRY_BACKOFF,
+      () => this.#post(JSON.stringify(body)),
+      undefined,
+      this.#opts.retryClock,
+    );
     let review: { status?: Record<string, unknown> };
     try {
       review = JSON.parse(text);
@@ -163,5 +165,24 @@ export class WebhookTokenAuthenticator implements Authenticator {
       return { ok: true, user, audiences: matched };
     }
     return { ok: true, user, ...(audiences.length ? { audiences } : {}) };
+  }
+
+  /** One POST of a review; the answer's text, or a WebhookStatusError outside 2xx. */
+  async #post(body: string): Promise<string> {
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      accept: "application/json",
+    };
+    if (this.#opts.config.token) headers.authorization = `Bearer ${this.#opts.config.token}`;
+    const res = await fetch(this.#opts.config.server, {
+      method: "POST",
+      headers,
+      body,
+      client: this.#client,
+      signal: AbortSignal.timeout(this.#opts.timeoutMs ?? 10_000),
+    });
+    const text = await res.text();
+    if (res.status < 200 || res.status >= 300) throw webhookStatusError(res);
+    return text;
   }
 }

@@ -20,7 +20,7 @@ import {
 } from "../../../shared/api/validation/field_errors.ts";
 import { isDNS1123Subdomain } from "../../../shared/api/validation/identifiers.ts";
 import { isObject } from "../../../shared/json/is_object.ts";
-import { tryParseDurationMs } from "../../../shared/time/duration.ts";
+import { formatDuration, tryParseDurationMs } from "../../../shared/time/duration.ts";
 import {
   authorizationMatchEnvironment,
   type CelEnvironment,
@@ -139,20 +139,36 @@ function validateAuthorizer(
   return { type, name, webhook: validateWebhook(a.webhook, `${path}.webhook`, errors) };
 }
 
-function duration(v: unknown, path: string, fallback: number | undefined, errors: FieldError[]) {
-  if (v === undefined || v === null || v === "" || v === "0s") {
+/**
+ * A duration field: zero or absent takes `fallback` (kube's defaults) or is required; a
+ * negative one breaks `rule`.
+ */
+function duration(
+  v: unknown,
+  path: string,
+  fallback: number | undefined,
+  errors: FieldError[],
+  rule = "must be > 0s",
+): number {
+  const text = typeof v === "string" ? v : v === undefined || v === null ? "" : String(v);
+  const ms = text === "" ? 0 : tryParseDurationMs(text);
+  if (ms === undefined) {
+    errors.push(invalid(path, v, `time: invalid duration ${JSON.stringify(text)}`));
+    return 0;
+  }
+  if (ms === 0) {
     if (fallback === undefined) errors.push(required(path));
     return fallback ?? 0;
   }
-  const ms = tryParseDurationMs(str(v));
-  if (ms === undefined || ms < 0) errors.push(invalid(path, v, "must be > 0s"));
-  return ms ?? 0;
+  if (ms < 0) errors.push(invalid(path, formatDuration(ms), rule));
+  return ms;
 }
 
 function validateWebhook(w: Dict, path: string, errors: FieldError[]): WebhookAuthorizerConfig {
-  const timeoutMs = duration(w.timeout, `${path}.timeout`, undefined, errors);
+  const timeoutRule = "must be > 0s and <= 30s";
+  const timeoutMs = duration(w.timeout, `${path}.timeout`, undefined, errors, timeoutRule);
   if (timeoutMs > 30_000) {
-    errors.push(invalid(`${path}.timeout`, w.timeout, "must be > 0s and <= 30s"));
+    errors.push(invalid(`${path}.timeout`, formatDuration(timeoutMs), timeoutRule));
   }
   const out: WebhookAuthorizerConfig = {
     authorizedTTLMs: duration(w.authorizedTTL, `${path}.authorizedTTL`, 300_000, errors),

@@ -4,7 +4,8 @@
  * denied: deny; else no opinion). Answers are cached under the SHA-256 of the review, allowed
  * ones for `authorizedTTL` (5m), the others for `unauthorizedTTL` (30s). A call that fails,
  * times out or answers garbage follows the failure policy: `NoOpinion` moves on, `Deny`
- * rejects. Match conditions (CEL over the v1 review spec as `request`) decide whether the
+ * rejects; transient failures (429, 5xx, a reset connection) are first retried with kube's
+ * backoff (webhook_retry.ts). Match conditions (CEL over the v1 review spec as `request`) decide whether the
  * webhook is asked at all: any false skips it; an error with none false follows the failure
  * policy.
  *
@@ -20,6 +21,13 @@ import {
 } from "../../cel/mod.ts";
 import type { Authorizer, AuthzAttributes, Decision } from "./authorizer.ts";
 import type { Counter, Histogram, MetricsRegistry } from "../../metrics/mod.ts";
+import {
+  DEFAULT_AUTH_WEBHOOK_RETRY_BACKOFF,
+  type RetryBackoff,
+  type RetryClock,
+  webhookStatusError,
+  withExponentialBackoff,
+} from "../webhook_retry.ts";
 
 /** Kubernetes' webhook authorizer metrics, labelled by authorizer name. */
 export interface WebhookAuthorizerMetrics {
@@ -33,6 +41,8 @@ export interface WebhookAuthorizerMetrics {
   matchErrors: Counter;
   /** `apiserver_authorization_match_condition_exclusions_total{type,name}`. */
   matchExclusions: Counter;
+  /** `apiserver_authorization_match_condition_evaluation_seconds{type,name}`. */
+  matchSeconds: Histogram;
 }
 
 /** Defines the webhook authorizer metrics in `registry`. */
@@ -67,6 +77,13 @@ export function webhookAuthorizerMetrics(registry: MetricsRegistry): WebhookAuth
         "Total number of exclusions when an authorization webhook is skipped because match conditions exclude it.",
       labels: byType,
     }),
+    matchSeconds: registry.histogram({
+      name: "apiserver_authorization_match_condition_evaluation_seconds",
+      help:
+        "Authorization match condition evaluation time in seconds, split by authorizer type and name.",
+      labels: byType,
+      buckets: [0.001, 0.005, 0.01, 0.025, 0.1, 0.2, 0.25],
+    }),
   };
 }
 
@@ -85,6 +102,10 @@ export interface WebhookAuthorizerOptions {
   matchConditions?: CelProgram[];
   matchEnv?: CelEnvironment;
   metrics?: WebhookAuthorizerMetrics;
+  /** Retries of transient failures (default kube's: 500 ms × 1.5, jitter 0.2, 5 attempts). */
+  retryBackoff?: RetryBackoff;
+  /** The pauses between retries (tests inject one). */
+  retryClock?: RetryClock;
   now?: () => number;
 }
 
@@ -183,14 +204,22 @@ export class WebhookAuthorizer implements Authorizer {
     const conditions = this.#o.matchConditions ?? [];
     if (conditions.length === 0) return true;
     const env = this.#o.matchEnv ??= authorizationMatchEnvironment();
+    const start = performance.now();
     const vars = env.activation({ request: spec });
-    let error: string | undefined;
+    let error: string | undefined, matched = true;
     for (const c of conditions) {
       const r = c.evaluate(vars);
       if (!r.ok) error ??= `match condition ${JSON.stringify(c.expression)}: ${r.error.message}`;
-      else if (r.value === false) return false;
+      else if (r.value === false) {
+        matched = false;
+        break;
+      }
     }
-    return error ?? true;
+    this.#o.metrics?.matchSeconds.observe(
+      { type: "Webhook", name: this.name },
+      (performance.now() - start) / 1000,
+    );
+    return matched ? error ?? true : false;
   }
 
   #observe(result: string, start: number): void {
@@ -214,27 +243,19 @@ export class WebhookAuthorizer implements Authorizer {
       sent.group = sent.groups;
       delete sent.groups;
     }
-    const headers: Record<string, string> = {
-      "content-type": "application/json",
-      accept: "application/json",
-    };
-    if (this.#o.config.token) headers.authorization = `Bearer ${this.#o.config.token}`;
-    this.calls++;
-    const res = await fetch(this.#o.config.server, {
-      method: "POST",
-      headers,
-      body: JSON.stringify({
-        apiVersion: `authorization.k8s.io/${version}`,
-        kind: "SubjectAccessReview",
-        metadata: { creationTimestamp: null },
-        spec: sent,
-        status: { allowed: false },
-      }),
-      client: this.#client,
-      signal: AbortSignal.timeout(this.#o.timeoutMs ?? 30_000),
+    const body = JSON.stringify({
+      apiVersion: `authorization.k8s.io/${version}`,
+      kind: "SubjectAccessReview",
+      metadata: { creationTimestamp: null },
+      spec: sent,
+      status: { allowed: false },
     });
-    const text = await res.text();
-    if (res.status < 200 || res.status >= 300) throw new Error(`HTTP ${res.status}`);
+    const text = await withExponentialBackoff(
+      this.#o.retryBackoff ?? DEFAULT_AUTH_WEBHOOK_RETRY_BACKOFF,
+      () => this.#post(body),
+      undefined,
+      this.#o.retryClock,
+    );
     let status: Record<string, unknown>;
     try {
       status = JSON.parse(text).status ?? {};
@@ -245,6 +266,26 @@ export class WebhookAuthorizer implements Authorizer {
     if (status.allowed === true) return { decision: "allow", reason };
     if (status.denied === true) return { decision: "deny", reason };
     return { decision: "noOpinion", reason };
+  }
+
+  /** One POST of a review (counted); the answer's text, or a WebhookStatusError outside 2xx. */
+  async #post(body: string): Promise<string> {
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      accept: "application/json",
+    };
+    if (this.#o.config.token) headers.authorization = `Bearer ${this.#o.config.token}`;
+    this.calls++;
+    const res = await fetch(this.#o.config.server, {
+      method: "POST",
+      headers,
+      body,
+      client: this.#client,
+      signal: AbortSignal.timeout(this.#o.timeoutMs ?? 30_000),
+    });
+    const text = await res.text();
+    if (res.status < 200 || res.status >= 300) throw webhookStatusError(res);
+    return text;
   }
 }
 

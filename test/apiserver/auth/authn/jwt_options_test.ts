@@ -70,7 +70,9 @@ Deno.test("jwtOptionsFromFlags() reports every problem of the JWT flags", async 
     "--oidc-client-id=kube",
     "--oidc-signing-algs=HS256",
     "--oidc-required-claim=novalue",
+    "--oidc-ca-file=/nonexistent/oidc-ca.pem",
   ]);
+  assert.ok(errs.some((e) => e.startsWith("--oidc-ca-file: ")), errs.join("\n"));
   assert.ok(
     errs.includes('--oidc-signing-algs: oidc: unsupported signing alg: "HS256"'),
     errs.join("\n"),

@@ -202,3 +202,51 @@ Deno.test("decodeAuthenticationConfiguration() is strict about versions, kinds a
   );
   assert.match(bad("{"), /error converting YAML to JSON/);
 });
+
+Deno.test("validateAuthenticationConfiguration() reports the remaining rules of kube's table", () => {
+  const got = problems({
+    jwt: [
+      jwt({
+        issuer: {
+          url: "https://a.example",
+          discoveryURL: "http://d.example/?q=1",
+          audiences: ["x", ""],
+          audienceMatchPolicy: "MatchAny",
+        },
+        claimValidationRules: [{ expression: "claims.x == 1" }, { expression: "claims.x == 1" }],
+        claimMappings: {
+          username: { claim: "sub" },
+          groups: { claim: "g", expression: "claims.g" },
+          uid: { expression: "claims.(" },
+          extra: [{ key: "example.com/a", valueExpression: "claims.(" }],
+        },
+        userValidationRules: [{ expression: "true" }, { expression: "true" }],
+      }),
+      jwt({
+        issuer: { url: "https://b.example", audiences: ["x"] },
+        claimMappings: {
+          username: { claim: "sub", expression: "claims.sub" },
+          groups: {},
+          uid: {},
+          extra: [],
+        },
+      }),
+    ],
+  });
+  const want = [
+    'jwt[0].issuer.discoveryURL: Invalid value: "http://d.example/?q=1": URL scheme must be https',
+    'jwt[0].issuer.discoveryURL: Invalid value: "http://d.example/?q=1": URL must not contain a query',
+    "jwt[0].issuer.audiences[1]: Required value",
+    'jwt[0].claimValidationRules[1].expression: Duplicate value: "claims.x == 1"',
+    "jwt[0].claimMappings.username.prefix: Required value: prefix is required when claim is set. It can be set to an empty string to disable prefixing",
+    'jwt[0].claimMappings.groups: Invalid value: "": claim and expression can\'t both be set',
+    'jwt[0].claimMappings.uid.expression: Invalid value: "claims.(": compilation failed: ERROR:',
+    'jwt[0].claimMappings.extra[0].valueExpression: Invalid value: "claims.(": compilation failed: ERROR:',
+    'jwt[0].userValidationRules[1].expression: Duplicate value: "true"',
+    'jwt[1].claimMappings.username: Invalid value: "": claim and expression can\'t both be set',
+  ];
+  for (const w of want) {
+    assert.ok(got.some((g) => g.startsWith(w)), `${w}\n  in ${got.join("\n  ")}`);
+  }
+  assert.equal(got.length, want.length, got.join("\n"));
+});

@@ -20,7 +20,10 @@ async function fakeWebhook() {
       token: review.spec.token,
       audiences: review.spec.audiences,
     });
-    const ok = review.spec.token === "good-token";
+    const flaky = review.spec.token === "flaky" &&
+      seen.filter((s) => s.token === "flaky").length < 3;
+    if (flaky) return new Response("busy", { status: 503 });
+    const ok = review.spec.token === "good-token" || review.spec.token === "flaky";
     const status = ok
       ? {
         authenticated: true,
@@ -53,6 +56,7 @@ Deno.test("WebhookTokenAuthenticator.authenticate() honours the webhook and cach
     cacheTtlMs: 60_000,
     apiAudiences: ["api"],
     now: () => now,
+    retryClock: { sleep: () => Promise.resolve(), random: () => 0 },
   });
   try {
     await t.step("an accepted token is the webhook's user", async () => {
@@ -86,10 +90,15 @@ Deno.test("WebhookTokenAuthenticator.authenticate() honours the webhook and cach
       await authn.authenticate(bearer("bad-token"), conn);
       assert.equal(hook.seen.filter((s) => s.token === "bad-token").length, 1);
     });
-    await t.step("a failing webhook is invalid and not cached", async () => {
+    await t.step("a failing webhook is retried 5 times, then invalid and not cached", async () => {
       assert.equal((await authn.authenticate(bearer("boom"), conn)).kind, "invalid");
       assert.equal((await authn.authenticate(bearer("boom"), conn)).kind, "invalid");
-      assert.equal(hook.seen.filter((s) => s.token === "boom").length, 2);
+      assert.equal(hook.seen.filter((s) => s.token === "boom").length, 10);
+    });
+    await t.step("a webhook that fails twice, then succeeds, authenticates", async () => {
+      const r = await authn.authenticate(bearer("flaky"), conn);
+      assert.equal(r.kind, "user");
+      assert.equal(hook.seen.filter((s) => s.token === "flaky").length, 3);
     });
     await t.step("no bearer token is none", async () => {
       assert.deepEqual(await authn.authenticate(new Request("https://x/"), conn), { kind: "none" });

@@ -135,3 +135,96 @@ Deno.test("--authorization-config excludes --authorization-mode and --authorizat
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("parseAuthorizationConfiguration() reports the remaining rules of kube's table", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "authz-config-rules-" });
+  try {
+    const kubeconfig = join(dir, "hook.kubeconfig");
+    await Deno.writeTextFile(kubeconfig, "{}");
+    const webhook = (over: string) =>
+      `  webhook:\n    timeout: 3s\n    subjectAccessReviewVersion: v1\n    failurePolicy: Deny\n${over}`;
+    const got = problems(
+      `authorizers:
+- name: untyped
+- type: RBAC
+- type: Webhook
+  name: negative
+${
+        webhook(`    authorizedTTL: -1s
+    unauthorizedTTL: -2m
+    connectionInfo:
+      type: KubeConfigFile
+      kubeConfigFile: ${kubeconfig}
+`)
+      }- type: Webhook
+  name: negative-timeout
+  webhook:
+    timeout: -1s
+    subjectAccessReviewVersion: v1
+    failurePolicy: Deny
+    connectionInfo: {}
+- type: Webhook
+  name: magic
+${
+        webhook(`    connectionInfo:
+      type: Magic
+`)
+      }- type: Webhook
+  name: no-file
+${
+        webhook(`    connectionInfo:
+      type: KubeConfigFile
+`)
+      }- type: Webhook
+  name: directory
+${
+        webhook(`    matchConditionSubjectAccessReviewVersion: v1
+    connectionInfo:
+      type: KubeConfigFile
+      kubeConfigFile: ${dir}
+    matchConditions:
+    - expression: "request.user == 'a'"
+    - expression: "request.user == 'a'"
+`)
+      }- type: Webhook
+  name: bad-duration
+${
+        webhook(`    authorizedTTL: soon
+    connectionInfo:
+      type: KubeConfigFile
+      kubeConfigFile: ${kubeconfig}
+`)
+      }`,
+    );
+    const want = [
+      "authorizers[0].type: Required value",
+      "authorizers[1].name: Required value",
+      'authorizers[2].webhook.authorizedTTL: Invalid value: "-1s": must be > 0s',
+      'authorizers[2].webhook.unauthorizedTTL: Invalid value: "-2m0s": must be > 0s',
+      'authorizers[3].webhook.timeout: Invalid value: "-1s": must be > 0s and <= 30s',
+      "authorizers[3].webhook.connectionInfo.type: Required value",
+      'authorizers[4].webhook.connectionInfo.type: Unsupported value: "Magic": supported values: "InClusterConfig", "KubeConfigFile"',
+      "authorizers[5].webhook.connectionInfo.kubeConfigFile: Required value",
+      `authorizers[6].webhook.connectionInfo.kubeConfigFile: Invalid value: "${dir}": must be a regular file`,
+      `authorizers[6].webhook.matchConditions[1].expression: Duplicate value: "request.user == 'a'"`,
+      'authorizers[7].webhook.authorizedTTL: Invalid value: "soon": time: invalid duration "soon"',
+    ];
+    for (const w of want) {
+      assert.ok(got.some((g) => g.startsWith(w)), `${w}\n  in ${got.join("\n  ")}`);
+    }
+    assert.equal(got.length, want.length, got.join("\n"));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("parseAuthorizationConfiguration() defaults zero TTLs however they are written", () => {
+  const p = parseAuthorizationConfiguration(
+    HEAD +
+      "authorizers:\n- type: Webhook\n  name: hook\n  webhook:\n    timeout: 3s\n    authorizedTTL: 0m\n    unauthorizedTTL: '0'\n    subjectAccessReviewVersion: v1\n    failurePolicy: Deny\n    connectionInfo:\n      type: KubeConfigFile\n      kubeConfigFile: /etc/hostname\n",
+  );
+  assert.ok(p.ok, p.ok ? "" : p.errors.join("\n"));
+  if (!p.ok) return;
+  assert.equal(p.authorizers[0].webhook!.authorizedTTLMs, 300_000);
+  assert.equal(p.authorizers[0].webhook!.unauthorizedTTLMs, 30_000);
+});

@@ -46,10 +46,11 @@ export function decideOutcome(
   let failure: readonly [string, string] | undefined;
   let deadlineIn: number | undefined;
   const deadline = num(spec.activeDeadlineSeconds);
-  const start = status.startTime ? Date.parse(status.startTime) : undefined;
+  // A Job without a start time starts in this sync.
+  const start = status.startTime ? Date.parse(status.startTime) : now;
   if (counted.failJob) failure = ["PodFailurePolicy", counted.failJob];
   else if ((status.failed ?? 0) > (num(spec.backoffLimit) ?? 6)) failure = JOB_REASONS.backoff;
-  else if (deadline !== undefined && start !== undefined && spec.suspend !== true) {
+  else if (deadline !== undefined && spec.suspend !== true) {
     deadlineIn = start + deadline * 1000 - now;
     if (deadlineIn <= 0) failure = JOB_REASONS.deadline;
   }

@@ -148,7 +148,9 @@ Deno.test("CronJobController.sync() honours Forbid, Replace and startingDeadline
       schedule: "* * * * *",
       startingDeadlineSeconds: 10,
     });
-    env.clock.t = Date.parse(late.metadata.creationTimestamp!) + 60_000 * 3 + 30_000;
+    // Half a minute past an activation, three activations after creation.
+    const created = Date.parse(late.metadata.creationTimestamp!);
+    env.clock.t = Math.floor(created / 60_000) * 60_000 + 4 * 60_000 + 30_000;
     await env.c.sync("default/late");
     // Activations more than startingDeadlineSeconds ago are not started.
     assert.equal((await jobNames(env.jobs)).filter((n) => n.startsWith("late-")).length, 0);

@@ -139,7 +139,12 @@ export class DaemonSetController {
     const limit = isObject(ds.spec) && typeof ds.spec.revisionHistoryLimit === "number"
       ? ds.spec.revisionHistoryLimit
       : 10;
-    await truncateHistory(revisions, all, inUse, limit);
+    await truncateHistory(
+      revisions,
+      all,
+      (r) => inUse.has(r.metadata.labels?.[REVISION_HASH_LABEL] ?? ""),
+      limit,
+    );
     return plan.again;
   }
 

@@ -14,8 +14,10 @@ import type { Store } from "../../registry/generic/store.ts";
 import { StatusError } from "../../../shared/errors/status_error.ts";
 import { controllerRef } from "./pod_from_template.ts";
 
-/** The label of pods and revisions that names their revision's hash. */
+/** The label of pods (and DaemonSet revisions) that names their revision. */
 export const REVISION_HASH_LABEL = "controller-revision-hash";
+/** The label with a StatefulSet revision's hash. */
+export const STATEFUL_HASH_LABEL = "controller.kubernetes.io/hash";
 
 const ALPHANUMS = "bcdfghjklmnpqrstvwxz2456789";
 
@@ -67,6 +69,7 @@ export async function currentRevision(
   owner: KubeObject,
   apiVersion: string,
   kind: string,
+  hashLabel = REVISION_HASH_LABEL,
 ): Promise<{ revision: KubeObject; revisions: KubeObject[] }> {
   const revisions = await ownedRevisions(store, owner);
   const data = revisionData(owner);
@@ -84,7 +87,7 @@ export async function currentRevision(
   const status = isObject(owner.status) ? owner.status : {};
   const collisions = typeof status.collisionCount === "number" ? status.collisionCount : 0;
   const hash = revisionHash(data, collisions);
-  const labels = { ...templateLabelsOf(owner), [REVISION_HASH_LABEL]: hash };
+  const labels = { ...templateLabelsOf(owner), [hashLabel]: hash };
   const body: KubeObject = {
     apiVersion: "apps/v1",
     kind: "ControllerRevision",
@@ -108,16 +111,14 @@ export async function currentRevision(
   }
 }
 
-/** Deletes the oldest revisions past `limit` whose hash no live pod or the status uses. */
+/** Deletes the oldest revisions past `limit` that are not `inUse` (by a pod or the status). */
 export async function truncateHistory(
   store: Store,
   revisions: KubeObject[],
-  hashesInUse: Set<string>,
+  inUse: (revision: KubeObject) => boolean,
   limit: number,
 ): Promise<void> {
-  const history = revisions.filter((r) =>
-    !hashesInUse.has(r.metadata.labels?.[REVISION_HASH_LABEL] ?? "")
-  );
+  const history = revisions.filter((r) => !inUse(r));
   for (const r of history.slice(0, Math.max(0, history.length - limit))) {
     await store.delete(r.metadata.namespace!, r.metadata.name!).catch(() => {});
   }

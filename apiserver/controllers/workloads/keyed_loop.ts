@@ -21,7 +21,7 @@ export interface KeyedLoopOptions {
   /** Key prefixes whose changes are mapped to keys. */
   prefixes: string[];
   /** The keys a changed object concerns (`obj` is the new state, or the last one if deleted). */
-  keysOf: (storageKey: string, obj: KubeObject, old?: KubeObject) => string[];
+  keysOf: (storageKey: string, obj: KubeObject, old?: KubeObject, deleted?: boolean) => string[];
   /** Syncs one key; may answer a delay (ms) after which the key wants to run again. */
   sync: (key: string) => Promise<number | undefined>;
   /** Every key, for the periodic resync. */
@@ -58,7 +58,7 @@ export class KeyedLoop {
         for (const e of events) {
           const obj = (e.decoded ?? JSON.parse(e.value)) as KubeObject;
           const old = e.prevValue ? JSON.parse(e.prevValue) as KubeObject : undefined;
-          this.#map(e.key, obj, old);
+          this.#map(e.key, obj, old, e.type === "DELETED");
         }
       },
     });
@@ -92,9 +92,9 @@ export class KeyedLoop {
     await this.#queue.stop();
   }
 
-  #map(storageKey: string, obj: KubeObject, old?: KubeObject): void {
+  #map(storageKey: string, obj: KubeObject, old?: KubeObject, deleted = false): void {
     try {
-      for (const k of this.#opts.keysOf(storageKey, obj, old)) this.#queue.add(k);
+      for (const k of this.#opts.keysOf(storageKey, obj, old, deleted)) this.#queue.add(k);
     } catch (err) {
       this.#opts.logger?.error(`${this.#opts.name} event skipped`, { err: String(err) });
     }

@@ -27,6 +27,12 @@ import { WebhookClient } from "./webhook/webhook_client.ts";
 import { registryEndpointSource } from "./webhook/service_resolver.ts";
 import { NodeLifecycleController } from "./controllers/node_lifecycle_controller.ts";
 import { Scheduler } from "./controllers/scheduler/scheduler.ts";
+import { JobController } from "./controllers/job/job_controller.ts";
+import { TtlAfterFinishedController } from "./controllers/job/ttl_after_finished_controller.ts";
+import { CronJobController } from "./controllers/cronjob/cronjob_controller.ts";
+import { DaemonSetController } from "./controllers/daemonset/daemonset_controller.ts";
+import { StatefulSetController } from "./controllers/statefulset/statefulset_controller.ts";
+import { TaintEvictionController } from "./controllers/tainteviction/taint_eviction_controller.ts";
 import { type PostStartHooks } from "./health/post_start_hooks.ts";
 import type { ServerOptions } from "./options.ts";
 import { type Pki } from "./pki/bootstrap_pki.ts";
@@ -165,6 +171,15 @@ function clusterControllers(
       "validatingadmissionpolicy-status-controller",
       () => policyStatusController(registry, feed, logger),
     ],
+    ["job-controller", () => new JobController({ registry, feed, logger })],
+    ["cronjob-controller", () => new CronJobController({ registry, feed, logger })],
+    [
+      "ttl-after-finished-controller",
+      () => new TtlAfterFinishedController({ registry, feed, logger }),
+    ],
+    ["daemonset-controller", () => new DaemonSetController({ registry, feed, logger })],
+    ["statefulset-controller", () => new StatefulSetController({ registry, feed, logger })],
+    ["taint-eviction-controller", () => new TaintEvictionController({ registry, feed, logger })],
   ];
   return [
     ...all.filter(([name]) => on(name)).map(([, make]) => make()),

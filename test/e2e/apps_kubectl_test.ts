@@ -150,7 +150,7 @@ Deno.test({
       );
       assert.match(
         jobs,
-        /\nonce\s+Running\s+0\/1\s+\S+\s+once\s+busybox\s+batch.kubernetes.io\/controller-uid=/,
+        /\nonce\s+Running\s+0\/1\s+(\S+\s+)?\S+\s+once\s+busybox\s+batch.kubernetes.io\/controller-uid=/,
       );
       assert.match(
         ok(

@@ -47,13 +47,24 @@ async function runningPod(
       ...(opts.nodeName ? { nodeName: opts.nodeName } : {}),
     },
   });
-  const pod = await jsonOk(t, "GET", `${NS}/pods/${name}`);
-  pod.status = {
-    ...pod.status,
-    phase: "Running",
-    conditions: [{ type: "Ready", status: opts.ready === false ? "False" : "True" }],
-  };
-  return await jsonOk(t, "PUT", `${NS}/pods/${name}/status`, pod);
+  // The scheduler may write the pod's status meanwhile (409): read it again.
+  for (let attempt = 1;; attempt++) {
+    const pod = await jsonOk(t, "GET", `${NS}/pods/${name}`);
+    pod.status = {
+      ...pod.status,
+      phase: "Running",
+      conditions: [{ type: "Ready", status: opts.ready === false ? "False" : "True" }],
+    };
+    const r = await t.fetch(`${NS}/pods/${name}/status`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(pod),
+    });
+    const json = await r.json();
+    if (r.status === 409 && attempt < 10) continue;
+    assert.ok(r.status < 300, `PUT ${name}/status: ${r.status} ${JSON.stringify(json)}`);
+    return json;
+  }
 }
 
 function eviction(name: string, extra: Json = {}, apiVersion = "policy/v1"): Json {

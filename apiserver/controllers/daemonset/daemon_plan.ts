@@ -97,7 +97,7 @@ function rollingUpdate(
   now: number,
 ): void {
   const desired = live.size;
-  let maxSurge = scaledValue(ru.maxSurge, desired, true, 0);
+  const maxSurge = scaledValue(ru.maxSurge, desired, true, 0);
   let maxUnavailable = scaledValue(ru.maxUnavailable, desired, true, 1);
   if (maxSurge === 0 && maxUnavailable === 0) maxUnavailable = 1;
   if (maxSurge > 0) maxUnavailable = 0;

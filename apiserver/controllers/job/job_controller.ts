@@ -16,14 +16,14 @@ import type { Logger } from "../../../shared/log/mod.ts";
 import { deepEqual } from "../../../shared/json/deep_equal.ts";
 import { isObject } from "../../../shared/json/is_object.ts";
 import { StatusError } from "../../../shared/errors/status_error.ts";
-import { type Clock, rfc3339, systemClock } from "../../registry/generic/clock.ts";
+import { type Clock, systemClock } from "../../registry/generic/clock.ts";
 import type { ResourceRegistry } from "../../registry/resource_registry.ts";
 import type { Store } from "../../registry/generic/store.ts";
 import type { ChangeFeed } from "../../watch/change_feed.ts";
 import { ControllerEvents } from "../workloads/controller_events.ts";
 import { controllerKeyOf, KeyedLoop, splitKey } from "../workloads/keyed_loop.ts";
 import { isFinished, type JobStatus, trueCondition } from "./job_conditions.ts";
-import { isTracked } from "./job_pods.ts";
+import { isTracked, JOB_TRACKING_FINALIZER } from "./job_pods.ts";
 import { countFinished, type FailureTracking } from "./job_tracking.ts";
 import { decideOutcome, manageJob } from "./job_manage.ts";
 
@@ -55,8 +55,8 @@ export class JobController {
   readonly #clock: Clock;
   readonly #loop: KeyedLoop;
   readonly #events: ControllerEvents;
-  /** Failures since the last success and when the last one was seen, per Job uid. */
-  readonly #failures = new Map<string, FailureTracking>();
+  /** Failures since the last success and when the last one was seen, per Job key. */
+  readonly #failures = new Map<string, FailureTracking & { uid: string }>();
 
   constructor(opts: JobControllerOptions) {
     this.#opts = opts;
@@ -121,11 +121,14 @@ export class JobController {
     if (!job || job.metadata.deletionTimestamp || isFinished(status)) {
       // Nothing will count these pods any more: release them.
       await this.#releaseFinalizers(pods.filter(isTracked));
-      if (!job) this.#failures.forEach((_, uid) => pods.length || this.#failures.delete(uid));
+      if (!job || isFinished(status)) this.#failures.delete(key);
       return undefined;
     }
-    const failures = this.#failures.get(job.metadata.uid!) ?? { sinceSuccess: 0, lastAt: 0 };
-    this.#failures.set(job.metadata.uid!, failures);
+    let failures = this.#failures.get(key);
+    if (!failures || failures.uid !== job.metadata.uid) {
+      failures = { uid: job.metadata.uid!, sinceSuccess: 0, lastAt: 0 };
+      this.#failures.set(key, failures);
+    }
     const ctx: JobContext = {
       pods: this.#pods(),
       events: this.#events,
@@ -175,9 +178,7 @@ export async function removeTrackingFinalizer(pods: Store, pod: KubeObject): Pro
   try {
     await pods.guaranteedUpdate(pod.metadata.namespace!, pod.metadata.name!, (cur) => {
       if (!cur || cur.metadata.uid !== pod.metadata.uid || !isTracked(cur)) return undefined;
-      const finalizers = cur.metadata.finalizers!.filter((f) =>
-        f !== "batch.kubernetes.io/job-tracking"
-      );
+      const finalizers = cur.metadata.finalizers!.filter((f) => f !== JOB_TRACKING_FINALIZER);
       return { ...cur, metadata: { ...cur.metadata, finalizers } };
     });
   } catch (err) {
@@ -189,6 +190,3 @@ export async function removeTrackingFinalizer(pods: Store, pod: KubeObject): Pro
 export function jobSpec(job: KubeObject): Record<string, unknown> {
   return isObject(job.spec) ? job.spec : {};
 }
-
-/** The time `rfc3339` of `now`. */
-export const at = rfc3339;

@@ -94,6 +94,7 @@ export class StatefulSetController {
       set,
       "apps/v1",
       "StatefulSet",
+      STATEFUL_HASH_LABEL,
     );
     const status = (set.status ?? {}) as Record<string, unknown>;
     const current = revisions.find((r) => r.metadata.name === status.currentRevision) ?? update;

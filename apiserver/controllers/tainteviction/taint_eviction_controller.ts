@@ -73,8 +73,9 @@ export class TaintEvictionController {
   readonly #clock: Clock;
   readonly #loop: KeyedLoop;
   readonly #events: ControllerEvents;
-  /** The pods on each node, from the feed. */
+  /** The pods on each node, and the node of each pod, from the feed. */
   readonly #podsOn = new Map<string, Set<string>>();
+  readonly #nodeOf = new Map<string, string>();
   /** Evictions scheduled, by pod key: since when the pod was seen tainted, and its uid. */
   readonly #scheduled = new Map<string, { since: number; uid: string }>();
 
@@ -112,16 +113,17 @@ export class TaintEvictionController {
       return deleted ? [] : [...this.#podsOn.get(obj.metadata.name!) ?? []];
     }
     const podKey = `${obj.metadata.namespace}/${obj.metadata.name}`;
-    const node = isObject(obj.spec) && typeof obj.spec.nodeName === "string"
-      ? obj.spec.nodeName
-      : "";
-    for (const [name, pods] of this.#podsOn) if (name !== node) pods.delete(podKey);
-    if (!node) return this.#scheduled.has(podKey) ? [podKey] : [];
-    if (deleted) this.#podsOn.get(node)?.delete(podKey);
-    else {
-      if (!this.#podsOn.has(node)) this.#podsOn.set(node, new Set());
-      this.#podsOn.get(node)!.add(podKey);
+    const spec = isObject(obj.spec) ? obj.spec : {};
+    const node = !deleted && typeof spec.nodeName === "string" ? spec.nodeName : "";
+    const before = this.#nodeOf.get(podKey);
+    if (before !== undefined && before !== node) this.#podsOn.get(before)?.delete(podKey);
+    if (!node) {
+      this.#nodeOf.delete(podKey);
+      return this.#scheduled.has(podKey) ? [podKey] : [];
     }
+    this.#nodeOf.set(podKey, node);
+    if (!this.#podsOn.has(node)) this.#podsOn.set(node, new Set());
+    this.#podsOn.get(node)!.add(podKey);
     return [podKey];
   }
 

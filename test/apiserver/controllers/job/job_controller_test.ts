@@ -168,7 +168,7 @@ Deno.test("JobController.sync() gives Indexed pods their index, env, hostname an
     await setPhase(pods, byIndex("0"), "Succeeded");
     await setPhase(pods, byIndex("2"), "Succeeded");
     await c.sync("default/idx");
-    let j = await jobs.get("default", "idx");
+    const j = await jobs.get("default", "idx");
     assert.equal((j.status as { completedIndexes: string }).completedIndexes, "0,2");
     await setPhase(pods, byIndex("1"), "Failed");
     await c.sync("default/idx");

@@ -25,7 +25,7 @@ import {
   parseCronSchedule,
 } from "../../registry/batch/cronjobs/cron_schedule.ts";
 import { ControllerEvents } from "../workloads/controller_events.ts";
-import { controllerKeyOf, KeyedLoop, splitKey } from "../workloads/keyed_loop.ts";
+import { controllerKeyOf, KeyedLoop, keysIn, splitKey } from "../workloads/keyed_loop.ts";
 import { jobFinishTime } from "../job/ttl_after_finished_controller.ts";
 import { localZone, nextActivation } from "./cron_next.ts";
 import { cleanupFinished, type CronStatus, jobFromTemplate, jobRef } from "./cronjob_jobs.ts";
@@ -82,6 +82,8 @@ export class CronJobController {
         return owner ? [owner] : [];
       },
       sync: (key) => this.sync(key),
+      // A create refused meanwhile (quota, a missing ServiceAccount) is tried again.
+      resyncKeys: () => keysIn(opts.registry.lookup("batch", "v1", "cronjobs")!),
       logger: opts.logger,
     });
   }

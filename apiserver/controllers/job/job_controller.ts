@@ -21,7 +21,7 @@ import type { ResourceRegistry } from "../../registry/resource_registry.ts";
 import type { Store } from "../../registry/generic/store.ts";
 import type { ChangeFeed } from "../../watch/change_feed.ts";
 import { ControllerEvents } from "../workloads/controller_events.ts";
-import { controllerKeyOf, KeyedLoop, splitKey } from "../workloads/keyed_loop.ts";
+import { controllerKeyOf, KeyedLoop, keysIn, splitKey } from "../workloads/keyed_loop.ts";
 import { isFinished, type JobStatus, trueCondition } from "./job_conditions.ts";
 import { isTracked, JOB_TRACKING_FINALIZER } from "./job_pods.ts";
 import { countFinished, type FailureTracking } from "./job_tracking.ts";
@@ -77,10 +77,7 @@ export class JobController {
         return owner ? [owner] : [];
       },
       sync: (key) => this.sync(key),
-      resyncKeys: async () =>
-        (await this.#jobs().list("", { plan: { mode: "latest" } })).items.map((j) =>
-          `${j.metadata.namespace}/${j.metadata.name}`
-        ),
+      resyncKeys: () => keysIn(this.#jobs()),
       resyncMs: opts.resyncMs,
       logger: opts.logger,
     });

@@ -18,7 +18,7 @@ import type { ResourceRegistry } from "../../registry/resource_registry.ts";
 import type { Store } from "../../registry/generic/store.ts";
 import type { ChangeFeed } from "../../watch/change_feed.ts";
 import { ControllerEvents } from "../workloads/controller_events.ts";
-import { controllerKeyOf, KeyedLoop, splitKey } from "../workloads/keyed_loop.ts";
+import { controllerKeyOf, KeyedLoop, keysIn, splitKey } from "../workloads/keyed_loop.ts";
 import {
   currentRevision,
   REVISION_HASH_LABEL,
@@ -65,6 +65,8 @@ export class StatefulSetController {
         return owner ? [owner] : [];
       },
       sync: (key) => this.sync(key),
+      // A create refused meanwhile (quota, a missing ServiceAccount) is tried again.
+      resyncKeys: () => keysIn(opts.registry.lookup("apps", "v1", "statefulsets")!),
       logger: opts.logger,
     });
   }

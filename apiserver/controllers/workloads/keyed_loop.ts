@@ -127,3 +127,11 @@ export function splitKey(key: string): [string, string] {
   const slash = key.indexOf("/");
   return [key.slice(0, slash), key.slice(slash + 1)];
 }
+
+/** The `<namespace>/<name>` keys of every object in `store` (for a periodic resync). */
+export async function keysIn(
+  store: { list(ns: string, q: { plan: { mode: "latest" } }): Promise<{ items: KubeObject[] }> },
+): Promise<string[]> {
+  const list = await store.list("", { plan: { mode: "latest" } });
+  return list.items.map((o) => `${o.metadata.namespace}/${o.metadata.name}`);
+}

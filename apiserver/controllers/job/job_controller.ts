@@ -14,7 +14,6 @@
 import type { KubeObject } from "../../../shared/api/meta/v1/types.ts";
 import type { Logger } from "../../../shared/log/mod.ts";
 import { deepEqual } from "../../../shared/json/deep_equal.ts";
-import { isObject } from "../../../shared/json/is_object.ts";
 import { StatusError } from "../../../shared/errors/status_error.ts";
 import { type Clock, systemClock } from "../../registry/generic/clock.ts";
 import type { ResourceRegistry } from "../../registry/resource_registry.ts";
@@ -23,8 +22,9 @@ import type { ChangeFeed } from "../../watch/change_feed.ts";
 import { ControllerEvents } from "../workloads/controller_events.ts";
 import { controllerKeyOf, KeyedLoop, keysIn, splitKey } from "../workloads/keyed_loop.ts";
 import { isFinished, type JobStatus, trueCondition } from "./job_conditions.ts";
-import { isTracked, JOB_TRACKING_FINALIZER } from "./job_pods.ts";
-import { countFinished, type FailureTracking } from "./job_tracking.ts";
+import { isTracked } from "./job_pods.ts";
+import { type FailureTracking, type JobContext, removeTrackingFinalizer } from "./job_context.ts";
+import { countFinished } from "./job_tracking.ts";
 import { decideOutcome, manageJob } from "./job_manage.ts";
 
 const JOBS = "/registry/batch/jobs/";
@@ -39,14 +39,6 @@ export interface JobControllerOptions {
   logger?: Logger;
   /** Resync period, ms (default 30 s). */
   resyncMs?: number;
-}
-
-/** What one sync works with. */
-export interface JobContext {
-  pods: Store;
-  events: ControllerEvents;
-  now: number;
-  failures: FailureTracking;
 }
 
 /** Runs Jobs. */
@@ -168,22 +160,4 @@ export class JobController {
   async #releaseFinalizers(pods: KubeObject[]): Promise<void> {
     for (const pod of pods) await removeTrackingFinalizer(this.#pods(), pod);
   }
-}
-
-/** Removes the tracking finalizer from `pod` (gone already: nothing to do). */
-export async function removeTrackingFinalizer(pods: Store, pod: KubeObject): Promise<void> {
-  try {
-    await pods.guaranteedUpdate(pod.metadata.namespace!, pod.metadata.name!, (cur) => {
-      if (!cur || cur.metadata.uid !== pod.metadata.uid || !isTracked(cur)) return undefined;
-      const finalizers = cur.metadata.finalizers!.filter((f) => f !== JOB_TRACKING_FINALIZER);
-      return { ...cur, metadata: { ...cur.metadata, finalizers } };
-    });
-  } catch (err) {
-    if (!(err instanceof StatusError && err.code === 404)) throw err;
-  }
-}
-
-/** The job's `spec` as a record. */
-export function jobSpec(job: KubeObject): Record<string, unknown> {
-  return isObject(job.spec) ? job.spec : {};
 }

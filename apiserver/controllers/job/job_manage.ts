@@ -14,7 +14,7 @@ import { JOB_REASONS, type JobStatus, setCondition, trueCondition } from "./job_
 import { indexOf, isActive, isReady, isTerminating, isTracked, newJobPod } from "./job_pods.ts";
 import { parseIndexes } from "./completed_indexes.ts";
 import type { Counted } from "./job_tracking.ts";
-import { type JobContext, jobSpec } from "./job_controller.ts";
+import { type JobContext, jobSpec } from "./job_context.ts";
 
 /** The first back-off after a failure, and the longest (kube's). */
 export const BACKOFF_BASE_MS = 10_000;

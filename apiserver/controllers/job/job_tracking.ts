@@ -12,13 +12,7 @@ import type { JobStatus } from "./job_conditions.ts";
 import { indexOf, isPodFailed, isTracked, phaseOf } from "./job_pods.ts";
 import { matchPodFailurePolicy } from "./pod_failure_policy.ts";
 import { formatIndexes, parseIndexes } from "./completed_indexes.ts";
-import { type JobContext, jobSpec, removeTrackingFinalizer } from "./job_controller.ts";
-
-/** Failures since the last success, and when the last was counted (for the back-off). */
-export interface FailureTracking {
-  sinceSuccess: number;
-  lastAt: number;
-}
+import { type JobContext, jobSpec, removeTrackingFinalizer } from "./job_context.ts";
 
 /** What counting found. */
 export interface Counted {

@@ -22,6 +22,7 @@ import {
   revisionTemplate,
   setSpec,
 } from "./stateful_pods.ts";
+import { claimOwners, releaseClaimsOfCondemned } from "./claim_retention.ts";
 
 /** What a pass works with. */
 export interface SetContext {
@@ -93,6 +94,7 @@ export async function syncReplicas(ctx: SetContext): Promise<number | undefined>
       continue;
     }
     if (ordered && ctx.pods.some((p) => p !== pod && !isRunningAndReady(p))) return undefined;
+    await releaseClaimsOfCondemned(set, pod, ordinalOf(set, pod)!, ctx.claims);
     await deletePod(ctx, pod);
     if (ordered) return undefined;
   }
@@ -128,6 +130,8 @@ async function createPod(ctx: SetContext, i: number): Promise<KubeObject> {
   const pod = newStatefulPod(set, revisionTemplate(revision), hashOf(revision), i);
   for (const t of claimTemplates(set)) {
     const claim = newClaim(set, t, i);
+    const owners = claimOwners(set);
+    if (owners.length) claim.metadata.ownerReferences = owners;
     try {
       await ctx.claims.create(set.metadata.namespace!, claim);
       await ctx.events.normal(

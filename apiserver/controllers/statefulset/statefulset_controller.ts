@@ -98,8 +98,8 @@ export class StatefulSetController {
       "StatefulSet",
       STATEFUL_HASH_LABEL,
     );
-    const status = (set.status ?? {}) as Record<string, unknown>;
-    const current = revisions.find((r) => r.metadata.name === status.currentRevision) ?? update;
+    const stored = (set.status ?? {}) as Record<string, unknown>;
+    const current = revisions.find((r) => r.metadata.name === stored.currentRevision) ?? update;
     const pods = (await this.#store("", "pods").list(ns, { plan: { mode: "latest" } })).items
       .filter((p) =>
         (p.metadata.ownerReferences ?? []).some((r) => r.controller && r.uid === set.metadata.uid)
@@ -115,8 +115,17 @@ export class StatefulSetController {
       events: this.#events,
       now: this.#clock.now(),
     };
-    const again = await syncReplicas(ctx);
-    await this.#writeStatus(set, statefulStatus(ctx));
+    let again = await syncReplicas(ctx);
+    const status = statefulStatus(ctx);
+    await this.#writeStatus(set, status);
+    // Ready pods become available after minReadySeconds: count them again then.
+    const minReady = setSpec(set).minReadySeconds;
+    if (
+      typeof minReady === "number" && minReady > 0 &&
+      status.availableReplicas !== status.readyReplicas
+    ) {
+      again = Math.min(again ?? Infinity, minReady * 1000);
+    }
     // Pods name their revision in controller-revision-hash.
     const inUse = new Set([current, update].map((r) => r.metadata.name!));
     for (const p of ctx.pods) inUse.add(p.metadata.labels?.[REVISION_HASH_LABEL] ?? "");

@@ -212,3 +212,38 @@ Deno.test("StatefulSetController.sync() leaves pods under OnDelete until they ar
     );
   });
 });
+
+Deno.test("StatefulSetController.sync() gives claims owners per persistentVolumeClaimRetentionPolicy", async () => {
+  await withSets(async ({ sets, pods, claims, c }) => {
+    const set = await sets.create(
+      "default",
+      statefulSet("db", {
+        replicas: 2,
+        podManagementPolicy: "Parallel",
+        persistentVolumeClaimRetentionPolicy: { whenDeleted: "Delete", whenScaled: "Delete" },
+        volumeClaimTemplates: [{
+          metadata: { name: "data" },
+          spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } } },
+        }],
+      }),
+    );
+    await c.sync("default/db");
+    const claim0 = await claims.get("default", "data-db-0");
+    assert.deepEqual(claim0.metadata.ownerReferences?.map((r) => [r.kind, r.uid]), [
+      ["StatefulSet", set.metadata.uid],
+    ]);
+    const pod1 = (await podsIn(pods)).find((p) => p.metadata.name === "db-1")!;
+    await sets.guaranteedUpdate("default", "db", (cur) => ({
+      ...cur!,
+      spec: { ...(cur!.spec as object), replicas: 1 },
+    }));
+    await c.sync("default/db");
+    const claim1 = await claims.get("default", "data-db-1");
+    assert.ok(
+      claim1.metadata.ownerReferences?.some((r) => r.kind === "Pod" && r.uid === pod1.metadata.uid),
+      "the scaled-down pod owns its claim",
+    );
+    const kept = await claims.get("default", "data-db-0");
+    assert.ok(!kept.metadata.ownerReferences?.some((r) => r.kind === "Pod"));
+  });
+});

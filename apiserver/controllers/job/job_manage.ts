@@ -13,6 +13,7 @@ import { rfc3339 } from "../../registry/generic/clock.ts";
 import { JOB_REASONS, type JobStatus, setCondition, trueCondition } from "./job_conditions.ts";
 import { indexOf, isActive, isReady, isTerminating, isTracked, newJobPod } from "./job_pods.ts";
 import { parseIndexes } from "./completed_indexes.ts";
+import { matchSuccessPolicy } from "./success_policy.ts";
 import type { Counted } from "./job_tracking.ts";
 import { type JobContext, jobSpec } from "./job_context.ts";
 
@@ -56,6 +57,18 @@ export function decideOutcome(
   }
   if (failure) {
     setCondition(status, "FailureTarget", "True", failure[0], failure[1], now);
+    return { finishing: true };
+  }
+  const completions = num(spec.completions) ?? 0;
+  const byPolicy = spec.completionMode === "Indexed"
+    ? matchSuccessPolicy(
+      spec.successPolicy,
+      completions,
+      parseIndexes(status.completedIndexes, completions),
+    )
+    : undefined;
+  if (byPolicy) {
+    setCondition(status, "SuccessCriteriaMet", "True", "SuccessPolicy", byPolicy, now);
     return { finishing: true };
   }
   if (succeededEnough(job, status, counted)) {

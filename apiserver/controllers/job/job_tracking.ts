@@ -60,6 +60,9 @@ export async function countFinished(
   const completions = Number(jobSpec(job).completions ?? 0);
   const completed = parseIndexes(status.completedIndexes, completions);
   const uncounted = status.uncountedTerminatedPods ??= {};
+  const succeeding = status.conditions?.some((c) =>
+    c.type === "SuccessCriteriaMet" && c.status === "True"
+  );
   for (const pod of pods) {
     const uid = pod.metadata.uid!;
     if (!isTracked(pod) || recorded.has(uid)) continue;
@@ -70,6 +73,8 @@ export async function countFinished(
         : undefined;
       if (index !== undefined) completed.add(index);
       ctx.failures.sinceSuccess = 0;
+    } else if (succeeding && phaseOf(pod) !== "Failed" && pod.metadata.deletionTimestamp) {
+      // Pods removed once the Job met its success criteria are not failures.
     } else if (isPodFailed(pod, job)) {
       const verdict = phaseOf(pod) === "Failed"
         ? matchPodFailurePolicy(jobSpec(job).podFailurePolicy, pod)

@@ -245,3 +245,30 @@ Deno.test("JobController.sync() suspends and resumes a Job", async () => {
     assert.ok(reasons.includes("Suspended") && reasons.includes("Resumed"));
   });
 });
+
+Deno.test("JobController.sync() completes an Indexed Job by its successPolicy", async () => {
+  await withJobs(async ({ jobs, pods, c }) => {
+    await jobs.create(
+      "default",
+      job("leader", {
+        completions: 3,
+        parallelism: 3,
+        completionMode: "Indexed",
+        successPolicy: { rules: [{ succeededIndexes: "0" }] },
+      }),
+    );
+    await c.sync("default/leader");
+    const ps = await podsIn(pods);
+    const leader = ps.find((p) => p.metadata.labels?.[COMPLETION_INDEX] === "0")!;
+    await setPhase(pods, leader, "Succeeded");
+    await c.sync("default/leader");
+    let j = await jobs.get("default", "leader");
+    assert.deepEqual(conditions(j), ["SuccessCriteriaMet:SuccessPolicy"]);
+    const met = (j.status as { conditions: Cond[] }).conditions[0];
+    assert.equal(met.message, "Matched rules at index 0");
+    await c.sync("default/leader");
+    j = await jobs.get("default", "leader");
+    assert.deepEqual(conditions(j), ["SuccessCriteriaMet:SuccessPolicy", "Complete:SuccessPolicy"]);
+    assert.equal((j.status as { failed: number }).failed, 0, "the pods removed are not failures");
+  });
+});

@@ -23,6 +23,8 @@ export interface JobContext {
   events: ControllerEvents;
   now: number;
   failures: FailureTracking;
+  /** Failures so far per index (backoffLimitPerIndex), carried into new pods. */
+  indexFailures?: Map<number, number>;
 }
 
 /** Removes the tracking finalizer from `pod` (gone already: nothing to do). */

@@ -25,6 +25,7 @@ import { isFinished, type JobStatus, trueCondition } from "./job_conditions.ts";
 import { isTracked } from "./job_pods.ts";
 import { type FailureTracking, type JobContext, removeTrackingFinalizer } from "./job_context.ts";
 import { countFinished } from "./job_tracking.ts";
+import { updateFailedIndexes } from "./per_index.ts";
 import { decideOutcome, manageJob } from "./job_manage.ts";
 
 const JOBS = "/registry/batch/jobs/";
@@ -125,6 +126,8 @@ export class JobController {
       failures,
     };
     const counted = await countFinished(job, pods, status, ctx, (s) => this.#writeStatus(job, s));
+    ctx.indexFailures = updateFailedIndexes(job, pods, status);
+
     const outcome = decideOutcome(job, status, counted, ctx.now);
     const again = await manageJob(job, counted.remaining, status, outcome, ctx);
     if (!deepEqual(status, job.status ?? {})) await this.#writeStatus(job, status);

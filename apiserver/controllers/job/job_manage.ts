@@ -14,6 +14,7 @@ import { JOB_REASONS, type JobStatus, setCondition, trueCondition } from "./job_
 import { indexOf, isActive, isReady, isTerminating, isTracked, newJobPod } from "./job_pods.ts";
 import { parseIndexes } from "./completed_indexes.ts";
 import { matchSuccessPolicy } from "./success_policy.ts";
+import { perIndexFailure } from "./per_index.ts";
 import type { Counted } from "./job_tracking.ts";
 import { type JobContext, jobSpec } from "./job_context.ts";
 
@@ -49,7 +50,9 @@ export function decideOutcome(
   const deadline = num(spec.activeDeadlineSeconds);
   // A Job without a start time starts in this sync.
   const start = status.startTime ? Date.parse(status.startTime) : now;
+  const indexFailure = perIndexFailure(job, status);
   if (counted.failJob) failure = ["PodFailurePolicy", counted.failJob];
+  else if (indexFailure) failure = indexFailure;
   else if ((status.failed ?? 0) > (num(spec.backoffLimit) ?? 6)) failure = JOB_REASONS.backoff;
   else if (deadline !== undefined && spec.suspend !== true) {
     deadlineIn = start + deadline * 1000 - now;
@@ -162,6 +165,8 @@ function indexedPlan(job: KubeObject, active: KubeObject[], status: JobStatus): 
   const completions = num(spec.completions) ?? 0;
   const parallelism = num(spec.parallelism) ?? 1;
   const completed = parseIndexes(status.completedIndexes, completions);
+  // A failed index gets no more pods (backoffLimitPerIndex).
+  for (const i of parseIndexes(status.failedIndexes, completions)) completed.add(i);
   const seen = new Set<number>();
   const extra: KubeObject[] = [];
   for (const pod of active) {
@@ -225,7 +230,8 @@ async function createPod(
   ctx: JobContext,
 ): Promise<KubeObject | undefined> {
   try {
-    const pod = await ctx.pods.create(job.metadata.namespace!, newJobPod(job, index));
+    const failures = index === undefined ? undefined : ctx.indexFailures?.get(index);
+    const pod = await ctx.pods.create(job.metadata.namespace!, newJobPod(job, index, failures));
     await ctx.events.normal(job, "SuccessfulCreate", `Created pod: ${pod.metadata.name}`);
     return pod;
   } catch (err) {

@@ -69,15 +69,20 @@ function spec(job: KubeObject): Obj {
   return isObject(job.spec) ? job.spec : {};
 }
 
-/** A new pod of the Job (with `index` for Indexed jobs). */
-export function newJobPod(job: KubeObject, index?: number): KubeObject {
+/** A new pod of the Job (with `index` for Indexed jobs, and its failures so far). */
+export function newJobPod(job: KubeObject, index?: number, failures?: number): KubeObject {
   const ref = controllerRef(job, "batch/v1", "Job");
   if (index === undefined) {
     return podFromTemplate(spec(job).template, job, ref, { finalizers: [JOB_TRACKING_FINALIZER] });
   }
   const pod = podFromTemplate(spec(job).template, job, ref, {
     finalizers: [JOB_TRACKING_FINALIZER],
-    annotations: { [COMPLETION_INDEX]: String(index) },
+    annotations: {
+      [COMPLETION_INDEX]: String(index),
+      ...(typeof spec(job).backoffLimitPerIndex === "number"
+        ? { "batch.kubernetes.io/job-index-failure-count": String(failures ?? 0) }
+        : {}),
+    },
     labels: { [COMPLETION_INDEX]: String(index) },
   });
   pod.metadata.generateName = `${job.metadata.name}-${index}-`;

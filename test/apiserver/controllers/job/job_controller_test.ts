@@ -272,3 +272,42 @@ Deno.test("JobController.sync() completes an Indexed Job by its successPolicy", 
     assert.equal((j.status as { failed: number }).failed, 0, "the pods removed are not failures");
   });
 });
+
+Deno.test("JobController.sync() counts failures per index under backoffLimitPerIndex", async () => {
+  await withJobs(async ({ jobs, pods, c, clock }) => {
+    await jobs.create(
+      "default",
+      job("per", {
+        completions: 2,
+        parallelism: 2,
+        completionMode: "Indexed",
+        backoffLimitPerIndex: 1,
+      }),
+    );
+    await c.sync("default/per");
+    const ofIndex = async (i: string) =>
+      (await podsIn(pods)).filter((p) =>
+        p.metadata.labels?.[COMPLETION_INDEX] === i &&
+        (p.status as { phase?: string })?.phase !== "Failed"
+      );
+    const [first] = await ofIndex("1");
+    assert.equal(first.metadata.annotations?.["batch.kubernetes.io/job-index-failure-count"], "0");
+    await setPhase(pods, first, "Failed");
+    await c.sync("default/per");
+    clock.t += 10_000;
+    await c.sync("default/per");
+    const [second] = await ofIndex("1");
+    assert.equal(second.metadata.annotations?.["batch.kubernetes.io/job-index-failure-count"], "1");
+    await setPhase(pods, second, "Failed");
+    await c.sync("default/per");
+    let j = await jobs.get("default", "per");
+    assert.equal((j.status as { failedIndexes: string }).failedIndexes, "1");
+    const [zero] = await ofIndex("0");
+    await setPhase(pods, zero, "Succeeded");
+    clock.t += 60_000;
+    await c.sync("default/per");
+    assert.deepEqual(await ofIndex("1"), [], "a failed index gets no more pods");
+    j = await jobs.get("default", "per");
+    assert.deepEqual(conditions(j), ["FailureTarget:FailedIndexes", "Failed:FailedIndexes"]);
+  });
+});

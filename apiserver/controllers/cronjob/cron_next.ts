@@ -89,3 +89,30 @@ export function nextActivation(s: CronSchedule, after: number, zone: string): nu
     from = wall + MINUTE;
   }
 }
+
+/**
+ * The latest activation in (earliest, now] and about how many there were (kube's
+ * `mostRecentScheduleTime`): the interval between the first two activations estimates the
+ * count, and the search starts one interval before the estimate, so a schedule missed for
+ * years costs no more than one missed for minutes.
+ */
+export function mostRecentActivation(
+  s: CronSchedule,
+  earliest: number,
+  now: number,
+  zone: string,
+): { recent?: number; missed: number } {
+  const t1 = nextActivation(s, earliest, zone);
+  if (t1 === undefined || now < t1) return { missed: 0 };
+  const t2 = nextActivation(s, t1, zone);
+  if (t2 === undefined || now < t2) return { recent: t1, missed: 1 };
+  const interval = Math.max(1000, Math.round((t2 - t1) / 1000) * 1000);
+  const missed = Math.floor((now - t1) / interval) + 1;
+  let recent: number | undefined;
+  const from = t1 + (missed - 2) * interval;
+  for (let t = nextActivation(s, from, zone); t !== undefined && t <= now;) {
+    recent = t;
+    t = nextActivation(s, t, zone);
+  }
+  return { recent: recent ?? t1, missed };
+}

@@ -27,7 +27,7 @@ import {
 import { ControllerEvents } from "../workloads/controller_events.ts";
 import { controllerKeyOf, KeyedLoop, keysIn, splitKey } from "../workloads/keyed_loop.ts";
 import { jobFinishTime } from "../job/ttl_after_finished_controller.ts";
-import { localZone, nextActivation } from "./cron_next.ts";
+import { localZone, mostRecentActivation, nextActivation } from "./cron_next.ts";
 import { cleanupFinished, type CronStatus, jobFromTemplate, jobRef } from "./cronjob_jobs.ts";
 
 const CRONJOBS = "/registry/batch/cronjobs/";
@@ -233,16 +233,7 @@ export class CronJobController {
     if (Number.isNaN(earliest)) earliest = s.now;
     const deadline = s.spec.startingDeadlineSeconds;
     if (typeof deadline === "number") earliest = Math.max(earliest, s.now - deadline * 1000);
-    let recent: number | undefined;
-    let missed = 0;
-    for (
-      let t = nextActivation(parsed, earliest, zone);
-      t !== undefined && t <= s.now;
-      t = nextActivation(parsed, t, zone)
-    ) {
-      recent = t;
-      if (++missed > 100_000) break;
-    }
+    const { recent, missed } = mostRecentActivation(parsed, earliest, s.now, zone);
     if (missed > 100) {
       await this.#events.warning(
         s.cj,

@@ -3,7 +3,10 @@ import {
   type CronSchedule,
   parseCronSchedule,
 } from "../../../../apiserver/registry/batch/cronjobs/cron_schedule.ts";
-import { nextActivation } from "../../../../apiserver/controllers/cronjob/cron_next.ts";
+import {
+  mostRecentActivation,
+  nextActivation,
+} from "../../../../apiserver/controllers/cronjob/cron_next.ts";
 
 function parse(spec: string): CronSchedule {
   const s = parseCronSchedule(spec);
@@ -55,4 +58,17 @@ Deno.test("nextActivation() reads the wall clock of the time zone", () => {
     iso(nextActivation(parse("0 9 * * *"), at("2026-07-01T00:00:00Z"), "America/New_York")),
     "2026-07-01T13:00:00.000Z",
   );
+});
+
+Deno.test("mostRecentActivation() finds the latest missed activation without walking every one", () => {
+  const now = at("2026-06-01T12:07:30Z");
+  const yearAgo = at("2025-06-01T12:00:00Z");
+  const r = mostRecentActivation(parse("*/5 * * * *"), yearAgo, now, "UTC");
+  assert.equal(iso(r.recent), "2026-06-01T12:05:00.000Z");
+  assert.equal(r.missed, 365 * 24 * 12 + 1);
+  assert.deepEqual(mostRecentActivation(parse("@hourly"), now - 60_000, now, "UTC"), { missed: 0 });
+  const one = mostRecentActivation(parse("@hourly"), at("2026-06-01T11:30:00Z"), now, "UTC");
+  assert.deepEqual([iso(one.recent), one.missed], ["2026-06-01T12:00:00.000Z", 1]);
+  const weekdays = mostRecentActivation(parse("30 6-16/4 * * 1-5"), yearAgo, now, "UTC");
+  assert.equal(iso(weekdays.recent), "2026-06-01T10:30:00.000Z"); // a Monday
 });

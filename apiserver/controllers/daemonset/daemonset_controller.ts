@@ -120,6 +120,15 @@ export class DaemonSetController {
     }));
     const now = this.#clock.now();
     const plan = planDaemonPods(ds, hash, states, now);
+    // Unscheduled pods meant for a node that no longer exists go too (kube's
+    // getUnscheduledPodsWithoutNode); bound ones are the pod GC's.
+    const names = new Set(states.map((n) => n.name));
+    plan.delete.push(
+      ...pods.filter((p) =>
+        !(p.spec as { nodeName?: string }).nodeName && !p.metadata.deletionTimestamp &&
+        !names.has(daemonPodNode(p) ?? "")
+      ),
+    );
     for (const pod of plan.failed) {
       await this.#events.warning(
         ds,

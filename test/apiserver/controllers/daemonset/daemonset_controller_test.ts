@@ -183,3 +183,16 @@ Deno.test("DaemonSetController.sync() leaves old pods under OnDelete and replace
     assert.ok((await eventReasons(events, "od")).includes("FailedDaemonPod"));
   });
 });
+
+Deno.test("DaemonSetController.sync() deletes unscheduled pods of a node that went away", async () => {
+  await withDaemons(async ({ nodes, daemonsets, pods, c }) => {
+    await nodes.create("", readyNode("n1"));
+    await nodes.create("", readyNode("gone"));
+    await daemonsets.create("default", daemonSet("orphan"));
+    await c.sync("default/orphan");
+    assert.deepEqual(nodesOf(await podsIn(pods)), ["gone", "n1"]);
+    await nodes.delete("", "gone");
+    await c.sync("default/orphan");
+    assert.deepEqual(nodesOf(await podsIn(pods)), ["n1"]);
+  });
+});

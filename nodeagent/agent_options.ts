@@ -16,6 +16,11 @@ import {
   joinOptionsFromFlags,
   normalizeJoinFlags,
 } from "./bootstrap/join_options.ts";
+import {
+  PROXY_FLAG_HELP,
+  type ProxyOptions,
+  proxyOptionsFromFlags,
+} from "./proxy/proxy_options.ts";
 
 /** Everything the agent needs to start. */
 export interface AgentOptions {
@@ -33,6 +38,8 @@ export interface AgentOptions {
   warnings: string[];
   /** TLS bootstrap and join (absent: the kubeconfig is used as it is). */
   bootstrap?: BootstrapOptions;
+  /** The built-in service proxy (absent: off). */
+  proxy?: ProxyOptions;
 }
 
 /** The flags, with their help text. */
@@ -48,6 +55,7 @@ export const AGENT_FLAG_HELP: Record<string, string> = {
   port: "HTTPS port of the agent (default 10250; 0 picks a free port)",
   v: "log verbosity",
   ...JOIN_FLAG_HELP,
+  ...PROXY_FLAG_HELP,
 };
 
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -94,6 +102,7 @@ export async function parseAgentOptions(
   const bootstrap = joinOptionsFromFlags(str, hashes, errors);
   if (!str("kubeconfig") && !bootstrap.join) errors.push("--kubeconfig: required");
   const overrides = flagOverrides(str, errors);
+  const proxy = proxyOptionsFromFlags(str, errors);
   const nodeName = (str("hostname-override") ?? Deno.hostname()).trim().toLowerCase();
   if (!DNS_SUBDOMAIN.test(nodeName) || nodeName.length > 253) {
     errors.push(
@@ -123,6 +132,7 @@ export async function parseAgentOptions(
       verbosity,
       warnings,
       bootstrap,
+      proxy,
     },
   };
 }

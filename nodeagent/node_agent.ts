@@ -34,6 +34,7 @@ import { readHostReadings } from "./status/read_host_readings.ts";
 import { prepareNodeCredential } from "./bootstrap/prepare_credential.ts";
 import { type CertRotation, clientCertRotation } from "./bootstrap/client_cert_rotation.ts";
 import { servingCertRotation } from "./bootstrap/serving_cert_rotation.ts";
+import { startServiceProxy } from "./proxy/service_proxy.ts";
 
 /** The version the agent reports as `kubeletVersion`. */
 export const AGENT_VERSION = "v1.32.0";
@@ -88,6 +89,7 @@ export async function startNodeAgent(
   const stop = new AbortController();
   let lease: LeaseController | undefined;
   const worker = newPodWorker(o, { client, runtime, clock, logger, ip });
+  const proxy = o.proxy && startServiceProxy(o.proxy, { client, nodeIP: ip, logger });
   const registered = (async () => {
     const parts = await reporter.compute();
     const node = buildNode(o.nodeName, automaticLabels(hostname, nodeInfo, c.nodeLabels), parts);
@@ -117,6 +119,7 @@ export async function startNodeAgent(
       for (const r of rotations) r.stop();
       await registered.catch(() => {});
       await worker.stop();
+      await (await proxy)?.stop();
       await lease?.stop();
       await reporter.stop();
       await server.close();

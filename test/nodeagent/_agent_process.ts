@@ -46,6 +46,8 @@ export async function startAgentProcess(o: AgentProcessOptions): Promise<AgentPr
       `--root-dir=${o.rootDir}`,
       `--hostname-override=${o.nodeName}`,
       "--port=0",
+      // The service proxy binds ports and assigns addresses: off unless a test asks for it.
+      ...((o.args ?? []).some((a) => a.startsWith("--proxy-mode")) ? [] : ["--proxy-mode=none"]),
       ...(o.args ?? []),
     ],
     stdout: "piped",

@@ -3,7 +3,9 @@
  * `system:nodes`. Secrets, ConfigMaps, PersistentVolumeClaims and service account tokens are
  * readable only when a pod bound to that node references them (the {@link NodeGraph}); leases
  * only the node's own in `kube-node-lease`; everything else by the static node rules
- * (services, endpoints, nodes, pods, events, node and pod status, review APIs). Writes are
+ * (services, endpoints, nodes, pods, events, node and pod status, review APIs), and EndpointSlices
+ * for reading, as the agent's built-in service proxy needs them (kube-proxy's
+ * system:node-proxier rules). Writes are
  * narrowed further by the NodeRestriction admission plugin. Other users: no opinion.
  *
  * @module
@@ -69,6 +71,9 @@ export class NodeAuthorizer implements Authorizer {
           return this.#related(node, "serviceaccounts", a);
         case "coordination.k8s.io/leases":
           return this.#lease(node, a);
+        case "discovery.k8s.io/endpointslices":
+          // The agent's built-in service proxy reads them as kube-proxy (system:node-proxier).
+          return ["get", "list", "watch"].includes(a.verb) ? ALLOW : noOpinion("");
       }
     }
     return rulesAllow(a, this.rules) ? ALLOW : noOpinion("");

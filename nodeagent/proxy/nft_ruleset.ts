@@ -55,6 +55,11 @@ export function nftRuleset(rules: readonly ServicePortRule[], nodePortHosts: str
     `delete table inet ${NFT_TABLE}`,
     `table inet ${NFT_TABLE} {`,
     ...sets,
+    // Chains are written before the rules that jump to them.
+    chain("mark-for-masquerade", [`meta mark set meta mark | ${MASQ_MARK}`]),
+    ...chains,
+    chain("services", dispatch),
+    chain("no-endpoints", reject),
     hook("nat-prerouting", "nat", "prerouting", "dstnat", ["jump services"]),
     hook("nat-output", "nat", "output", "dstnat", ["jump services"]),
     hook("nat-postrouting", "nat", "postrouting", "srcnat", [
@@ -65,10 +70,6 @@ export function nftRuleset(rules: readonly ServicePortRule[], nodePortHosts: str
     hook("filter-input", "filter", "input", "-110", ["ct state new jump no-endpoints"]),
     hook("filter-forward", "filter", "forward", "-110", ["ct state new jump no-endpoints"]),
     hook("filter-output", "filter", "output", "-110", ["ct state new jump no-endpoints"]),
-    chain("mark-for-masquerade", [`meta mark set meta mark | ${MASQ_MARK}`]),
-    chain("services", dispatch),
-    chain("no-endpoints", reject),
-    ...chains,
     "}",
     "",
   ].join("\n");
@@ -108,7 +109,6 @@ function serviceChains(
   }
   const vmap = seps.map((sep, j) => `${j} : goto ${sep}`).join(", ");
   pick.push(`numgen random mod ${eps.length} vmap { ${vmap} }`);
-  out.push(chain(svc, pick, r.name));
   eps.forEach((ep, j) => {
     const body = [`${fam} saddr ${ep.ip} jump mark-for-masquerade`];
     if (r.affinitySeconds !== undefined) body.push(`update @aff-${seps[j]} { ${fam} saddr }`);
@@ -116,6 +116,7 @@ function serviceChains(
     body.push(`meta l4proto ${r.protocol.toLowerCase()} dnat ${fam} to ${to}`);
     out.push(chain(seps[j], body, r.name));
   });
+  out.push(chain(svc, pick, r.name));
   return out;
 }
 

@@ -1,8 +1,9 @@
 /**
  * The user-space service proxy: the agent listens on each NodePort on the node-port addresses
  * and, when it can make cluster IPs local ({@link ClusterIpAddresses}), on each ClusterIP:port,
- * and relays every accepted TCP connection to an endpoint ({@link EndpointPicker}). Applying a
- * new table opens and closes listeners and ends the connections whose endpoint is gone.
+ * relays every accepted TCP connection to an endpoint ({@link EndpointPicker}), and forwards
+ * UDP by client session ({@link UdpForwarder}). Applying a new table opens and closes listeners
+ * and ends the connections and sessions whose endpoint is gone.
  *
  * @module
  */
@@ -11,6 +12,7 @@ import type { ClusterIpAddresses } from "./cluster_ip_addresses.ts";
 import { EndpointPicker } from "./endpoint_picker.ts";
 import type { Endpoint, ServicePortRule } from "./proxy_table.ts";
 import { TcpRelay } from "./tcp_relay.ts";
+import { UdpForwarder } from "./udp_forwarder.ts";
 
 /** Options of {@link UserspaceProxy}. */
 export interface UserspaceProxyOptions {
@@ -23,7 +25,16 @@ export interface UserspaceProxyOptions {
 }
 
 interface Listening {
-  listener: Deno.TcpListener;
+  rule: string;
+  close(): void;
+  /** UDP only: its sessions. */
+  udp?: UdpForwarder;
+}
+
+interface Wanted {
+  protocol: "TCP" | "UDP";
+  host: string;
+  port: number;
   rule: string;
 }
 
@@ -51,39 +62,36 @@ export class UserspaceProxy {
     this.#picker = o.picker ?? new EndpointPicker();
   }
 
-  /** The `host:port` keys listened on (for tests and logs). */
+  /** The `PROTOCOL host:port` keys listened on (for tests and logs). */
   get listening(): string[] {
     return [...this.#listening.keys()].sort();
   }
 
   /** Makes the listeners and connections match `rules`. */
   async apply(rules: ServicePortRule[]): Promise<void> {
-    const tcp = rules.filter((r) => r.protocol === "TCP");
-    this.#rules = new Map(tcp.map((r) => [r.name, r]));
-    const want = new Map<string, { host: string; port: number; rule: string }>();
-    for (const r of tcp) {
+    this.#rules = new Map(rules.map((r) => [r.name, r]));
+    const want = new Map<string, Wanted>();
+    const add = (r: ServicePortRule, host: string, port: number) =>
+      want.set(key(r.protocol, host, port), { protocol: r.protocol, host, port, rule: r.name });
+    for (const r of rules) {
       if (r.nodePort === undefined) continue;
-      for (const host of this.#o.nodePortAddresses) {
-        want.set(key(host, r.nodePort), { host, port: r.nodePort, rule: r.name });
-      }
+      for (const host of this.#o.nodePortAddresses) add(r, host, r.nodePort);
     }
     if (this.#o.clusterIPs) {
-      const local = await this.#o.clusterIPs.sync(new Set(tcp.flatMap((r) => r.clusterIPs)));
-      for (const r of tcp) {
-        for (const ip of r.clusterIPs) {
-          if (local.has(ip)) want.set(key(ip, r.port), { host: ip, port: r.port, rule: r.name });
-        }
+      const local = await this.#o.clusterIPs.sync(new Set(rules.flatMap((r) => r.clusterIPs)));
+      for (const r of rules) {
+        for (const ip of r.clusterIPs) if (local.has(ip)) add(r, ip, r.port);
       }
     }
     for (const [k, l] of this.#listening) {
       const w = want.get(k);
       if (w) l.rule = w.rule;
       else {
-        l.listener.close();
+        l.close();
         this.#listening.delete(k);
       }
     }
-    for (const [k, w] of want) if (!this.#listening.has(k)) this.#listen(k, w.host, w.port, w.rule);
+    for (const [k, w] of want) if (!this.#listening.has(k)) await this.#listen(k, w);
     for (const k of this.#failed) if (!want.has(k)) this.#failed.delete(k);
     this.#endStale();
     this.#picker.prune(new Set(this.#rules.keys()));
@@ -91,36 +99,48 @@ export class UserspaceProxy {
 
   /** Closes every listener and connection and removes the cluster IPs it assigned. */
   async close(): Promise<void> {
-    for (const l of this.#listening.values()) l.listener.close();
+    for (const l of this.#listening.values()) l.close();
     this.#listening.clear();
     for (const r of this.#relays) r.relay.close();
     this.#relays.clear();
     await this.#o.clusterIPs?.close();
   }
 
-  #listen(k: string, host: string, port: number, rule: string): void {
-    let listener: Deno.TcpListener;
+  async #listen(k: string, w: Wanted): Promise<void> {
     try {
-      listener = Deno.listen({ hostname: host, port, transport: "tcp" });
+      const entry = w.protocol === "TCP" ? this.#listenTcp(w) : await this.#listenUdp(w);
+      this.#failed.delete(k);
+      this.#listening.set(k, entry);
     } catch (err) {
       if (!this.#failed.has(k)) {
         this.#failed.add(k);
         this.#o.logger?.warn("service proxy: cannot listen", {
           address: k,
-          service: rule,
+          service: w.rule,
           err: (err as Error).message,
         });
       }
-      return;
     }
-    this.#failed.delete(k);
-    const entry = { listener, rule };
-    this.#listening.set(k, entry);
+  }
+
+  #listenTcp(w: Wanted): Listening {
+    const listener = Deno.listen({ hostname: w.host, port: w.port, transport: "tcp" });
+    const entry: Listening = { rule: w.rule, close: () => listener.close() };
     (async () => {
       try {
         for await (const conn of listener) this.#accept(conn, entry.rule).catch(() => {});
       } catch { /* closed */ }
     })();
+    return entry;
+  }
+
+  async #listenUdp(w: Wanted): Promise<Listening> {
+    const entry: Listening = { rule: w.rule, close: () => entry.udp?.close() };
+    entry.udp = await UdpForwarder.open(w.host, w.port, (clientIP) => {
+      const rule = this.#rules.get(entry.rule);
+      return rule && this.#picker.pick(rule, clientIP);
+    });
+    return entry;
   }
 
   async #accept(conn: Deno.Conn, ruleName: string): Promise<void> {
@@ -143,8 +163,12 @@ export class UserspaceProxy {
     conn.close();
   }
 
-  /** Ends relayed connections whose endpoint is no longer an endpoint of their Service. */
+  /** Ends connections and sessions whose endpoint is no longer an endpoint of their Service. */
   #endStale(): void {
+    for (const l of this.#listening.values()) {
+      const eps = this.#rules.get(l.rule)?.endpoints ?? [];
+      l.udp?.endStale((ep) => eps.some((e) => e.ip === ep.ip && e.port === ep.port));
+    }
     for (const r of this.#relays) {
       const eps = this.#rules.get(r.rule)?.endpoints ?? [];
       if (!eps.some((e) => e.ip === r.ep.ip && e.port === r.ep.port)) {
@@ -155,8 +179,8 @@ export class UserspaceProxy {
   }
 }
 
-function key(host: string, port: number): string {
-  return host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
+function key(protocol: string, host: string, port: number): string {
+  return host.includes(":") ? `${protocol} [${host}]:${port}` : `${protocol} ${host}:${port}`;
 }
 
 /** A connection to `ep`, or undefined when it fails or takes longer than `ms`. */

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import dgram from "node:dgram";
 import type { ServicePortRule } from "../../../nodeagent/proxy/proxy_table.ts";
 import { UserspaceProxy } from "../../../nodeagent/proxy/userspace_proxy.ts";
 
@@ -58,7 +59,7 @@ Deno.test("UserspaceProxy relays NodePort connections to endpoints and ends them
     await proxy.apply([rule]);
     assert.deepEqual(
       proxy.listening,
-      [`127.0.0.1:${nodePort}`],
+      [`TCP 127.0.0.1:${nodePort}`],
       "no cluster IPs without an assigner",
     );
     const c1 = await Deno.connect({ hostname: "127.0.0.1", port: nodePort });
@@ -111,5 +112,67 @@ Deno.test("UserspaceProxy tries another endpoint when one refuses", async () => 
   } finally {
     await proxy.close();
     a.close();
+  }
+});
+
+/** A UDP server on 127.0.0.1 that answers each datagram with `<tag>:<datagram>`. */
+function udpEcho(tag: string): Promise<{ port: number; close: () => void }> {
+  const s = dgram.createSocket("udp4");
+  s.on("message", (m, from) => s.send(`${tag}:${m}`, from.port, from.address));
+  return new Promise((resolve) =>
+    s.bind(0, "127.0.0.1", () => resolve({ port: s.address().port, close: () => s.close() }))
+  );
+}
+
+function udpClient(): { ask: (port: number, text: string) => Promise<string>; close: () => void } {
+  const c = dgram.createSocket("udp4");
+  const replies: string[] = [];
+  let wake = () => {};
+  c.on("message", (m) => {
+    replies.push(String(m));
+    wake();
+  });
+  return {
+    async ask(port, text) {
+      c.send(text, port, "127.0.0.1");
+      const deadline = Date.now() + 10_000;
+      while (!replies.length && Date.now() < deadline) {
+        await new Promise<void>((r) => {
+          wake = r;
+          setTimeout(r, 200);
+        });
+      }
+      return replies.shift() ?? "no reply";
+    },
+    close: () => c.close(),
+  };
+}
+
+Deno.test("UserspaceProxy forwards UDP by client session and moves sessions off a removed endpoint", async () => {
+  const a = await udpEcho("a");
+  const b = await udpEcho("b");
+  const nodePort = freePort();
+  const proxy = new UserspaceProxy({ nodePortAddresses: ["127.0.0.1"] });
+  const rule: ServicePortRule = {
+    name: "default/dns:",
+    protocol: "UDP",
+    clusterIPs: [],
+    port: 53,
+    nodePort,
+    endpoints: [{ ip: "127.0.0.1", port: a.port }],
+  };
+  const client = udpClient();
+  try {
+    await proxy.apply([rule]);
+    assert.deepEqual(proxy.listening, [`UDP 127.0.0.1:${nodePort}`]);
+    assert.equal(await client.ask(nodePort, "one"), "a:one");
+    assert.equal(await client.ask(nodePort, "two"), "a:two");
+    await proxy.apply([{ ...rule, endpoints: [{ ip: "127.0.0.1", port: b.port }] }]);
+    assert.equal(await client.ask(nodePort, "three"), "b:three");
+  } finally {
+    client.close();
+    await proxy.close();
+    a.close();
+    b.close();
   }
 });

@@ -90,6 +90,16 @@ Deno.test("NodeAuthorizer.decide() limits a node to what its pods use", async (t
       true,
     ],
     ["events (static rule)", attrs(n1, "create", "events"), true],
+    [
+      "watch EndpointSlices (the built-in service proxy)",
+      attrs(n1, "watch", "endpointslices", { apiGroup: "discovery.k8s.io", namespace: "" }),
+      true,
+    ],
+    [
+      "no EndpointSlice writes",
+      attrs(n1, "create", "endpointslices", { apiGroup: "discovery.k8s.io" }),
+      false,
+    ],
     ["no other writes", attrs(n1, "delete", "configmaps", { name: "cm1" }), false],
     ["not a node", { ...attrs(n1, "list", "pods"), user: { username: n1, groups: [] } }, false],
   ];

@@ -79,7 +79,9 @@ export function nftRuleset(rules: readonly ServicePortRule[], nodePortHosts: str
 function nodePortMatch(fam: Family, hosts: string[], proto: string, port: number): string {
   const mine = hosts.filter((h) => familyOf(h) === fam);
   const nf = `meta nfproto ${fam === "ip" ? "ipv4" : "ipv6"}`;
-  if (!hosts.length) return `${nf} fib daddr type local ${proto} dport ${port}`;
+  // As kube-proxy, NodePorts on loopback are left alone (DNAT from there needs route_localnet).
+  const notLoopback = fam === "ip" ? "ip daddr != 127.0.0.0/8" : "ip6 daddr != ::1";
+  if (!hosts.length) return `${nf} fib daddr type local ${notLoopback} ${proto} dport ${port}`;
   // No address of this family: a match that never holds keeps the rule valid.
   if (!mine.length) {
     return `${nf} ${fam} daddr ${fam === "ip" ? "0.0.0.0" : "::"} ${proto} dport ${port}`;

@@ -41,12 +41,18 @@ const SERVICES = { version: "v1", resource: "services" };
 const SLICES = { group: "discovery.k8s.io", version: "v1", resource: "endpointslices" };
 const DEBOUNCE_MS = 100;
 
-/** Chooses the backend and starts following the API; `none` returns a proxy that does nothing. */
+/**
+ * Chooses the backend and starts following the API; `none` (or a failure to start, logged)
+ * returns a proxy that does nothing. Never throws.
+ */
 export async function startServiceProxy(
   o: ProxyOptions,
   d: ServiceProxyDeps,
 ): Promise<RunningProxy> {
-  const { mode, backend } = await selectBackend(o, d);
+  const { mode, backend } = await selectBackend(o, d).catch((err) => {
+    d.logger.error("service proxy: cannot start; Services are not served", { err: String(err) });
+    return { mode: "none" as const, backend: undefined };
+  });
   if (!backend) return { mode, stop: () => Promise.resolve() };
   d.logger.info("service proxy started", { mode });
   const stop = new AbortController();

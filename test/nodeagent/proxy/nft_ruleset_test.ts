@@ -33,7 +33,7 @@ Deno.test("nftRuleset() replaces the table with DNAT rules and random load-balan
       "type nat hook prerouting priority dstnat; policy accept;",
       "type nat hook output priority dstnat; policy accept;",
       "ip daddr 10.96.0.10 tcp dport 80 goto svc-0-4",
-      "meta nfproto ipv4 fib daddr type local tcp dport 30080 jump mark-for-masquerade goto svc-0-4",
+      "meta nfproto ipv4 fib daddr type local ip daddr != 127.0.0.0/8 tcp dport 30080 jump mark-for-masquerade goto svc-0-4",
       "numgen random mod 2 vmap { 0 : goto sep-0-4-0, 1 : goto sep-0-4-1 }",
       "ip saddr 10.1.0.1 jump mark-for-masquerade",
       "meta l4proto tcp dnat ip to 10.1.0.1:8080",

@@ -139,7 +139,15 @@ async function proxyScenario(t: Deno.TestContext, mode: string, checkClusterIP: 
     });
 
     await t.step("an endpoint that is not ready is not used", async () => {
+      // An idle connection through the NodePort, open while the endpoint is ready.
+      const held = await Deno.connect({ hostname: podIP, port: spec.ports[0].nodePort });
       await ts.client.update({ ...SLICES, name: "web-1" }, slice(podIP, podPort, false));
+      if (mode === "userspace") {
+        // The user-space proxy ends connections to endpoints that are no longer ready.
+        const ended = await held.read(new Uint8Array(16)).catch(() => null);
+        assert.equal(ended, null, "the held connection ends");
+      }
+      held.close();
       for (const url of urls) {
         await eventually(`${url} refused`, async () => (await probe(url)) !== 200, POLL);
       }

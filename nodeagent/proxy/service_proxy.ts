@@ -1,7 +1,7 @@
 /**
  * The node agent's service proxy (kube-proxy built in): follows Services and EndpointSlices,
  * computes the proxy table and applies it to the chosen mode's backend, at most a tenth of a
- * second after a change, one apply at a time. Modes: nftables where the agent runs as root and
+ * second after a change and every 30 s regardless, one apply at a time. Modes: nftables where the agent runs as root and
  * `nft` works; else the user-space proxy, which serves ClusterIPs too when it runs as root with
  * iproute2 and only NodePorts otherwise (logged). `none` turns it off.
  *
@@ -40,6 +40,8 @@ export interface ServiceProxyDeps {
 const SERVICES = { version: "v1", resource: "services" };
 const SLICES = { group: "discovery.k8s.io", version: "v1", resource: "endpointslices" };
 const DEBOUNCE_MS = 100;
+/** A full resync this often even without changes (kube-proxy's `--iptables-sync-period`). */
+const SYNC_PERIOD_MS = 30_000;
 
 /**
  * Chooses the backend and starts following the API; `none` (or a failure to start, logged)
@@ -78,6 +80,8 @@ export async function startServiceProxy(
   const schedule = (ms = DEBOUNCE_MS) => {
     if (timer === undefined) timer = setTimeout(apply, ms);
   };
+  // Retries listeners that could not bind and restores rules changed behind the agent's back.
+  const resync = setInterval(() => schedule(), SYNC_PERIOD_MS);
   const follows = [
     followResource({
       client: d.client,
@@ -105,6 +109,7 @@ export async function startServiceProxy(
     async stop() {
       stop.abort();
       clearTimeout(timer);
+      clearInterval(resync);
       await Promise.all(follows);
       await running;
       await backend.close();

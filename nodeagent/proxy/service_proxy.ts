@@ -1,9 +1,9 @@
 /**
  * The node agent's service proxy (kube-proxy built in): follows Services and EndpointSlices,
  * computes the proxy table and applies it to the chosen mode's backend, at most a tenth of a
- * second after a change and every 30 s regardless, one apply at a time. Modes: nftables where the agent runs as root and
- * `nft` works; else the user-space proxy, which serves ClusterIPs too when it runs as root with
- * iproute2 and only NodePorts otherwise (logged). `none` turns it off.
+ * second after a change and every 30 s regardless, one apply at a time. Modes: nftables where
+ * the agent runs as root and `nft` works; else the user-space proxy, which serves ClusterIPs too
+ * when it runs as root with iproute2 and only NodePorts otherwise (logged). `none` turns it off.
  *
  * @module
  */

@@ -30,6 +30,8 @@ export interface ServicePortRule {
   clusterIPs: string[];
   /** The Service port. */
   port: number;
+  /** The Service's `targetPort` when it is a number. */
+  targetPort?: number;
   /** The node port (NodePort and LoadBalancer Services that have one). */
   nodePort?: number;
   /** Ready endpoints, sorted, without duplicates. */
@@ -87,6 +89,8 @@ function serviceRules(svc: KubeObject, key: string, slices: KubeObject[]): Servi
       endpoints: readyEndpoints(slices, portName, protocol),
     };
     if (nodePort > 0 && spec.type !== "ClusterIP") rule.nodePort = nodePort;
+    const target = p.targetPort ?? p.port;
+    if (typeof target === "number") rule.targetPort = target;
     if (affinity !== undefined) rule.affinitySeconds = affinity;
     out.push(rule);
   }

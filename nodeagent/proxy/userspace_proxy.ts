@@ -56,6 +56,7 @@ export class UserspaceProxy {
   readonly #listening = new Map<string, Listening>();
   readonly #failed = new Set<string>();
   readonly #relays = new Set<Relayed>();
+  readonly #sharing = new Set<string>();
 
   constructor(o: UserspaceProxyOptions) {
     this.#o = o;
@@ -80,6 +81,7 @@ export class UserspaceProxy {
     if (this.#o.clusterIPs) {
       const local = await this.#o.clusterIPs.sync(new Set(rules.flatMap((r) => r.clusterIPs)));
       for (const r of rules) {
+        if (this.#sharesPort(r)) continue;
         for (const ip of r.clusterIPs) if (local.has(ip)) add(r, ip, r.port);
       }
     }
@@ -95,6 +97,24 @@ export class UserspaceProxy {
     for (const k of this.#failed) if (!want.has(k)) this.#failed.delete(k);
     this.#endStale();
     this.#picker.prune(new Set(this.#rules.keys()));
+  }
+
+  /**
+   * Whether the Service port is also the pods' port: pods share the host network, so a listener
+   * on ClusterIP:port would keep a pod from binding the wildcard address on that port. Such a
+   * ClusterIP is left to the pods on this node, which answer on it themselves (logged once).
+   */
+  #sharesPort(r: ServicePortRule): boolean {
+    const shares = r.targetPort === r.port || r.endpoints.some((e) => e.port === r.port);
+    if (shares && !this.#sharing.has(r.name)) {
+      this.#o.logger?.warn(
+        "service proxy: the Service port is the pods' port; its ClusterIP is left to the pods on this node (no load-balancing)",
+        { service: r.name, port: r.port },
+      );
+    }
+    if (shares) this.#sharing.add(r.name);
+    else this.#sharing.delete(r.name);
+    return shares;
   }
 
   /** Closes every listener and connection and removes the cluster IPs it assigned. */

@@ -53,6 +53,7 @@ Deno.test("computeProxyTable() maps each Service port to the ready endpoints of 
       protocol: "UDP",
       clusterIPs: ["10.96.0.10"],
       port: 53,
+      targetPort: 53, // unset: the port itself
       nodePort: 30053,
       endpoints: [{ ip: "10.1.0.2", port: 5353 }],
     },
@@ -61,6 +62,7 @@ Deno.test("computeProxyTable() maps each Service port to the ready endpoints of 
       protocol: "TCP",
       clusterIPs: ["10.96.0.10"],
       port: 80,
+      targetPort: 8080,
       nodePort: 30080,
       endpoints: [{ ip: "10.1.0.1", port: 8080 }, { ip: "10.1.0.2", port: 8080 }],
     },

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import dgram from "node:dgram";
 import type { ServicePortRule } from "../../../nodeagent/proxy/proxy_table.ts";
 import { UserspaceProxy } from "../../../nodeagent/proxy/userspace_proxy.ts";
+import { ClusterIpAddresses } from "../../../nodeagent/proxy/cluster_ip_addresses.ts";
 
 /** A TCP server on 127.0.0.1 that answers each line with `<tag>:<line>`. */
 function taggedEcho(tag: string): { port: number; close: () => void } {
@@ -88,6 +89,37 @@ Deno.test("UserspaceProxy relays NodePort connections to endpoints and ends them
     a.close();
     b.close();
   }
+});
+
+Deno.test("UserspaceProxy leaves a ClusterIP whose port is the pods' port to the pods", async () => {
+  const calls: string[] = [];
+  const clusterIPs = new ClusterIpAddresses({
+    ip: (args) => {
+      calls.push(args.join(" "));
+      return Promise.resolve({ ok: true, stderr: "" });
+    },
+  });
+  const proxy = new UserspaceProxy({ nodePortAddresses: [], clusterIPs });
+  const port = freePort();
+  const rule: ServicePortRule = {
+    name: "default/web:",
+    protocol: "TCP",
+    clusterIPs: ["127.0.0.1"],
+    port,
+    targetPort: port,
+    endpoints: [],
+  };
+  try {
+    await proxy.apply([rule]);
+    assert.deepEqual(proxy.listening, [], "the same port as targetPort");
+    await proxy.apply([{ ...rule, targetPort: undefined, endpoints: [{ ip: "10.1.0.1", port }] }]);
+    assert.deepEqual(proxy.listening, [], "an endpoint on the same port");
+    await proxy.apply([{ ...rule, targetPort: 1 }]);
+    assert.deepEqual(proxy.listening, [`TCP 127.0.0.1:${port}`]);
+  } finally {
+    await proxy.close();
+  }
+  assert.ok(calls.includes("addr add 127.0.0.1/32 dev nodeagent-svc0"), calls.join("\n"));
 });
 
 Deno.test("UserspaceProxy tries another endpoint when one refuses", async () => {

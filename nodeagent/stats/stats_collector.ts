@@ -2,8 +2,8 @@
  * Collects the resource usage the agent serves on `/metrics/resource` and `/stats/summary`:
  * the node's CPU time and memory from `/proc/stat` and `/proc/meminfo`, and, for every running
  * container whose host process id the runtime knows (the process runtime), the CPU time and
- * resident memory of that process and its descendants. Containers without a host pid (the CRI
- * runtime, whose containers live in their own PID namespaces) are not reported.
+ * resident memory of that process and its descendants; other running containers (the CRI
+ * runtime's) from the runtime's own statistics (`containerStats`, CRI ListContainerStats).
  *
  * A collection is reused for a second, so the endpoints called together scan `/proc` once;
  * the previous collection is kept for rates.
@@ -12,7 +12,7 @@
  */
 import type { Clock } from "../clock/clock.ts";
 import { systemClock } from "../clock/clock.ts";
-import type { ContainerRuntime } from "../runtime/runtime.ts";
+import type { ContainerRuntime, ContainerStatsReading } from "../runtime/runtime.ts";
 import { parseMeminfo } from "../status/read_host_readings.ts";
 import {
   type NodeMemory,
@@ -75,7 +75,7 @@ export interface StatsSnapshot {
 
 /** Options of {@link StatsCollector}. */
 export interface StatsCollectorOptions {
-  runtime: Pick<ContainerRuntime, "listContainers">;
+  runtime: Pick<ContainerRuntime, "listContainers" | "containerStats">;
   clock?: Clock;
   /** Where procfs is mounted (default `/proc`; tests point it at a fixture). */
   procRoot?: string;
@@ -90,6 +90,20 @@ async function readText(path: string): Promise<string | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/** A runtime's reading as usage, when it has both CPU and memory. */
+function fromReading(
+  r: ContainerStatsReading | undefined,
+): Omit<ContainerUsage, "name" | "startTimeMs"> | undefined {
+  if (!r || r.cpuSeconds === undefined || r.workingSetBytes === undefined) return undefined;
+  return {
+    timestampMs: r.timestampMs,
+    cpuSeconds: r.cpuSeconds,
+    workingSetBytes: r.workingSetBytes,
+    rssBytes: r.rssBytes ?? 0,
+    processCount: 0,
+  };
 }
 
 /** See the module documentation. */
@@ -133,38 +147,50 @@ export class StatsCollector {
       cpuSeconds: parseCpuBusyTicks(statText) / USER_HZ,
       memory: nodeMemory(parseMeminfo(meminfoText)),
     };
-    const containers = (await this.#o.runtime.listContainers())
-      .filter((c) => "running" in c.state && c.pid !== undefined);
-    const table = containers.length ? await this.#processTable() : new Map<number, PidStat>();
+    const running = (await this.#o.runtime.listContainers()).filter((c) => "running" in c.state);
+    const withPid = running.filter((c) => c.pid !== undefined);
+    const table = withPid.length ? await this.#processTable() : new Map<number, PidStat>();
+    const readings = running.length > withPid.length && this.#o.runtime.containerStats
+      ? new Map((await this.#o.runtime.containerStats()).map((r) => [r.id, r]))
+      : new Map<string, ContainerStatsReading>();
     const pods = new Map<string, PodUsage>();
     let error = false;
-    for (const c of containers) {
-      const tree = processTree(table, c.pid!);
-      if (!tree.length) {
-        error = true;
+    for (const c of running) {
+      const startTimeMs = "running" in c.state ? Date.parse(c.state.running.startedAt) : 0;
+      const usage = c.pid !== undefined
+        ? await this.#processUsage(c.pid, table, timestampMs)
+        : fromReading(readings.get(c.id));
+      if (!usage) {
+        error ||= c.pid !== undefined || !!this.#o.runtime.containerStats;
         continue;
       }
-      const startTimeMs = "running" in c.state ? Date.parse(c.state.running.startedAt) : 0;
-      let rss = 0;
-      for (const p of tree) {
-        rss += parseStatusRss(await readText(`${this.#proc}/${p.pid}/status`) ?? "");
-      }
-      const usage: ContainerUsage = {
-        name: c.name,
-        startTimeMs,
-        timestampMs,
-        cpuSeconds: treeCpuSeconds(tree),
-        workingSetBytes: rss,
-        rssBytes: rss,
-        processCount: tree.length,
-      };
-      const pod = pods.get(c.pod.uid) ??
-        { ...c.pod, startTimeMs, containers: [] };
+      const pod = pods.get(c.pod.uid) ?? { ...c.pod, startTimeMs, containers: [] };
       pod.startTimeMs = Math.min(pod.startTimeMs, startTimeMs);
-      pod.containers.push(usage);
+      pod.containers.push({ name: c.name, startTimeMs, ...usage });
       pods.set(c.pod.uid, pod);
     }
     return { node, pods: [...pods.values()], error };
+  }
+
+  /** The usage of the process tree under `pid`, or undefined when the process is gone. */
+  async #processUsage(
+    pid: number,
+    table: ReadonlyMap<number, PidStat>,
+    timestampMs: number,
+  ): Promise<Omit<ContainerUsage, "name" | "startTimeMs"> | undefined> {
+    const tree = processTree(table, pid);
+    if (!tree.length) return undefined;
+    let rss = 0;
+    for (const p of tree) {
+      rss += parseStatusRss(await readText(`${this.#proc}/${p.pid}/status`) ?? "");
+    }
+    return {
+      timestampMs,
+      cpuSeconds: treeCpuSeconds(tree),
+      workingSetBytes: rss,
+      rssBytes: rss,
+      processCount: tree.length,
+    };
   }
 
   /** Every process of procfs by pid (processes that exit while read are skipped). */

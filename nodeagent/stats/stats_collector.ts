@@ -150,11 +150,14 @@ export class StatsCollector {
     const running = (await this.#o.runtime.listContainers()).filter((c) => "running" in c.state);
     const withPid = running.filter((c) => c.pid !== undefined);
     const table = withPid.length ? await this.#processTable() : new Map<number, PidStat>();
-    const readings = running.length > withPid.length && this.#o.runtime.containerStats
-      ? new Map((await this.#o.runtime.containerStats()).map((r) => [r.id, r]))
-      : new Map<string, ContainerStatsReading>();
-    const pods = new Map<string, PodUsage>();
+    const readings = new Map<string, ContainerStatsReading>();
     let error = false;
+    if (running.length > withPid.length && this.#o.runtime.containerStats) {
+      // A runtime that cannot measure its containers still leaves the node's figures.
+      const list = await this.#o.runtime.containerStats().catch(() => (error = true, []));
+      for (const r of list) readings.set(r.id, r);
+    }
+    const pods = new Map<string, PodUsage>();
     for (const c of running) {
       const startTimeMs = "running" in c.state ? Date.parse(c.state.running.startedAt) : 0;
       const usage = c.pid !== undefined

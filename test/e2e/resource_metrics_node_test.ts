@@ -162,6 +162,29 @@ Deno.test({
         await missing.body?.cancel();
       });
 
+      await t.step("Table, Protobuf and OpenAPI of the metrics kinds", async () => {
+        const table = await (await ts.fetch("/apis/metrics.k8s.io/v1beta1/nodes", {
+          headers: { accept: "application/json;as=Table;v=v1;g=meta.k8s.io" },
+        })).json() as J;
+        assert.deepEqual(table.columnDefinitions.map((c: J) => c.name), [
+          "Name",
+          "cpu",
+          "memory",
+          "Window",
+        ]);
+        assert.equal(table.rows[0].cells[0], "metrics-node");
+        const pb = await ts.fetch("/apis/metrics.k8s.io/v1beta1/namespaces/default/pods/burner", {
+          headers: { accept: "application/vnd.kubernetes.protobuf" },
+        });
+        assert.equal(pb.headers.get("content-type"), "application/vnd.kubernetes.protobuf");
+        const bytes = new Uint8Array(await pb.arrayBuffer());
+        assert.deepEqual([...bytes.slice(0, 4)], [0x6b, 0x38, 0x73, 0]);
+        const doc = await (await ts.fetch("/openapi/v3/apis/metrics.k8s.io/v1beta1")).json() as J;
+        const schema =
+          doc.components.schemas["io.k8s.metrics.pkg.apis.metrics.v1beta1.NodeMetrics"];
+        assert.ok(schema.properties.usage && schema.properties.window, JSON.stringify(schema));
+      });
+
       await t.step({
         name: "kubectl top nodes and kubectl top pods show plausible CPU and memory",
         ignore: KUBECTL === undefined,

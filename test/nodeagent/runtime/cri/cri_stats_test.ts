@@ -75,6 +75,13 @@ Deno.test("CriRuntime.containerStats() and the collector use ListContainerStats 
     assert.equal(c.workingSetBytes, 8388608);
     assert.equal(c.timestampMs, 1_700_000_000_000);
     assert.equal(c.startTimeMs, 1_700_000_000_000);
+
+    // A runtime that cannot answer leaves the node's figures and flags a scrape error.
+    fake.state.fail.ListContainerStats = "stats unavailable";
+    const failed = (await new StatsCollector({ runtime: rt }).collect()).current;
+    assert.equal(failed.error, true);
+    assert.deepEqual(failed.pods, []);
+    assert.ok(failed.node.memory.workingSetBytes > 0);
   } finally {
     await rt.close();
     await fake.close();

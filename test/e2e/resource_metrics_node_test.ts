@@ -4,6 +4,7 @@ import { startTestServer } from "../support/test_server.ts";
 import { AGENT_POLL, startAgentProcess } from "../nodeagent/_agent_process.ts";
 import { writeNodeKubeconfig } from "../nodeagent/_node_kubeconfig.ts";
 import { eventually } from "../support/eventually.ts";
+import { decodeObject } from "../../shared/codec/protobuf/mod.ts";
 import { KUBECTL, kubectlFor, kubectlOk, runKubectl } from "../support/kubectl.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -26,17 +27,23 @@ Deno.test({
   sanitizeOps: false,
   async fn(t) {
     const dir = await Deno.makeTempDir({ prefix: "resource-metrics-e2e-" });
-    const ts = await startTestServer(["--auto-approve-node-serving", "--metrics-resolution=2s"], {
-      dir: `${dir}/api`,
-      keepDir: true,
+    const userToken = crypto.randomUUID().replaceAll("-", "");
+    await Deno.writeTextFile(`${dir}/tokens.csv`, `${userToken},watcher,uid-watcher\n`, {
+      mode: 0o600,
     });
+    const ts = await startTestServer([
+      "--auto-approve-node-serving",
+      "--metrics-resolution=2s",
+      `--token-auth-file=${dir}/tokens.csv`,
+    ], { dir: `${dir}/api`, keepDir: true });
     // The agent's serving certificate comes from the cluster CA (serverTLSBootstrap), which
     // the API server verifies it against.
     const agent = await startAgentProcess({
       kubeconfig: await writeNodeKubeconfig(ts.server, "metrics-node", `${dir}/node.kubeconfig`),
       rootDir: `${dir}/root`,
       nodeName: "metrics-node",
-      extraConfig: "serverTLSBootstrap: true\n",
+      extraConfig: "serverTLSBootstrap: true\n" +
+        "authorization:\n  webhook:\n    cacheUnauthorizedTTL: 0s\n",
     });
     try {
       await ts.client.create(PODS, {
@@ -178,12 +185,67 @@ Deno.test({
         });
         assert.equal(pb.headers.get("content-type"), "application/vnd.kubernetes.protobuf");
         const bytes = new Uint8Array(await pb.arrayBuffer());
-        assert.deepEqual([...bytes.slice(0, 4)], [0x6b, 0x38, 0x73, 0]);
+        const decoded = decodeObject(bytes) as J;
+        assert.equal(decoded.kind, "PodMetrics");
+        assert.match(decoded.window, /^\d+(\.\d+)?s$/);
+        assert.equal(decoded.containers[0].name, "burn");
         const doc = await (await ts.fetch("/openapi/v3/apis/metrics.k8s.io/v1beta1")).json() as J;
         const schema =
           doc.components.schemas["io.k8s.metrics.pkg.apis.metrics.v1beta1.NodeMetrics"];
         assert.ok(schema.properties.usage && schema.properties.window, JSON.stringify(schema));
       });
+
+      await t.step(
+        "RBAC: nodes/metrics at the agent, the metrics reader role at the server",
+        async () => {
+          const client = Deno.createHttpClient({ caCerts: [ts.server.caPem] });
+          const agentGet = async (path: string) => {
+            const res = await fetch(`https://127.0.0.1:${agent.port}${path}`, {
+              headers: { authorization: `Bearer ${userToken}` },
+              client,
+            });
+            return { status: res.status, body: await res.text() };
+          };
+          const apiGet = async () => {
+            const res = await ts.fetch("/apis/metrics.k8s.io/v1beta1/namespaces/default/pods", {
+              headers: { authorization: `Bearer ${userToken}` },
+            });
+            await res.body?.cancel();
+            return res.status;
+          };
+          const RBAC = { group: "rbac.authorization.k8s.io", version: "v1" };
+          try {
+            const denied = await agentGet("/metrics/resource");
+            assert.equal(denied.status, 403);
+            assert.match(denied.body, /cannot get resource \\"nodes\/metrics\\"/);
+            assert.equal((await agentGet("/stats/summary")).status, 403);
+            assert.equal(await apiGet(), 403);
+            await ts.client.create({ ...RBAC, resource: "clusterroles" }, {
+              metadata: { name: "node-metrics" },
+              rules: [{ apiGroups: [""], resources: ["nodes/metrics"], verbs: ["get"] }],
+            });
+            await ts.client.create({ ...RBAC, resource: "clusterrolebindings" }, {
+              metadata: { name: "watcher-node-metrics" },
+              roleRef: { apiGroup: RBAC.group, kind: "ClusterRole", name: "node-metrics" },
+              subjects: [{ kind: "User", apiGroup: RBAC.group, name: "watcher" }],
+            });
+            await ts.client.create({ ...RBAC, resource: "rolebindings", namespace: "default" }, {
+              metadata: { name: "watcher-view", namespace: "default" },
+              roleRef: { apiGroup: RBAC.group, kind: "ClusterRole", name: "view" },
+              subjects: [{ kind: "User", apiGroup: RBAC.group, name: "watcher" }],
+            });
+            await eventually(
+              "the agent allowing nodes/metrics",
+              async () => (await agentGet("/metrics/resource")).status === 200,
+              SLOW,
+            );
+            assert.equal((await agentGet("/stats/summary")).status, 403, "nodes/stats is another");
+            await eventually("view reading pod metrics", async () => await apiGet() === 200, SLOW);
+          } finally {
+            client.close();
+          }
+        },
+      );
 
       await t.step({
         name: "kubectl top nodes and kubectl top pods show plausible CPU and memory",

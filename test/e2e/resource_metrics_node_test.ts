@@ -123,13 +123,14 @@ Deno.test({
           const res = await ts.fetch("/apis/metrics.k8s.io/v1beta1/nodes/metrics-node");
           return res.status === 200 ? await res.json() as J : (await res.body?.cancel(), undefined);
         }, SLOW);
-        assert.deepEqual(Object.keys(node).sort(), [
-          "apiVersion",
+        // metrics-server's fields, in its order.
+        assert.deepEqual(Object.keys(node), [
           "kind",
+          "apiVersion",
           "metadata",
           "timestamp",
-          "usage",
           "window",
+          "usage",
         ]);
         assert.equal(node.kind, "NodeMetrics");
         assert.equal(node.apiVersion, "metrics.k8s.io/v1beta1");
@@ -141,13 +142,13 @@ Deno.test({
           const res = await ts.fetch("/apis/metrics.k8s.io/v1beta1/namespaces/default/pods/burner");
           return res.status === 200 ? await res.json() as J : (await res.body?.cancel(), undefined);
         }, SLOW);
-        assert.deepEqual(Object.keys(pod).sort(), [
-          "apiVersion",
-          "containers",
+        assert.deepEqual(Object.keys(pod), [
           "kind",
+          "apiVersion",
           "metadata",
           "timestamp",
           "window",
+          "containers",
         ]);
         assert.equal(pod.kind, "PodMetrics");
         assert.equal(pod.metadata.namespace, "default");

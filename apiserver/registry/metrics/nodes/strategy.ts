@@ -20,6 +20,9 @@ async function nodeMetrics(d: ResourceMetricsDeps): Promise<KubeObject[]> {
     const u = d.usage.nodeUsage(name);
     if (!u) continue;
     out.push({
+      // metrics-server's key order: kind and apiVersion first.
+      kind: "NodeMetrics",
+      apiVersion: "metrics.k8s.io/v1beta1",
       metadata: {
         name,
         creationTimestamp: created,

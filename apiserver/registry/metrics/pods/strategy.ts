@@ -28,6 +28,9 @@ async function podMetrics(d: ResourceMetricsDeps, namespace: string): Promise<Ku
     if (!u) continue;
     const containers = [...u.containers].sort((a, b) => a.name.localeCompare(b.name));
     out.push({
+      // metrics-server's key order: kind and apiVersion first.
+      kind: "PodMetrics",
+      apiVersion: "metrics.k8s.io/v1beta1",
       metadata: {
         name,
         namespace: ns,

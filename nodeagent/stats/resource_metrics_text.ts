@@ -1,8 +1,9 @@
 /**
  * The kubelet's `/metrics/resource` endpoint in the Prometheus text format 0.0.4: the STABLE
  * resource metrics of kube 1.32 (node, pod and container CPU time and working set, container
- * start times, `resource_scrape_error` and its deprecated name `scrape_error`), each sample
- * with the time it was measured (milliseconds), as metrics-server reads them.
+ * start times, `resource_scrape_error`; its old name `scrape_error`, deprecated in 1.29, is
+ * hidden in 1.32), each sample with the time it was measured (milliseconds), as
+ * metrics-server reads them.
  *
  * @module
  */
@@ -64,11 +65,6 @@ export function renderResourceMetrics(s: StatsSnapshot | undefined, failed = fal
   );
   const errHelp = "1 if there was an error while getting container metrics, 0 otherwise";
   const rErr = family("resource_scrape_error", `[STABLE] ${errHelp}`, "gauge");
-  const sErr = family(
-    "scrape_error",
-    `[ALPHA] (Deprecated since 1.29.0) ${errHelp}`,
-    "gauge",
-  );
   if (s) {
     sample(nCpu, [], s.node.cpuSeconds, s.node.timestampMs);
     sample(nMem, [], s.node.memory.workingSetBytes, s.node.timestampMs);
@@ -93,8 +89,7 @@ export function renderResourceMetrics(s: StatsSnapshot | undefined, failed = fal
   }
   const error = failed || !!s?.error ? 1 : 0;
   sample(rErr, [], error);
-  sample(sErr, [], error);
-  return [cCpu, cMem, cStart, nCpu, nMem, pCpu, pMem, rErr, sErr]
+  return [cCpu, cMem, cStart, nCpu, nMem, pCpu, pMem, rErr]
     .map((f) =>
       `# HELP ${f.name} ${f.help}\n# TYPE ${f.name} ${f.type}\n` +
       f.samples.map((l) => `${l}\n`).join("")

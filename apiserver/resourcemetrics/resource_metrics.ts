@@ -97,8 +97,10 @@ export async function startResourceMetrics(
     storage,
     scraper,
     async stop() {
-      await scraper.stop();
+      const stopped = scraper.stop();
+      // Closing the connections ends a scrape in progress at once.
       client.close();
+      await stopped;
     },
   };
 }

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { statSync } from "node:fs";
 import { parseDurationMs } from "../../shared/time/duration.ts";
 
 /** The resource metrics options. */
@@ -41,6 +42,14 @@ export function normalizeResourceMetricsFlags(args: string[]): string[] {
   return args.map((a) => (a === "--kubelet-insecure-tls" ? `${a}=true` : a));
 }
 
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
 /** Reads the flags, pushing every problem onto `errors`. */
 export function resourceMetricsOptionsFromFlags(
   values: Record<string, string | string[] | boolean | undefined>,
@@ -60,6 +69,9 @@ export function resourceMetricsOptionsFromFlags(
   }
   const ca = values["kubelet-certificate-authority"] as string | undefined;
   if (ca === "") errors.push("--kubelet-certificate-authority: must not be empty");
+  else if (ca !== undefined && !isFile(ca)) {
+    errors.push(`--kubelet-certificate-authority: ${ca} does not exist or cannot be read`);
+  }
   return {
     resolutionMs,
     ...(ca ? { kubeletCertificateAuthority: ca } : {}),

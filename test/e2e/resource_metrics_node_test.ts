@@ -5,6 +5,7 @@ import { AGENT_POLL, startAgentProcess } from "../nodeagent/_agent_process.ts";
 import { writeNodeKubeconfig } from "../nodeagent/_node_kubeconfig.ts";
 import { eventually } from "../support/eventually.ts";
 import { decodeObject } from "../../shared/codec/protobuf/mod.ts";
+import { findKubectl120 } from "../support/kubectl_120.ts";
 import { KUBECTL, kubectlFor, kubectlOk, runKubectl } from "../support/kubectl.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -272,6 +273,17 @@ Deno.test({
           const table = kubectlOk(await runKubectl(k, ["get", "nodes.metrics.k8s.io"]));
           assert.match(table, /^NAME\s+CPU\s+MEMORY\s+WINDOW/);
         },
+      });
+
+      await t.step("kubectl 1.20's top reads the same API", async () => {
+        const bin = await findKubectl120("kubectl 1.20 top");
+        if (!bin) return;
+        const k = { ...kubectlFor({ server: ts.server, dir }), bin };
+        assert.match(kubectlOk(await runKubectl(k, ["top", "nodes"])), /^metrics-node\s+\d+m/m);
+        assert.match(
+          kubectlOk(await runKubectl(k, ["top", "pods", "-n", "default"])),
+          /^burner\s+\d+m\s+\d+(Ki|Mi)/m,
+        );
       });
     } finally {
       await agent.stop();

@@ -4,6 +4,13 @@
  *
  * @module
  */
+import {
+  normalizeResourceMetricsFlags,
+  RESOURCE_METRICS_FLAG_HELP,
+  RESOURCE_METRICS_PARSE_OPTIONS,
+  type ResourceMetricsOptions,
+  resourceMetricsOptionsFromFlags,
+} from "./resourcemetrics/metrics_options.ts";
 import { parseCIDR, parsePortRange } from "./registry/core/services/ip_range.ts";
 import { parseArgs } from "node:util";
 import {
@@ -121,6 +128,8 @@ export interface ServerOptions {
   audit?: AuditOptions;
   /** `--show-hidden-metrics-for-version` and `--disabled-metrics`. */
   metrics?: MetricsFlags;
+  /** The metrics.k8s.io scraping (`--metrics-resolution`, `--kubelet-*`); default when absent. */
+  resourceMetrics?: ResourceMetricsOptions;
 }
 
 /** The result of parsing flags: options, or every problem found. */
@@ -165,6 +174,7 @@ export const FLAG_HELP: Record<string, string> = {
   ...ADMISSION_FLAG_HELP,
   ...AUDIT_FLAG_HELP,
   ...METRICS_FLAG_HELP,
+  ...RESOURCE_METRICS_FLAG_HELP,
 };
 
 /** The `node:util` parseArgs option specs of the server's own flags. */
@@ -281,9 +291,8 @@ const PROXY_CLIENT_FLAGS = ["proxy-client-cert-file", "proxy-client-key-file"];
 function readFlags(args: string[]): FlagValues | string {
   try {
     return parseArgs({
-      args: normalizeControllerBoolFlags(normalizeBoolFlags(args)).map((a) =>
-        a === "--disable-scheduler" ? "--disable-scheduler=true" : a
-      ),
+      args: normalizeResourceMetricsFlags(normalizeControllerBoolFlags(normalizeBoolFlags(args)))
+        .map((a) => a === "--disable-scheduler" ? "--disable-scheduler=true" : a),
       strict: true,
       allowPositionals: false,
       options: {
@@ -294,6 +303,7 @@ function readFlags(args: string[]): FlagValues | string {
         ...ADMISSION_PARSE_OPTIONS,
         ...AUDIT_PARSE_OPTIONS,
         ...METRICS_PARSE_OPTIONS,
+        ...RESOURCE_METRICS_PARSE_OPTIONS,
       },
     }).values;
   } catch (err) {
@@ -317,6 +327,7 @@ function moreOptions(values: FlagValues, errors: string[]) {
     shutdownWatchTerminationGracePeriodMs: lifecycle("shutdown-watch-termination-grace-period"),
     livezGracePeriodMs: lifecycle("livez-grace-period"),
     metrics: metricsOptionsFromFlags(values, errors),
+    resourceMetrics: resourceMetricsOptionsFromFlags(values, errors),
   };
 }
 

@@ -33,6 +33,7 @@ import { ChangeFeed } from "./watch/change_feed.ts";
 import { type Aggregator, startAggregator } from "./aggregator/aggregator.ts";
 import { type RegistryParts, startRegistry } from "./start_registry.ts";
 import { startControllers, SYSTEM_NAMESPACES } from "./start_controllers.ts";
+import { startResourceMetrics } from "./resourcemetrics/resource_metrics.ts";
 export { SYSTEM_NAMESPACES };
 
 /** A running API server. */
@@ -95,6 +96,11 @@ export async function startServer(
     throw err;
   });
   const { registry, authorization } = parts;
+  const resourceMetrics = await startResourceMetrics(opts.resourceMetrics, {
+    registry,
+    pki,
+    logger,
+  });
   const aggregator = await startAggregator({
     registry,
     feed: parts.watchCaches.feed,
@@ -135,7 +141,11 @@ export async function startServer(
     pki,
   });
   logger.info("serving", { url, dataDir: opts.dataDir });
-  const stopping = { stop: async () => (await controllers.stop(), await aggregator.stop()) };
+  const stopping = {
+    stop: async () => (
+      await controllers.stop(), await aggregator.stop(), await resourceMetrics.stop()
+    ),
+  };
   const toStop = { opts, logger, health, server, inFlight, controllers: stopping, parts, storage };
   const release = async () => (yamlDecoder.close(), parts.authn.close(), await auditor?.close());
 

@@ -35,6 +35,7 @@ import { prepareNodeCredential } from "./bootstrap/prepare_credential.ts";
 import { type CertRotation, clientCertRotation } from "./bootstrap/client_cert_rotation.ts";
 import { servingCertRotation } from "./bootstrap/serving_cert_rotation.ts";
 import { startServiceProxy } from "./proxy/service_proxy.ts";
+import { StatsCollector } from "./stats/stats_collector.ts";
 
 /** The version the agent reports as `kubeletVersion`. */
 export const AGENT_VERSION = "v1.32.0";
@@ -196,6 +197,12 @@ async function startServer(
       authorizer,
       checkpoint: { runtime, gates: o.gates, rootDir: c.rootDir, nodeName: o.nodeName, clock },
       health: () => runtime.healthErrors(),
+      stats: {
+        nodeName: o.nodeName,
+        collector: new StatsCollector({ runtime, clock }),
+        runtime,
+        logger,
+      },
       logger,
     });
   } catch (err) {

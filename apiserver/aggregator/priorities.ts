@@ -35,6 +35,8 @@ const BUILTIN: Readonly<Record<string, ApiServicePriority>> = {
   "node.k8s.io/v1": { group: 16300, version: 15 },
   "discovery.k8s.io/v1": { group: 16200, version: 15 },
   "flowcontrol.apiserver.k8s.io/v1": { group: 16100, version: 21 },
+  // metrics-server's APIService (served locally here).
+  "metrics.k8s.io/v1beta1": { group: 100, version: 100 },
 };
 
 /** What kube's CRD registration gives a custom resource's group version. */

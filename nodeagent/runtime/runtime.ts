@@ -153,6 +153,20 @@ export interface PodSandboxStatus {
   ready: boolean;
 }
 
+/** CPU and memory of one container as its runtime measured them (CRI ListContainerStats). */
+export interface ContainerStatsReading {
+  /** The container's id (as in {@link ContainerStatus.id}). */
+  id: string;
+  /** When it was measured (ms since the epoch). */
+  timestampMs: number;
+  /** Cumulative CPU time in core-seconds, when known. */
+  cpuSeconds?: number;
+  /** Working set in bytes, when known. */
+  workingSetBytes?: number;
+  /** Resident memory in bytes, when known. */
+  rssBytes?: number;
+}
+
 /** Options of {@link ContainerRuntime.checkpointContainer}. */
 export interface CheckpointOptions {
   /** The archive path to write (the runtime writes exactly this file). */
@@ -254,4 +268,9 @@ export interface ContainerRuntime {
   checkpointContainer(id: string, opts: CheckpointOptions): Promise<void>;
   /** Stops everything and releases resources. */
   close(): Promise<void>;
+  /**
+   * CPU and memory of the containers, for runtimes that measure them (CRI); the agent
+   * measures the process runtime's containers itself.
+   */
+  containerStats?(): Promise<ContainerStatsReading[]>;
 }

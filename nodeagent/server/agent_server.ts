@@ -1,7 +1,7 @@
 /**
  * The agent's HTTPS server (`--port`, default 10250): `POST /checkpoint/{ns}/{pod}/{container}`
- * and `GET /healthz`. Every request is authenticated and authorized first (the kubelet maps
- * `/checkpoint` to the `nodes/checkpoint` subresource and `/healthz` to `nodes/proxy`).
+ * `GET /healthz`, and the statistics endpoints (stats_endpoints.ts). Every request is
+ * authenticated and authorized first, on the node subresource the kubelet maps its path to.
  *
  * @module
  */
@@ -10,6 +10,11 @@ import { type ConnInfo, type HttpsServer, serveHttps } from "../../shared/http/h
 import type { Logger } from "../../shared/log/mod.ts";
 import { type CheckpointDeps, handleCheckpoint } from "../checkpoint/handle_checkpoint.ts";
 import type { RequestAuthenticator, RequestAuthorizer } from "./request_auth.ts";
+import {
+  nodeSubresourceFor,
+  serveStats,
+  type StatsEndpointDeps,
+} from "../stats/stats_endpoints.ts";
 
 /** Options of {@link startAgentServer}. */
 export interface AgentServerOptions {
@@ -23,6 +28,8 @@ export interface AgentServerOptions {
   checkpoint: Omit<CheckpointDeps, "authenticate" | "authorize">;
   /** Problems that make the agent unhealthy (empty when healthy). */
   health: () => Promise<string[]>;
+  /** Serves `/metrics`, `/metrics/resource` and `/stats/summary` when given. */
+  stats?: StatsEndpointDeps;
   logger?: Logger;
 }
 
@@ -49,12 +56,13 @@ export function startAgentServer(o: AgentServerOptions): Promise<HttpsServer> {
     const user = await o.authenticator.authenticate(req, conn);
     if (!user) return json(401, StatusError.unauthorized().status);
     const nodeName = o.checkpoint.nodeName;
+    const subresource = nodeSubresourceFor(path);
     let allowed: boolean;
     try {
       allowed = await o.authorizer.authorize(user, {
         verb: req.method === "GET" || req.method === "HEAD" ? "get" : req.method.toLowerCase(),
         resource: "nodes",
-        subresource: "proxy",
+        subresource,
         name: nodeName,
       });
     } catch (err) {
@@ -65,7 +73,7 @@ export function startAgentServer(o: AgentServerOptions): Promise<HttpsServer> {
       const e = StatusError.forbidden(
         { group: "", resource: "nodes" },
         nodeName,
-        `User "${user.username}" cannot get resource "nodes/proxy" in API group "" at the cluster scope`,
+        `User "${user.username}" cannot get resource "nodes/${subresource}" in API group "" at the cluster scope`,
       );
       return json(403, e.status);
     }
@@ -76,6 +84,8 @@ export function startAgentServer(o: AgentServerOptions): Promise<HttpsServer> {
         headers: { "content-type": "text/plain; charset=utf-8" },
       });
     }
+    const stats = o.stats && await serveStats(req, path, o.stats);
+    if (stats) return stats;
     return json(404, StatusError.pathNotFound().status);
   };
   return serveHttps(handler, {

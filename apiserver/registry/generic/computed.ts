@@ -1,6 +1,6 @@
 /**
  * Computed kinds: read-only kinds whose objects are computed on every read rather than
- * stored (ComponentStatus). Get and list serve them with label and field selectors; there is
+ * stored (ComponentStatus, the resource metrics). Get and list serve them with label and field selectors; there is
  * no watch cache, paging or resourceVersion history.
  *
  * @module
@@ -10,9 +10,10 @@ import { StatusError } from "../../../shared/errors/status_error.ts";
 import { apiVersionOf, type KindDef } from "./kind.ts";
 import type { ListQuery } from "./list_query.ts";
 
-/** The objects of `def`, with apiVersion and kind set. */
-async function objects(def: KindDef): Promise<KubeObject[]> {
-  const items = await def.computed!.list();
+/** The objects of `def` (in `namespace` when namespaced), with apiVersion and kind set. */
+async function objects(def: KindDef, namespace: string): Promise<KubeObject[]> {
+  const ns = def.namespaced ? namespace : "";
+  const items = (await def.computed!.list(ns)).filter((o) => !ns || o.metadata.namespace === ns);
   for (const o of items) {
     o.apiVersion = apiVersionOf(def);
     o.kind = def.kind;
@@ -21,8 +22,12 @@ async function objects(def: KindDef): Promise<KubeObject[]> {
 }
 
 /** Get of a computed kind. */
-export async function computedGet(def: KindDef, name: string): Promise<KubeObject> {
-  const found = (await objects(def)).find((o) => o.metadata.name === name);
+export async function computedGet(
+  def: KindDef,
+  namespace: string,
+  name: string,
+): Promise<KubeObject> {
+  const found = (await objects(def, namespace)).find((o) => o.metadata.name === name);
   if (!found) throw StatusError.notFound({ group: def.group, resource: def.plural }, name);
   return found;
 }
@@ -30,6 +35,7 @@ export async function computedGet(def: KindDef, name: string): Promise<KubeObjec
 /** List of a computed kind, filtered by the query's selectors (`fieldsOf` for fields). */
 export async function computedList(
   def: KindDef,
+  namespace: string,
   query: Pick<ListQuery, "labels" | "fields">,
   fieldsOf: (o: KubeObject) => Record<string, string>,
 ): Promise<KubeList> {
@@ -40,6 +46,6 @@ export async function computedList(
     kind: `${def.kind}List`,
     apiVersion: apiVersionOf(def),
     metadata: {},
-    items: (await objects(def)).filter(keep),
+    items: (await objects(def, namespace)).filter(keep),
   };
 }

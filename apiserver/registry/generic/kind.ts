@@ -220,8 +220,8 @@ export interface KindDef {
   virtual?: { create(args: CustomCreateArgs): Promise<KubeObject> };
   /** A read-only kind computed on every read (verbs get and list), never stored. */
   computed?: {
-    /** Every object of the kind, now. */
-    list(): Promise<KubeObject[]>;
+    /** Every object of the kind now (of a namespaced kind: in `namespace`, "" for all). */
+    list(namespace?: string): Promise<KubeObject[]>;
   };
   /** Exclusive values its objects hold, written with them (a Service's ClusterIPs, NodePorts). */
   claims?: Claims;

@@ -138,7 +138,7 @@ export class Store {
 
   /** Reads one object. `resourceVersion`: unset or "0" = latest; N = not older than N. */
   async get(namespace: string, name: string, resourceVersion?: string): Promise<KubeObject> {
-    if (this.def.computed) return await computedGet(this.def, name);
+    if (this.def.computed) return await computedGet(this.def, namespace, name);
     if (resourceVersion && resourceVersion !== "0") {
       await this.#waitForRevision(parseResourceVersion(resourceVersion));
     }
@@ -149,7 +149,9 @@ export class Store {
 
   /** Lists objects in `namespace` ("" = all namespaces). */
   async list(namespace: string, query: ListQuery): Promise<KubeList> {
-    if (this.def.computed) return await computedList(this.def, query, (o) => this.fieldsOf(o));
+    if (this.def.computed) {
+      return await computedList(this.def, namespace, query, (o) => this.fieldsOf(o));
+    }
     if (this.#listCache) {
       const cached = await this.#listCache.list(namespace, query);
       if (cached) return cached;

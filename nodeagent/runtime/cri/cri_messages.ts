@@ -2,8 +2,8 @@
  * The Container Runtime Interface messages the agent uses (`runtime.v1`), defined here as
  * protobufjs descriptors with the field numbers of the public cri-api `api.proto`: Version,
  * Status, RunPodSandbox, StopPodSandbox, RemovePodSandbox, ListPodSandbox, CreateContainer,
- * StartContainer, ListContainers, ContainerStatus, StopContainer, RemoveContainer and
- * CheckpointContainer of the RuntimeService; ImageStatus and PullImage of the ImageService.
+ * StartContainer, ListContainers, ContainerStatus, StopContainer, RemoveContainer,
+ * CheckpointContainer and ListContainerStats of the RuntimeService; ImageStatus and PullImage of the ImageService.
  * Only the fields the agent sets or reads are declared; unknown fields in answers are skipped
  * by the decoder, so newer runtimes work.
  *
@@ -150,6 +150,47 @@ const creation: Record<string, MessageDef> = {
   PullImageResponse: { fields: { imageRef: str(1) } },
 };
 
+/** ListContainerStats: CPU and memory of containers. */
+const statistics: Record<string, MessageDef> = {
+  UInt64Value: { fields: { value: { type: "uint64", id: 1 } } },
+  ContainerStatsFilter: {
+    fields: { id: str(1), podSandboxId: str(2), labelSelector: map(3) },
+  },
+  ListContainerStatsRequest: { fields: { filter: msg("ContainerStatsFilter", 1) } },
+  ContainerAttributes: {
+    fields: {
+      id: str(1),
+      metadata: msg("ContainerMetadata", 2),
+      labels: map(3),
+      annotations: map(4),
+    },
+  },
+  CpuUsage: {
+    fields: {
+      timestamp: i64(1),
+      usageCoreNanoSeconds: msg("UInt64Value", 2),
+      usageNanoCores: msg("UInt64Value", 3),
+    },
+  },
+  MemoryUsage: {
+    fields: {
+      timestamp: i64(1),
+      workingSetBytes: msg("UInt64Value", 2),
+      availableBytes: msg("UInt64Value", 3),
+      usageBytes: msg("UInt64Value", 4),
+      rssBytes: msg("UInt64Value", 5),
+    },
+  },
+  ContainerStats: {
+    fields: {
+      attributes: msg("ContainerAttributes", 1),
+      cpu: msg("CpuUsage", 2),
+      memory: msg("MemoryUsage", 3),
+    },
+  },
+  ListContainerStatsResponse: { fields: { stats: list("ContainerStats", 1) } },
+};
+
 const messages: Record<string, MessageDef> = {
   ...creation,
   VersionRequest: { fields: { version: str(1) } },
@@ -251,6 +292,7 @@ const messages: Record<string, MessageDef> = {
     fields: { containerId: str(1), location: str(2), timeout: i64(3) },
   },
   CheckpointContainerResponse: { fields: {} },
+  ...statistics,
 };
 
 const enums = {

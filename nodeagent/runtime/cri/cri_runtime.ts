@@ -4,7 +4,8 @@
  * `containerRuntimeEndpoint` (`unix:///run/containerd/containerd.sock` or a socket path).
  *
  * Implemented: Version, Status (health), ListPodSandbox, ListContainers with ContainerStatus,
- * StopContainer, RemoveContainer and CheckpointContainer (archive location and timeout), and
+ * StopContainer, RemoveContainer, CheckpointContainer (archive location and timeout),
+ * ListContainerStats (the containers' CPU and memory), and
  * container creation as the kubelet does it: the pod's sandbox (RunPodSandbox, reused while
  * ready), the image (ImageStatus, PullImage by pull policy), CreateContainer and
  * StartContainer, with the configurations of `cri_configs.ts`; StopPodSandbox and
@@ -25,6 +26,7 @@ import {
   type ContainerRuntime,
   type ContainerSpec,
   type ContainerState,
+  type ContainerStatsReading,
   type ContainerStatus,
   CreateContainerError,
   ImagePullError,
@@ -44,6 +46,7 @@ import {
 import { CRI_LABELS, RESTART_COUNT_ANNOTATION } from "./cri_configs.ts";
 import { decodeCri, encodeCri, IMAGE_SERVICE, RUNTIME_SERVICE } from "./cri_messages.ts";
 import { GrpcClient, GrpcError } from "./grpc_client.ts";
+import { type CriContainerStats, criStatsReadings } from "./cri_stats.ts";
 
 export { CRI_LABELS, RESTART_COUNT_ANNOTATION };
 
@@ -488,6 +491,12 @@ export class CriRuntime implements ContainerRuntime {
       }
       throw err;
     }
+  }
+
+  /** ListContainerStats: CPU and memory of every container the runtime measures. */
+  async containerStats(): Promise<ContainerStatsReading[]> {
+    const r = await this.#call<{ stats: CriContainerStats[] }>("ListContainerStats", {});
+    return criStatsReadings(r.stats);
   }
 
   /** Closes the connection (containers keep running in the runtime). */

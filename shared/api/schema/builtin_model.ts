@@ -28,6 +28,7 @@ import { certificatesV1Messages } from "../../codec/protobuf/schema/certificates
 import { flowcontrolV1Messages } from "../../codec/protobuf/schema/flowcontrol_v1.ts";
 import { apiextensionsV1Messages } from "../../codec/protobuf/schema/apiextensions_v1.ts";
 import { apiregistrationV1Messages } from "../../codec/protobuf/schema/apiregistration_v1.ts";
+import { metricsV1beta1Messages } from "../../codec/protobuf/schema/metrics_v1beta1.ts";
 import {
   type FieldTuple,
   INLINE,
@@ -55,6 +56,7 @@ import { certificatesV1Schema } from "../certificates/v1/schema.ts";
 import { flowcontrolV1Schema } from "../flowcontrol/v1/schema.ts";
 import { apiextensionsV1Schema } from "../apiextensions/v1/schema.ts";
 import { apiregistrationV1Schema } from "../apiregistration/v1/schema.ts";
+import { metricsV1beta1Schema } from "../metrics/v1beta1/schema.ts";
 import type { GroupSchema } from "./group_schema.ts";
 import { type FieldSchema, SchemaModel, type TypeSchema } from "./model.ts";
 
@@ -82,6 +84,7 @@ export const BUILTIN_GROUP_SCHEMAS: readonly GroupSchema[] = [
   flowcontrolV1Schema,
   apiextensionsV1Schema,
   apiregistrationV1Schema,
+  metricsV1beta1Schema,
 ];
 
 const MESSAGES: MessageTable = {
@@ -108,6 +111,7 @@ const MESSAGES: MessageTable = {
   ...flowcontrolV1Messages,
   ...apiextensionsV1Messages,
   ...apiregistrationV1Messages,
+  ...metricsV1beta1Messages,
 };
 
 const APIEXTENSIONS = "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1";

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { formatDuration } from "../../time/duration.ts";
 import { type FieldInfo, type MessageInfo, messageInfo } from "./message_table.ts";
 import { ProtoReader, WIRE_FIXED64, WIRE_LEN, WIRE_VARINT } from "./proto_reader.ts";
 import { ProtobufError } from "./protobuf_error.ts";
@@ -210,6 +211,15 @@ class MessageDecoder {
           else r.skip(wt);
         }
         return formatRfc3339(seconds, nanos, name === "meta.v1.Time" ? 0 : 6);
+      }
+      case "meta.v1.Duration": {
+        let ns = 0;
+        while (!r.done) {
+          const [no, wt] = r.tag();
+          if (no === 1 && wt === WIRE_VARINT) ns = r.int64();
+          else r.skip(wt);
+        }
+        return formatDuration(ns / 1e6);
       }
       case "resource.Quantity": {
         let s = "0";

@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { parseDuration } from "../../time/duration.ts";
 import { type FieldInfo, type MessageInfo, messageInfo } from "./message_table.ts";
 import { ProtoWriter } from "./proto_writer.ts";
 import { WIRE_FIXED64, WIRE_LEN, WIRE_VARINT } from "./proto_reader.ts";
@@ -188,6 +189,16 @@ class MessageEncoder {
         if (t.seconds === GO_ZERO_TIME_SECONDS && t.nanos === 0) return;
         w.tag(1, WIRE_VARINT).int64(t.seconds);
         w.tag(2, WIRE_VARINT).int32(t.nanos);
+        return;
+      }
+      case "meta.v1.Duration": {
+        let ns: bigint;
+        try {
+          ns = parseDuration(typeof v === "string" ? v : "");
+        } catch {
+          throw invalid(path, "expected a duration");
+        }
+        if (ns !== 0n) w.tag(1, WIRE_VARINT).int64(Number(ns));
         return;
       }
       case "resource.Quantity":

@@ -174,6 +174,10 @@ const KINDS: Readonly<Record<string, { pkg: string; kinds: readonly string[] }>>
     pkg: "apiregistration.v1",
     kinds: ["APIService", "APIServiceList"],
   },
+  "metrics.k8s.io/v1beta1": {
+    pkg: "metrics.v1beta1",
+    kinds: ["NodeMetrics", "NodeMetricsList", "PodMetrics", "PodMetricsList"],
+  },
   "meta.k8s.io/v1": {
     pkg: "meta.v1",
     kinds: ["PartialObjectMetadata", "PartialObjectMetadataList"],

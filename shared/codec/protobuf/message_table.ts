@@ -28,6 +28,7 @@ import { certificatesV1Messages } from "./schema/certificates_v1.ts";
 import { flowcontrolV1Messages } from "./schema/flowcontrol_v1.ts";
 import { apiextensionsV1Messages } from "./schema/apiextensions_v1.ts";
 import { apiregistrationV1Messages } from "./schema/apiregistration_v1.ts";
+import { metricsV1beta1Messages } from "./schema/metrics_v1beta1.ts";
 
 /** The shape of a field's values. */
 export type FieldKind = "string" | "bool" | "int32" | "int64" | "double" | "bytes" | "message";
@@ -94,6 +95,7 @@ const tables: MessageTable[] = [
   flowcontrolV1Messages,
   apiextensionsV1Messages,
   apiregistrationV1Messages,
+  metricsV1beta1Messages,
 ];
 
 function compileField(t: FieldTuple): FieldInfo {

@@ -1,6 +1,6 @@
 /**
  * Conversions of the messages whose JSON form is not an object of their fields: Time and
- * MicroTime (RFC 3339 strings), Quantity (a string), IntOrString (a number or a string), and the
+ * MicroTime (RFC 3339 strings), Duration (a Go duration string, nanoseconds on the wire), Quantity (a string), IntOrString (a number or a string), and the
  * base64 text of `bytes` fields.
  *
  * @module
@@ -22,6 +22,7 @@ export const JSON_SCHEMA_WRAPPERS: readonly string[] = [
 export const SPECIAL_MESSAGES: ReadonlySet<string> = new Set([
   "meta.v1.Time",
   "meta.v1.MicroTime",
+  "meta.v1.Duration",
   "resource.Quantity",
   "intstr.IntOrString",
   "meta.v1.FieldsV1",

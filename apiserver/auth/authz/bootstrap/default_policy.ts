@@ -385,6 +385,16 @@ const ROLE_SPECS: RoleSpec[] = [
       ]),
     ],
   },
+  // Not kube's: metrics-server's manifest, for the metrics.k8s.io API this server serves.
+  {
+    name: "system:aggregated-metrics-reader",
+    labels: {
+      [AGGREGATE_TO.admin]: "true",
+      [AGGREGATE_TO.edit]: "true",
+      [AGGREGATE_TO.view]: "true",
+    },
+    rules: [r(READ, ["metrics.k8s.io"], ["nodes", "pods"])],
+  },
 ];
 
 const group = (name: string): Subject => ({ kind: "Group", apiGroup: RBAC_GROUP, name });

@@ -48,6 +48,8 @@ export interface FakeCriState {
   runtimeReady: boolean;
   /** How CheckpointContainer answers. */
   checkpoint: "write" | "unimplemented" | "hang";
+  /** The ContainerStats messages ListContainerStats answers (plain objects). */
+  stats?: Record<string, unknown>[];
 }
 
 /** A running fake. */
@@ -305,6 +307,8 @@ export async function startFakeCriServer(dir: string): Promise<FakeCriServer> {
           );
           return ok({});
         }
+        case "ListContainerStats":
+          return ok({ stats: state.stats ?? [] });
         default:
           return reply(12, `unknown method ${path}`);
       }

@@ -1,0 +1,108 @@
+/**
+ * Scrapes `/metrics/resource` of every Ready node's agent every resolution (15 s by default,
+ * `--metrics-resolution`), as metrics-server does, and stores each round in the
+ * {@link MetricsStorage}. The agent is reached at the node's first address of the types
+ * InternalIP, ExternalIP, InternalDNS, ExternalDNS, Hostname, on
+ * `status.daemonEndpoints.kubeletEndpoint.Port`. Nothing is scraped while there are no nodes;
+ * a node that cannot be scraped keeps no points for that round.
+ *
+ * @module
+ */
+import type { KubeObject } from "../../shared/api/meta/v1/types.ts";
+import type { Logger } from "../../shared/log/mod.ts";
+import type { Clock } from "../registry/generic/clock.ts";
+import { decodeResourceMetrics, type MetricsBatch } from "./decode_resource_metrics.ts";
+import type { MetricsStorage } from "./metrics_storage.ts";
+
+/** GETs a path of an agent. */
+export type AgentGet = (host: string, port: number, path: string) => Promise<string>;
+
+/** Options of {@link MetricsScraper}. */
+export interface MetricsScraperOptions {
+  /** The Nodes now. */
+  listNodes: () => Promise<KubeObject[]>;
+  get: AgentGet;
+  storage: MetricsStorage;
+  resolutionMs: number;
+  clock: Clock;
+  logger?: Logger;
+}
+
+const ADDRESS_ORDER = ["InternalIP", "ExternalIP", "InternalDNS", "ExternalDNS", "Hostname"];
+
+interface NodeStatusView {
+  conditions?: { type?: string; status?: string }[];
+  addresses?: { type?: string; address?: string }[];
+  daemonEndpoints?: { kubeletEndpoint?: { Port?: number } };
+}
+
+/** Where a node's agent listens, or undefined when the node is not Ready or not reachable. */
+export function agentEndpoint(node: KubeObject): { host: string; port: number } | undefined {
+  const st = (node.status ?? {}) as NodeStatusView;
+  const ready = st.conditions?.find((c) => c.type === "Ready")?.status === "True";
+  const port = st.daemonEndpoints?.kubeletEndpoint?.Port;
+  if (!ready || !port) return undefined;
+  for (const type of ADDRESS_ORDER) {
+    const a = st.addresses?.find((a) => a.type === type && a.address);
+    if (a) return { host: a.address!, port };
+  }
+  return undefined;
+}
+
+/** See the module documentation. */
+export class MetricsScraper {
+  readonly #o: MetricsScraperOptions;
+  #timer?: ReturnType<typeof setTimeout>;
+  #running?: Promise<void>;
+  #stopped = false;
+
+  constructor(opts: MetricsScraperOptions) {
+    this.#o = opts;
+  }
+
+  /** Scrapes now and then every resolution until stopped. */
+  start(): void {
+    const tick = () => {
+      if (this.#stopped) return;
+      this.#running = this.scrapeOnce()
+        .catch((err) => this.#o.logger?.warn("metrics scrape failed", { err: String(err) }))
+        .finally(() => {
+          if (!this.#stopped) this.#timer = setTimeout(tick, this.#o.resolutionMs);
+        });
+    };
+    tick();
+  }
+
+  /** Stops scraping; resolves when a round in progress ended. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    await this.#running;
+  }
+
+  /** One round: every Ready node's agent, in parallel; stores the batches. */
+  async scrapeOnce(): Promise<void> {
+    const nodes = await this.#o.listNodes();
+    if (nodes.length === 0) {
+      this.#o.storage.store(new Map());
+      return;
+    }
+    const batches = new Map<string, MetricsBatch>();
+    await Promise.all(nodes.map(async (node) => {
+      const name = node.metadata.name ?? "";
+      const at = agentEndpoint(node);
+      if (!at) return;
+      const scrapeTimeMs = this.#o.clock.now();
+      try {
+        const text = await this.#o.get(at.host, at.port, "/metrics/resource");
+        batches.set(name, decodeResourceMetrics(text, scrapeTimeMs));
+      } catch (err) {
+        this.#o.logger?.v(1).info("failed to scrape node", {
+          node: name,
+          err: String((err as Error)?.message ?? err),
+        });
+      }
+    }));
+    this.#o.storage.store(batches);
+  }
+}

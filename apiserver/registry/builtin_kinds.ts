@@ -63,6 +63,18 @@ import { flowSchemaKind } from "./flowcontrol/flowschemas/strategy.ts";
 import { priorityLevelConfigurationKind } from "./flowcontrol/prioritylevelconfigurations/strategy.ts";
 import { apiServiceKind } from "./apiregistration/apiservices/strategy.ts";
 import { customResourceDefinitionKind } from "./apiextensions/customresourcedefinitions/strategy.ts";
+import {
+  validatingAdmissionPolicyBindingV1alpha1Kind,
+  validatingAdmissionPolicyBindingV1beta1Kind,
+  validatingAdmissionPolicyV1alpha1Kind,
+  validatingAdmissionPolicyV1beta1Kind,
+} from "./admissionregistration/policy_versions.ts";
+import {
+  volumeAttributesClassKind,
+  volumeAttributesClassV1alpha1Kind,
+} from "./storage/volumeattributesclasses/strategy.ts";
+import { leaseCandidateKind } from "./coordination/leasecandidates/strategy.ts";
+import { clusterTrustBundleKind } from "./certificates/clustertrustbundles/strategy.ts";
 
 /** Every built-in kind. */
 export const BUILTIN_KINDS: readonly KindDef[] = [
@@ -118,6 +130,15 @@ export const BUILTIN_KINDS: readonly KindDef[] = [
   endpointSliceKind,
   customResourceDefinitionKind,
   apiServiceKind,
+  // Alpha and beta versions (off unless --runtime-config enables them).
+  validatingAdmissionPolicyV1beta1Kind,
+  validatingAdmissionPolicyV1alpha1Kind,
+  validatingAdmissionPolicyBindingV1beta1Kind,
+  validatingAdmissionPolicyBindingV1alpha1Kind,
+  leaseCandidateKind,
+  volumeAttributesClassKind,
+  volumeAttributesClassV1alpha1Kind,
+  clusterTrustBundleKind,
 ];
 
 /** Per-server services some built-in kinds need; a kind whose service is absent is left out. */

@@ -75,6 +75,16 @@ import {
 } from "./storage/volumeattributesclasses/strategy.ts";
 import { leaseCandidateKind } from "./coordination/leasecandidates/strategy.ts";
 import { clusterTrustBundleKind } from "./certificates/clustertrustbundles/strategy.ts";
+import { deviceClassKind } from "./resource/deviceclasses/strategy.ts";
+import { resourceClaimKind } from "./resource/resourceclaims/strategy.ts";
+import { resourceClaimTemplateKind } from "./resource/resourceclaimtemplates/strategy.ts";
+import { resourceSliceKind } from "./resource/resourceslices/strategy.ts";
+import {
+  deviceClassV1alpha3Kind,
+  resourceClaimTemplateV1alpha3Kind,
+  resourceClaimV1alpha3Kind,
+  resourceSliceV1alpha3Kind,
+} from "./resource/v1alpha3.ts";
 
 /** Every built-in kind. */
 export const BUILTIN_KINDS: readonly KindDef[] = [
@@ -139,6 +149,14 @@ export const BUILTIN_KINDS: readonly KindDef[] = [
   volumeAttributesClassKind,
   volumeAttributesClassV1alpha1Kind,
   clusterTrustBundleKind,
+  deviceClassKind,
+  resourceClaimKind,
+  resourceClaimTemplateKind,
+  resourceSliceKind,
+  deviceClassV1alpha3Kind,
+  resourceClaimV1alpha3Kind,
+  resourceClaimTemplateV1alpha3Kind,
+  resourceSliceV1alpha3Kind,
 ];
 
 /** Per-server services some built-in kinds need; a kind whose service is absent is left out. */

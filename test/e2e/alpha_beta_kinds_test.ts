@@ -73,11 +73,71 @@ function policyCases(version: string): KindCase[] {
   }];
 }
 
+const CLAIM_DEVICES = {
+  requests: [{
+    name: "gpu",
+    deviceClassName: "gpu.example.com",
+    selectors: [{ cel: { expression: "device.driver == 'gpu.example.com'" } }],
+  }],
+};
+
+function resourceCases(version: string): KindCase[] {
+  const base = `/apis/resource.k8s.io/${version}`;
+  const apiVersion = `resource.k8s.io/${version}`;
+  const capacity = version === "v1beta1" ? { memory: { value: "8Gi" } } : { memory: "8Gi" };
+  const slice = {
+    driver: "gpu.example.com",
+    pool: { name: "node-1", generation: 1, resourceSliceCount: 1 },
+    nodeName: "node-1",
+    devices: [{ name: "gpu-0", basic: { attributes: { model: { string: "a100" } }, capacity } }],
+  };
+  return [{
+    apiVersion,
+    kind: "DeviceClass",
+    path: `${base}/deviceclasses`,
+    body: { spec: { selectors: CLAIM_DEVICES.requests[0].selectors } },
+    columns: ["Name", "Age"],
+    cells: [],
+  }, {
+    apiVersion,
+    kind: "ResourceClaim",
+    path: `${base}/namespaces/default/resourceclaims`,
+    body: { spec: { devices: CLAIM_DEVICES } },
+    columns: ["Name", "State", "Age"],
+    cells: ["pending"],
+    defaults: {
+      spec: {
+        devices: {
+          requests: [{ ...CLAIM_DEVICES.requests[0], allocationMode: "ExactCount", count: 1 }],
+        },
+      },
+      status: {},
+    },
+  }, {
+    apiVersion,
+    kind: "ResourceClaimTemplate",
+    path: `${base}/namespaces/default/resourceclaimtemplates`,
+    body: { spec: { spec: { devices: CLAIM_DEVICES } } },
+    columns: ["Name", "Age"],
+    cells: [],
+  }, {
+    apiVersion,
+    kind: "ResourceSlice",
+    path: `${base}/resourceslices`,
+    body: { spec: slice },
+    columns: ["Name", "Node", "Driver", "Pool", "Age"],
+    cells: ["node-1", "gpu.example.com", "node-1"],
+    defaults: { spec: slice },
+  }];
+}
+
 /** The cases of every kind this file covers; `caPem` is a CA certificate. */
 export function kindCases(caPem: string): KindCase[] {
   return [
     ...policyCases("v1beta1"),
     ...policyCases("v1alpha1"),
+    ...resourceCases("v1beta1"),
+    ...resourceCases("v1alpha3"),
     {
       apiVersion: "coordination.k8s.io/v1alpha2",
       kind: "LeaseCandidate",

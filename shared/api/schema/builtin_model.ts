@@ -63,6 +63,8 @@ import { certificatesV1Schema } from "../certificates/v1/schema.ts";
 import { flowcontrolV1Schema } from "../flowcontrol/v1/schema.ts";
 import { apiextensionsV1Schema } from "../apiextensions/v1/schema.ts";
 import { apiregistrationV1Schema } from "../apiregistration/v1/schema.ts";
+import { resourceV1beta1Schema } from "../resource/v1beta1/schema.ts";
+import { resourceV1alpha3Schema } from "../resource/v1alpha3/schema.ts";
 import { admissionregistrationV1beta1Schema } from "../admissionregistration/v1beta1/schema.ts";
 import { admissionregistrationV1alpha1Schema } from "../admissionregistration/v1alpha1/schema.ts";
 import { coordinationV1alpha2Schema } from "../coordination/v1alpha2/schema.ts";
@@ -102,6 +104,8 @@ export const BUILTIN_GROUP_SCHEMAS: readonly GroupSchema[] = [
   storageV1beta1Schema,
   storageV1alpha1Schema,
   certificatesV1alpha1Schema,
+  resourceV1beta1Schema,
+  resourceV1alpha3Schema,
 ];
 
 const MESSAGES: MessageTable = {

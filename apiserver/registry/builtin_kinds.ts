@@ -74,6 +74,10 @@ import {
   volumeAttributesClassV1alpha1Kind,
 } from "./storage/volumeattributesclasses/strategy.ts";
 import { leaseCandidateKind } from "./coordination/leasecandidates/strategy.ts";
+import {
+  mutatingAdmissionPolicyBindingKind,
+  mutatingAdmissionPolicyKind,
+} from "./admissionregistration/mutatingadmissionpolicies/strategy.ts";
 import { clusterTrustBundleKind } from "./certificates/clustertrustbundles/strategy.ts";
 import { deviceClassKind } from "./resource/deviceclasses/strategy.ts";
 import { resourceClaimKind } from "./resource/resourceclaims/strategy.ts";
@@ -145,6 +149,8 @@ export const BUILTIN_KINDS: readonly KindDef[] = [
   validatingAdmissionPolicyV1alpha1Kind,
   validatingAdmissionPolicyBindingV1beta1Kind,
   validatingAdmissionPolicyBindingV1alpha1Kind,
+  mutatingAdmissionPolicyKind,
+  mutatingAdmissionPolicyBindingKind,
   leaseCandidateKind,
   volumeAttributesClassKind,
   volumeAttributesClassV1alpha1Kind,

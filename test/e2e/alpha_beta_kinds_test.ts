@@ -131,11 +131,49 @@ function resourceCases(version: string): KindCase[] {
   }];
 }
 
+const MUTATING_CASES: KindCase[] = [{
+  apiVersion: `${AR}/v1alpha1`,
+  kind: "MutatingAdmissionPolicy",
+  path: `/apis/${AR}/v1alpha1/mutatingadmissionpolicies`,
+  body: {
+    spec: {
+      matchConstraints: POLICY_SPEC.matchConstraints,
+      mutations: [{
+        patchType: "ApplyConfiguration",
+        applyConfiguration: { expression: "Object{metadata: Object.metadata{labels: {'a': 'b'}}}" },
+      }],
+      reinvocationPolicy: "Never",
+    },
+  },
+  columns: ["Name", "Mutations", "ParamKind", "Age"],
+  cells: [1, "<unset>"],
+  defaults: {
+    spec: {
+      failurePolicy: "Fail",
+      matchConstraints: POLICY_DEFAULTS.spec.matchConstraints,
+      mutations: [{
+        patchType: "ApplyConfiguration",
+        applyConfiguration: { expression: "Object{metadata: Object.metadata{labels: {'a': 'b'}}}" },
+      }],
+      reinvocationPolicy: "Never",
+    },
+  },
+}, {
+  apiVersion: `${AR}/v1alpha1`,
+  kind: "MutatingAdmissionPolicyBinding",
+  path: `/apis/${AR}/v1alpha1/mutatingadmissionpolicybindings`,
+  body: { spec: { policyName: "m", paramRef: { name: "p" } } },
+  columns: ["Name", "PolicyName", "ParamRef", "Age"],
+  cells: ["m", "*/p"],
+  defaults: { spec: { policyName: "m", paramRef: { name: "p", parameterNotFoundAction: "Deny" } } },
+}];
+
 /** The cases of every kind this file covers; `caPem` is a CA certificate. */
 export function kindCases(caPem: string): KindCase[] {
   return [
     ...policyCases("v1beta1"),
     ...policyCases("v1alpha1"),
+    ...MUTATING_CASES,
     ...resourceCases("v1beta1"),
     ...resourceCases("v1alpha3"),
     {

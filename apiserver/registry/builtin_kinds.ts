@@ -64,9 +64,7 @@ import { priorityLevelConfigurationKind } from "./flowcontrol/prioritylevelconfi
 import { apiServiceKind } from "./apiregistration/apiservices/strategy.ts";
 import { customResourceDefinitionKind } from "./apiextensions/customresourcedefinitions/strategy.ts";
 import {
-  validatingAdmissionPolicyBindingV1alpha1Kind,
   validatingAdmissionPolicyBindingV1beta1Kind,
-  validatingAdmissionPolicyV1alpha1Kind,
   validatingAdmissionPolicyV1beta1Kind,
 } from "./admissionregistration/policy_versions.ts";
 import {
@@ -146,9 +144,7 @@ export const BUILTIN_KINDS: readonly KindDef[] = [
   apiServiceKind,
   // Alpha and beta versions (off unless --runtime-config enables them).
   validatingAdmissionPolicyV1beta1Kind,
-  validatingAdmissionPolicyV1alpha1Kind,
   validatingAdmissionPolicyBindingV1beta1Kind,
-  validatingAdmissionPolicyBindingV1alpha1Kind,
   mutatingAdmissionPolicyKind,
   mutatingAdmissionPolicyBindingKind,
   leaseCandidateKind,

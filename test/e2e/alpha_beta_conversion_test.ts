@@ -67,7 +67,7 @@ async function status(t: TestServer, path: string): Promise<number> {
   return res.status;
 }
 
-Deno.test("a ValidatingAdmissionPolicy written at v1 reads, lists and watches the same at v1beta1 and v1alpha1", async () => {
+Deno.test("a ValidatingAdmissionPolicy written at v1 reads, lists and watches the same at v1beta1", async () => {
   const t = await startTestServer([ALL_ON]);
   try {
     const w = await watch(t, "watch=true", `${AR}/v1beta1/validatingadmissionpolicies`);
@@ -75,7 +75,7 @@ Deno.test("a ValidatingAdmissionPolicy written at v1 reads, lists and watches th
     const ev = await w.next();
     assert.equal(ev?.object.apiVersion, "admissionregistration.k8s.io/v1beta1");
     await w.cancel();
-    for (const v of ["v1beta1", "v1alpha1"]) {
+    for (const v of ["v1beta1"]) {
       const got = await get(t, `${AR}/${v}/validatingadmissionpolicies/p1`);
       assert.equal(got.apiVersion, `admissionregistration.k8s.io/${v}`);
       assert.deepEqual(essence(got), essence(created), v);
@@ -83,10 +83,10 @@ Deno.test("a ValidatingAdmissionPolicy written at v1 reads, lists and watches th
       assert.equal(list.apiVersion, `admissionregistration.k8s.io/${v}`);
       assert.deepEqual(essence(list.items[0]), essence(created), v);
     }
-    // An update through v1alpha1 is what v1 reads.
-    const old = await get(t, `${AR}/v1alpha1/validatingadmissionpolicies/p1`);
+    // An update through v1beta1 is what v1 reads.
+    const old = await get(t, `${AR}/v1beta1/validatingadmissionpolicies/p1`);
     old.spec.validations[0].message = "still no x";
-    await write(t, "PUT", `${AR}/v1alpha1/validatingadmissionpolicies/p1`, old);
+    await write(t, "PUT", `${AR}/v1beta1/validatingadmissionpolicies/p1`, old);
     const v1 = await get(t, `${AR}/v1/validatingadmissionpolicies/p1`);
     assert.equal(v1.spec.validations[0].message, "still no x");
     assert.equal(v1.apiVersion, "admissionregistration.k8s.io/v1");
@@ -95,16 +95,9 @@ Deno.test("a ValidatingAdmissionPolicy written at v1 reads, lists and watches th
   }
 });
 
-Deno.test("a v1alpha1 binding gets v1alpha1's parameterNotFoundAction default, which v1 reads", async () => {
+Deno.test("a v1beta1 binding needs parameterNotFoundAction as v1 does; v1alpha1 policies are gone", async () => {
   const t = await startTestServer([ALL_ON]);
   try {
-    await write(t, "POST", `${AR}/v1alpha1/validatingadmissionpolicybindings`, {
-      metadata: { name: "b1" },
-      spec: { policyName: "p1", paramRef: { name: "cfg" }, validationActions: ["Deny"] },
-    });
-    const v1 = await get(t, `${AR}/v1/validatingadmissionpolicybindings/b1`);
-    assert.deepEqual(v1.spec.paramRef, { name: "cfg", parameterNotFoundAction: "Deny" });
-    // v1beta1 has no such default: kube's validation requires the field.
     const res = await t.fetch(`${AR}/v1beta1/validatingadmissionpolicybindings`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -116,6 +109,9 @@ Deno.test("a v1alpha1 binding gets v1alpha1's parameterNotFoundAction default, w
     const body = await res.json();
     assert.equal(res.status, 422);
     assert.match(body.message, /spec\.paramRef\.parameterNotFoundAction: Required value/);
+    // kube 1.32 serves v1alpha1 for the mutating policies only (the validating ones went in 1.32).
+    assert.equal(await status(t, `${AR}/v1alpha1/validatingadmissionpolicies`), 404);
+    assert.equal(await status(t, `${AR}/v1alpha1/mutatingadmissionpolicies`), 200);
   } finally {
     await t.close();
   }

@@ -172,7 +172,6 @@ const MUTATING_CASES: KindCase[] = [{
 export function kindCases(caPem: string): KindCase[] {
   return [
     ...policyCases("v1beta1"),
-    ...policyCases("v1alpha1"),
     ...MUTATING_CASES,
     ...resourceCases("v1beta1"),
     ...resourceCases("v1alpha3"),

@@ -104,15 +104,17 @@ Deno.test({
         );
         assert.match(beta, /NAME\s+VALIDATIONS\s+PARAMKIND\s+AGE/);
         assert.match(beta, /no-bad-name\s+1\s+<unset>/);
-        const alpha = ok(
-          await kubectl(k, [
-            "get",
-            "validatingadmissionpolicybindings.v1alpha1.admissionregistration.k8s.io",
-            "-o",
-            "jsonpath={.items[0].apiVersion}",
-          ]),
+        const binding = await kubectl(k, [
+          "get",
+          "validatingadmissionpolicybindings.v1beta1.admissionregistration.k8s.io",
+          "-o",
+          "jsonpath={.items[0].apiVersion}",
+        ]);
+        assert.equal(ok(binding), "admissionregistration.k8s.io/v1beta1");
+        assert.match(
+          binding.stderr,
+          /Warning: admissionregistration\.k8s\.io\/v1beta1 ValidatingAdmissionPolicyBinding is deprecated in v1\.31\+, unavailable in v1\.34\+/,
         );
-        assert.equal(alpha, "admissionregistration.k8s.io/v1alpha1");
         assert.match(ok(await kubectl(k, ["get", "vac"])), /gold\s+csi\.example\.com/);
         assert.match(
           ok(await kubectl(k, ["get", "resourceslices"])),

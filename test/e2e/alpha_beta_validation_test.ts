@@ -266,3 +266,32 @@ Deno.test("discovery lists enabled alpha and beta versions after the preferred o
     assert.ok(schemas.includes("io.k8s.api.resource.v1alpha3.ResourceSlice"), schemas.join());
   });
 });
+
+Deno.test("the versions kube 1.32 deprecates warn in kube's words; the others do not", async () => {
+  await withServer(async (t) => {
+    const cases: [string, string | null][] = [
+      [
+        "/apis/admissionregistration.k8s.io/v1beta1/validatingadmissionpolicies",
+        "admissionregistration.k8s.io/v1beta1 ValidatingAdmissionPolicy is deprecated in v1.31+, unavailable in v1.34+",
+      ],
+      [
+        "/apis/admissionregistration.k8s.io/v1beta1/validatingadmissionpolicybindings",
+        "admissionregistration.k8s.io/v1beta1 ValidatingAdmissionPolicyBinding is deprecated in v1.31+, unavailable in v1.34+",
+      ],
+      [
+        "/apis/storage.k8s.io/v1alpha1/volumeattributesclasses",
+        "storage.k8s.io/v1alpha1 VolumeAttributesClass is deprecated in v1.32+, unavailable in v1.35+",
+      ],
+      ["/apis/storage.k8s.io/v1beta1/volumeattributesclasses", null],
+      ["/apis/resource.k8s.io/v1alpha3/resourceslices", null],
+      ["/apis/admissionregistration.k8s.io/v1alpha1/mutatingadmissionpolicies", null],
+      ["/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies", null],
+    ];
+    for (const [path, warning] of cases) {
+      const res = await t.fetch(path);
+      await res.body?.cancel();
+      assert.equal(res.status, 200, path);
+      assert.equal(res.headers.get("warning"), warning && `299 - "${warning}"`, path);
+    }
+  });
+});

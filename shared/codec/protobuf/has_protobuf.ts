@@ -154,10 +154,6 @@ const KINDS: Readonly<Record<string, { pkg: string; kinds: readonly string[] }>>
   "admissionregistration.k8s.io/v1alpha1": {
     pkg: "admissionregistration.v1alpha1",
     kinds: [
-      "ValidatingAdmissionPolicy",
-      "ValidatingAdmissionPolicyList",
-      "ValidatingAdmissionPolicyBinding",
-      "ValidatingAdmissionPolicyBindingList",
       "MutatingAdmissionPolicy",
       "MutatingAdmissionPolicyList",
       "MutatingAdmissionPolicyBinding",

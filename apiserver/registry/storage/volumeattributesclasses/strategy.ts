@@ -62,8 +62,13 @@ export const volumeAttributesClassKind: KindDef = {
   strategy: { tableColumns: COLUMNS, validate, validateUpdate },
 };
 
-/** storage.k8s.io/v1alpha1 VolumeAttributesClass (the same fields; stored as v1beta1). */
-export const volumeAttributesClassV1alpha1Kind: KindDef = sameFieldsVersion(
-  volumeAttributesClassKind,
-  "v1alpha1",
-);
+/**
+ * storage.k8s.io/v1alpha1 VolumeAttributesClass (the same fields; stored as v1beta1), with
+ * kube 1.32's deprecation warning (deprecated in 1.32, removed in 1.35).
+ */
+export const volumeAttributesClassV1alpha1Kind: KindDef = {
+  ...sameFieldsVersion(volumeAttributesClassKind, "v1alpha1"),
+  deprecationWarning:
+    "storage.k8s.io/v1alpha1 VolumeAttributesClass is deprecated in v1.32+, unavailable in v1.35+",
+  removedRelease: "1.35",
+};

@@ -1,12 +1,13 @@
 /**
- * The schema declaration of admissionregistration.k8s.io/v1alpha1 as this server serves it
- * (off by default): ValidatingAdmissionPolicy and its binding with v1's declarations, and
- * MutatingAdmissionPolicy and MutatingAdmissionPolicyBinding, alpha kinds of Kubernetes 1.32.
+ * The schema declaration of admissionregistration.k8s.io/v1alpha1 as kube 1.32 serves it (off
+ * by default): MutatingAdmissionPolicy and MutatingAdmissionPolicyBinding, with v1's
+ * declarations of the parts they share with the validating policies (whose v1alpha1 kube 1.32
+ * no longer serves).
  *
  * @module
  */
 import { ATOMIC_LIST, type GroupSchema, mergeList } from "../../schema/group_schema.ts";
-import { POLICY_KINDS, POLICY_TYPE_OVERLAYS } from "../v1beta1/schema.ts";
+import { POLICY_TYPE_OVERLAYS } from "../v1beta1/schema.ts";
 
 /** admissionregistration.k8s.io/v1alpha1. */
 export const admissionregistrationV1alpha1Schema: GroupSchema = {
@@ -15,7 +16,6 @@ export const admissionregistrationV1alpha1Schema: GroupSchema = {
   version: "v1alpha1",
   openApiPrefix: "io.k8s.api.admissionregistration.v1alpha1",
   kinds: [
-    ...POLICY_KINDS,
     "MutatingAdmissionPolicy",
     "MutatingAdmissionPolicyList",
     "MutatingAdmissionPolicyBinding",

@@ -28,8 +28,8 @@ export const POLICY_TYPE_OVERLAYS: Readonly<Record<string, TypeOverlay>> = Objec
   ].map((name) => [name, admissionregistrationV1Schema.types[name]]),
 );
 
-/** The admission policy kinds of v1beta1 and v1alpha1. */
-export const POLICY_KINDS = [
+/** The admission policy kinds of v1beta1. */
+const POLICY_KINDS = [
   "ValidatingAdmissionPolicy",
   "ValidatingAdmissionPolicyList",
   "ValidatingAdmissionPolicyBinding",

@@ -264,6 +264,17 @@ Deno.test("discovery lists enabled alpha and beta versions after the preferred o
     const doc = await (await t.fetch("/openapi/v3/apis/resource.k8s.io/v1alpha3")).json();
     const schemas = Object.keys(doc.components.schemas);
     assert.ok(schemas.includes("io.k8s.api.resource.v1alpha3.ResourceSlice"), schemas.join());
+    const v2 = await (await t.fetch("/openapi/v2")).json();
+    for (
+      const d of [
+        "io.k8s.api.resource.v1beta1.ResourceClaim",
+        "io.k8s.api.admissionregistration.v1alpha1.MutatingAdmissionPolicy",
+        "io.k8s.api.coordination.v1alpha2.LeaseCandidate",
+        "io.k8s.api.certificates.v1alpha1.ClusterTrustBundle",
+        "io.k8s.api.storage.v1alpha1.VolumeAttributesClass",
+      ]
+    ) assert.ok(v2.definitions[d], d);
+    assert.ok(v2.paths["/apis/resource.k8s.io/v1alpha3/namespaces/{namespace}/resourceclaims"]);
   });
 });
 

@@ -306,3 +306,60 @@ Deno.test("the versions kube 1.32 deprecates warn in kube's words; the others do
     }
   });
 });
+
+Deno.test("resourceclaims/status follows kube's status rules at both versions", async () => {
+  await withServer(async (t) => {
+    for (const v of ["v1beta1", "v1alpha3"]) {
+      const rc = `/apis/resource.k8s.io/${v}/namespaces/default/resourceclaims`;
+      const name = `claim-${v}`;
+      const claim = await write(t, "POST", rc, {
+        metadata: { name },
+        spec: { devices: { requests: [{ name: "gpu", deviceClassName: "gpu" }] } },
+      });
+      const consumer = { resource: "pods", name: "p", uid: "u1" };
+      const putStatus = (status: Json) =>
+        t.fetch(`${rc}/${name}/status`, {
+          method: "PUT",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ ...claim, status }),
+        });
+      let res = await putStatus({ reservedFor: [consumer] });
+      let body = await res.json();
+      assert.equal(res.status, 422, v);
+      assert.match(
+        body.message,
+        /status\.reservedFor: Forbidden: may not be specified when `allocated` is not set/,
+      );
+      const result = { request: "nope", driver: "gpu.example.com", pool: "p", device: "d" };
+      res = await putStatus({ allocation: { devices: { results: [result] } } });
+      body = await res.json();
+      assert.equal(res.status, 422, v);
+      assert.match(
+        body.message,
+        /status\.allocation\.devices\.results\[0\]\.request: Invalid value: "nope": must be the name of a request in the claim/,
+      );
+      const allocation = { devices: { results: [{ ...result, request: "gpu" }] } };
+      res = await putStatus({ allocation, reservedFor: [consumer, consumer] });
+      body = await res.json();
+      assert.match(body.message, /status\.reservedFor\[1\]\.uid: Duplicate value: "u1"/);
+      res = await putStatus({ allocation, reservedFor: [consumer] });
+      const allocated = await res.json();
+      assert.equal(res.status, 200, JSON.stringify(allocated));
+      assert.equal(allocated.apiVersion, `resource.k8s.io/${v}`);
+      const table = await (await t.fetch(rc, {
+        headers: { accept: "application/json;as=Table;v=v1;g=meta.k8s.io" },
+      })).json();
+      const row = table.rows.find((r: Json) => r.cells[0] === name);
+      assert.equal(row.cells[1], "allocated,reserved");
+      const moved = { devices: { results: [{ ...result, request: "gpu", device: "other" }] } };
+      res = await t.fetch(`${rc}/${name}/status`, {
+        method: "PUT",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ ...allocated, status: { allocation: moved } }),
+      });
+      body = await res.json();
+      assert.equal(res.status, 422, v);
+      assert.match(body.message, /status\.allocation: Invalid value: .*: field is immutable/);
+    }
+  });
+});

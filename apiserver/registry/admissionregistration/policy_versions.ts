@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { type KindDef, STATUS_SUBRESOURCE } from "../generic/kind.ts";
+import type { KindDef } from "../generic/kind.ts";
 import { sameFieldsVersion } from "../generic/same_fields_version.ts";
 import { validatingAdmissionPolicyKind } from "./validatingadmissionpolicies/strategy.ts";
 import { validatingAdmissionPolicyBindingKind } from "./validatingadmissionpolicybindings/strategy.ts";
@@ -25,7 +25,6 @@ function deprecated(kind: string): Pick<KindDef, "deprecationWarning" | "removed
 export const validatingAdmissionPolicyV1beta1Kind: KindDef = {
   ...sameFieldsVersion(validatingAdmissionPolicyKind, "v1beta1"),
   ...deprecated("ValidatingAdmissionPolicy"),
-  subresources: [STATUS_SUBRESOURCE],
 };
 
 /** admissionregistration.k8s.io/v1beta1 ValidatingAdmissionPolicyBinding (stored as v1). */

@@ -8,7 +8,7 @@
  */
 import type { KubeObject } from "../../../shared/api/meta/v1/types.ts";
 import { isObject } from "../../../shared/json/is_object.ts";
-import { type KindDef, STATUS_SUBRESOURCE } from "../generic/kind.ts";
+import type { KindDef } from "../generic/kind.ts";
 import { sameFieldsVersion } from "../generic/same_fields_version.ts";
 import { listOf, objectOf } from "../generic/table_columns.ts";
 import { deviceClassKind } from "./deviceclasses/strategy.ts";
@@ -42,11 +42,8 @@ export const resourceSliceV1alpha3Kind: KindDef = {
 /** resource.k8s.io/v1alpha3 DeviceClass (stored as v1beta1). */
 export const deviceClassV1alpha3Kind: KindDef = sameFieldsVersion(deviceClassKind, "v1alpha3");
 
-/** resource.k8s.io/v1alpha3 ResourceClaim (stored as v1beta1). */
-export const resourceClaimV1alpha3Kind: KindDef = {
-  ...sameFieldsVersion(resourceClaimKind, "v1alpha3"),
-  subresources: [STATUS_SUBRESOURCE],
-};
+/** resource.k8s.io/v1alpha3 ResourceClaim (stored as v1beta1; its status subresource too). */
+export const resourceClaimV1alpha3Kind: KindDef = sameFieldsVersion(resourceClaimKind, "v1alpha3");
 
 /** resource.k8s.io/v1alpha3 ResourceClaimTemplate (stored as v1beta1). */
 export const resourceClaimTemplateV1alpha3Kind: KindDef = sameFieldsVersion(

@@ -6,10 +6,7 @@
  * @module
  */
 import type { KubeObject } from "../../../../shared/api/meta/v1/types.ts";
-import type { FieldError } from "../../../../shared/errors/status_error.ts";
-import { invalid } from "../../../../shared/api/validation/field_errors.ts";
-import { deepEqual } from "../../../../shared/json/deep_equal.ts";
-import { type KindDef, STATUS_SUBRESOURCE, type TableColumns } from "../../generic/kind.ts";
+import type { KindDef, TableColumns } from "../../generic/kind.ts";
 import {
   AGE_COLUMN,
   ageOf,
@@ -19,6 +16,8 @@ import {
   objectOf,
 } from "../../generic/table_columns.ts";
 import { defaultRequests, validateDeviceClaim } from "../device_validation.ts";
+import { CLAIM_STATUS_SUBRESOURCE } from "./claim_status.ts";
+import { immutable } from "./immutable.ts";
 
 /** resourceClaimState: deleted, pending, allocated, reserved. */
 function claimState(o: KubeObject): string {
@@ -53,13 +52,6 @@ export function setClaimDefaults(o: KubeObject): void {
   defaultRequests(objectOf(o.spec).devices);
 }
 
-/** ValidateImmutableField: `value` at `field` is the old one. */
-export function immutable(field: string, value: unknown, old: unknown): FieldError[] {
-  return deepEqual(value ?? null, old ?? null)
-    ? []
-    : [invalid(field, value ?? null, "field is immutable")];
-}
-
 /** The ResourceClaim kind. */
 export const resourceClaimKind: KindDef = {
   group: "resource.k8s.io",
@@ -68,7 +60,7 @@ export const resourceClaimKind: KindDef = {
   plural: "resourceclaims",
   singular: "resourceclaim",
   namespaced: true,
-  subresources: [STATUS_SUBRESOURCE],
+  subresources: [CLAIM_STATUS_SUBRESOURCE],
   strategy: {
     tableColumns: COLUMNS,
     prepareForCreate(o) {

@@ -9,7 +9,7 @@ import type { KubeObject } from "../../../../shared/api/meta/v1/types.ts";
 import type { KindDef } from "../../generic/kind.ts";
 import { NAME_AGE_COLUMNS, objectOf } from "../../generic/table_columns.ts";
 import { defaultRequests, validateDeviceClaim } from "../device_validation.ts";
-import { immutable } from "../resourceclaims/strategy.ts";
+import { immutable } from "../resourceclaims/immutable.ts";
 
 function setDefaults(o: KubeObject): void {
   defaultRequests(objectOf(objectOf(o.spec).spec).devices);

@@ -29,7 +29,7 @@ import {
 } from "../../generic/table_columns.ts";
 import { validateCSIDriverName } from "../../storage/storage_validation.ts";
 import { eachOf, named, str, validateQualifiedDeviceName } from "../device_validation.ts";
-import { immutable } from "../resourceclaims/strategy.ts";
+import { immutable } from "../resourceclaims/immutable.ts";
 
 const MAX_DEVICES = 128;
 const MAX_ATTRIBUTES_AND_CAPACITIES = 32;

@@ -7,7 +7,7 @@
  * @module
  */
 import type { KubeObject } from "../../../shared/api/meta/v1/types.ts";
-import { apiVersionOf, type KindDef, type Strategy } from "./kind.ts";
+import { apiVersionOf, type KindDef } from "./kind.ts";
 
 /** `obj` (cloned) at `apiVersion`. */
 function withApiVersion(obj: KubeObject, apiVersion: string): KubeObject {
@@ -17,15 +17,10 @@ function withApiVersion(obj: KubeObject, apiVersion: string): KubeObject {
 }
 
 /**
- * `stored` served at `version`, from `stored`'s objects. `strategy` adds what the served
- * version does on its own (its own defaults); the stored kind's strategy validates, and its
- * Table columns are the served version's too.
+ * `stored` served at `version`, from `stored`'s objects: the stored kind's strategy defaults
+ * and validates, and its Table columns are the served version's too.
  */
-export function sameFieldsVersion(
-  stored: KindDef,
-  version: string,
-  strategy: Partial<Strategy> = {},
-): KindDef {
+export function sameFieldsVersion(stored: KindDef, version: string): KindDef {
   const from = apiVersionOf(stored), to = apiVersionOf({ group: stored.group, version });
   return {
     ...stored,
@@ -35,10 +30,6 @@ export function sameFieldsVersion(
       toStorage: (obj) => withApiVersion(obj, from),
       fromStorage: (obj) => withApiVersion(obj, to),
     },
-    strategy: {
-      tableColumns: stored.strategy.tableColumns,
-      validate: () => [],
-      ...strategy,
-    },
+    strategy: { tableColumns: stored.strategy.tableColumns, validate: () => [] },
   };
 }

@@ -63,6 +63,30 @@ import { flowSchemaKind } from "./flowcontrol/flowschemas/strategy.ts";
 import { priorityLevelConfigurationKind } from "./flowcontrol/prioritylevelconfigurations/strategy.ts";
 import { apiServiceKind } from "./apiregistration/apiservices/strategy.ts";
 import { customResourceDefinitionKind } from "./apiextensions/customresourcedefinitions/strategy.ts";
+import {
+  validatingAdmissionPolicyBindingV1beta1Kind,
+  validatingAdmissionPolicyV1beta1Kind,
+} from "./admissionregistration/policy_versions.ts";
+import {
+  volumeAttributesClassKind,
+  volumeAttributesClassV1alpha1Kind,
+} from "./storage/volumeattributesclasses/strategy.ts";
+import { leaseCandidateKind } from "./coordination/leasecandidates/strategy.ts";
+import {
+  mutatingAdmissionPolicyBindingKind,
+  mutatingAdmissionPolicyKind,
+} from "./admissionregistration/mutatingadmissionpolicies/strategy.ts";
+import { clusterTrustBundleKind } from "./certificates/clustertrustbundles/strategy.ts";
+import { deviceClassKind } from "./resource/deviceclasses/strategy.ts";
+import { resourceClaimKind } from "./resource/resourceclaims/strategy.ts";
+import { resourceClaimTemplateKind } from "./resource/resourceclaimtemplates/strategy.ts";
+import { resourceSliceKind } from "./resource/resourceslices/strategy.ts";
+import {
+  deviceClassV1alpha3Kind,
+  resourceClaimTemplateV1alpha3Kind,
+  resourceClaimV1alpha3Kind,
+  resourceSliceV1alpha3Kind,
+} from "./resource/v1alpha3.ts";
 
 /** Every built-in kind. */
 export const BUILTIN_KINDS: readonly KindDef[] = [
@@ -118,6 +142,23 @@ export const BUILTIN_KINDS: readonly KindDef[] = [
   endpointSliceKind,
   customResourceDefinitionKind,
   apiServiceKind,
+  // Alpha and beta versions (off unless --runtime-config enables them).
+  validatingAdmissionPolicyV1beta1Kind,
+  validatingAdmissionPolicyBindingV1beta1Kind,
+  mutatingAdmissionPolicyKind,
+  mutatingAdmissionPolicyBindingKind,
+  leaseCandidateKind,
+  volumeAttributesClassKind,
+  volumeAttributesClassV1alpha1Kind,
+  clusterTrustBundleKind,
+  deviceClassKind,
+  resourceClaimKind,
+  resourceClaimTemplateKind,
+  resourceSliceKind,
+  deviceClassV1alpha3Kind,
+  resourceClaimV1alpha3Kind,
+  resourceClaimTemplateV1alpha3Kind,
+  resourceSliceV1alpha3Kind,
 ];
 
 /** Per-server services some built-in kinds need; a kind whose service is absent is left out. */

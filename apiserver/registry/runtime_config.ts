@@ -108,26 +108,35 @@ export interface ConfigurableKind {
 }
 
 /**
- * The problems of `config` against the built-in kinds: a group version or resource this
- * server does not have, and turning off the core group, which the server runs on.
+ * The problems of `config` against the built-in kinds, in kube's words: a group this server
+ * does not have, a version of a known group it does not serve (also a version kube no longer
+ * serves, such as batch/v1beta1), a resource it does not have, and turning off the core group,
+ * which the server runs on.
  */
 export function checkRuntimeConfig(
   config: RuntimeConfig,
   kinds: readonly ConfigurableKind[],
 ): string[] {
   const errors: string[] = [];
+  const groups = new Set(kinds.map((k) => k.group));
   const versions = new Set(kinds.map((k) => `${k.group}/${k.version}`));
   const resources = new Set(kinds.map((k) => `${k.group}/${k.version}/${k.plural}`));
   const show = (gv: string) => gv.startsWith("/") ? gv.slice(1) : gv;
-  for (const gv of config.versions.keys()) {
-    if (!versions.has(gv)) {
+  const unknownGroups = new Set<string>();
+  const check = (gv: string, gvr?: string) => {
+    const group = gv.slice(0, gv.indexOf("/"));
+    if (!groups.has(group)) unknownGroups.add(group);
+    else if (!versions.has(gv)) {
       errors.push(`group version ${show(gv)} that has not been registered`);
+    } else if (gvr && !resources.has(gvr)) {
+      errors.push(`resource ${show(gvr)} that has not been registered`);
     }
-  }
-  for (const gvr of config.resources.keys()) {
-    const gv = gvr.slice(0, gvr.lastIndexOf("/"));
-    if (!versions.has(gv)) errors.push(`group version ${show(gv)} that has not been registered`);
-    else if (!resources.has(gvr)) errors.push(`resource ${show(gvr)} that has not been registered`);
+  };
+  for (const gv of config.versions.keys()) check(gv);
+  for (const gvr of config.resources.keys()) check(gvr.slice(0, gvr.lastIndexOf("/")), gvr);
+  // kube's APIEnablementOptions.Validate: one error naming every group it does not know.
+  if (unknownGroups.size > 0) {
+    errors.push(`unknown api groups ${[...unknownGroups].sort().join(",")}`);
   }
   const core = kinds.filter((k) => k.group === "" && k.version === "v1");
   if (core.some((k) => !runtimeConfigServes(config, k))) {

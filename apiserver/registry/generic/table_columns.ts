@@ -103,3 +103,9 @@ export function column(
 export function ageOf(o: KubeObject, now: number): string {
   return ageCell(o.metadata?.creationTimestamp, now);
 }
+
+/** The columns of a kind whose printer shows Name and Age only. */
+export const NAME_AGE_COLUMNS: TableColumns = {
+  columns: [NAME_COLUMN, AGE_COLUMN],
+  cells: (o, now) => [o.metadata?.name ?? "", ageOf(o, now)],
+};

@@ -29,6 +29,14 @@ import { flowcontrolV1Messages } from "../../codec/protobuf/schema/flowcontrol_v
 import { apiextensionsV1Messages } from "../../codec/protobuf/schema/apiextensions_v1.ts";
 import { apiregistrationV1Messages } from "../../codec/protobuf/schema/apiregistration_v1.ts";
 import { metricsV1beta1Messages } from "../../codec/protobuf/schema/metrics_v1beta1.ts";
+import { admissionregistrationV1alpha1Messages } from "../../codec/protobuf/schema/admissionregistration_v1alpha1.ts";
+import { admissionregistrationV1beta1Messages } from "../../codec/protobuf/schema/admissionregistration_v1beta1.ts";
+import { coordinationV1alpha2Messages } from "../../codec/protobuf/schema/coordination_v1alpha2.ts";
+import { resourceV1alpha3Messages } from "../../codec/protobuf/schema/resource_v1alpha3.ts";
+import { resourceV1beta1Messages } from "../../codec/protobuf/schema/resource_v1beta1.ts";
+import { storageV1alpha1Messages } from "../../codec/protobuf/schema/storage_v1alpha1.ts";
+import { storageV1beta1Messages } from "../../codec/protobuf/schema/storage_v1beta1.ts";
+import { certificatesV1alpha1Messages } from "../../codec/protobuf/schema/certificates_v1alpha1.ts";
 import {
   type FieldTuple,
   INLINE,
@@ -57,6 +65,14 @@ import { flowcontrolV1Schema } from "../flowcontrol/v1/schema.ts";
 import { apiextensionsV1Schema } from "../apiextensions/v1/schema.ts";
 import { apiregistrationV1Schema } from "../apiregistration/v1/schema.ts";
 import { metricsV1beta1Schema } from "../metrics/v1beta1/schema.ts";
+import { resourceV1beta1Schema } from "../resource/v1beta1/schema.ts";
+import { resourceV1alpha3Schema } from "../resource/v1alpha3/schema.ts";
+import { admissionregistrationV1beta1Schema } from "../admissionregistration/v1beta1/schema.ts";
+import { admissionregistrationV1alpha1Schema } from "../admissionregistration/v1alpha1/schema.ts";
+import { coordinationV1alpha2Schema } from "../coordination/v1alpha2/schema.ts";
+import { storageV1beta1Schema } from "../storage/v1beta1/schema.ts";
+import { storageV1alpha1Schema } from "../storage/v1alpha1/schema.ts";
+import { certificatesV1alpha1Schema } from "../certificates/v1alpha1/schema.ts";
 import type { GroupSchema } from "./group_schema.ts";
 import { type FieldSchema, SchemaModel, type TypeSchema } from "./model.ts";
 
@@ -85,6 +101,14 @@ export const BUILTIN_GROUP_SCHEMAS: readonly GroupSchema[] = [
   apiextensionsV1Schema,
   apiregistrationV1Schema,
   metricsV1beta1Schema,
+  admissionregistrationV1beta1Schema,
+  admissionregistrationV1alpha1Schema,
+  coordinationV1alpha2Schema,
+  storageV1beta1Schema,
+  storageV1alpha1Schema,
+  certificatesV1alpha1Schema,
+  resourceV1beta1Schema,
+  resourceV1alpha3Schema,
 ];
 
 const MESSAGES: MessageTable = {
@@ -112,6 +136,14 @@ const MESSAGES: MessageTable = {
   ...apiextensionsV1Messages,
   ...apiregistrationV1Messages,
   ...metricsV1beta1Messages,
+  ...admissionregistrationV1alpha1Messages,
+  ...admissionregistrationV1beta1Messages,
+  ...coordinationV1alpha2Messages,
+  ...resourceV1alpha3Messages,
+  ...resourceV1beta1Messages,
+  ...storageV1alpha1Messages,
+  ...storageV1beta1Messages,
+  ...certificatesV1alpha1Messages,
 };
 
 const APIEXTENSIONS = "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1";

@@ -151,6 +151,78 @@ const KINDS: Readonly<Record<string, { pkg: string; kinds: readonly string[] }>>
       "MutatingWebhookConfigurationList",
     ],
   },
+  "admissionregistration.k8s.io/v1alpha1": {
+    pkg: "admissionregistration.v1alpha1",
+    kinds: [
+      "MutatingAdmissionPolicy",
+      "MutatingAdmissionPolicyList",
+      "MutatingAdmissionPolicyBinding",
+      "MutatingAdmissionPolicyBindingList",
+    ],
+  },
+  "admissionregistration.k8s.io/v1beta1": {
+    pkg: "admissionregistration.v1beta1",
+    kinds: [
+      "ValidatingAdmissionPolicy",
+      "ValidatingAdmissionPolicyList",
+      "ValidatingAdmissionPolicyBinding",
+      "ValidatingAdmissionPolicyBindingList",
+    ],
+  },
+  "coordination.k8s.io/v1alpha2": {
+    pkg: "coordination.v1alpha2",
+    kinds: [
+      "LeaseCandidate",
+      "LeaseCandidateList",
+    ],
+  },
+  "resource.k8s.io/v1alpha3": {
+    pkg: "resource.v1alpha3",
+    kinds: [
+      "DeviceClass",
+      "DeviceClassList",
+      "ResourceClaim",
+      "ResourceClaimList",
+      "ResourceClaimTemplate",
+      "ResourceClaimTemplateList",
+      "ResourceSlice",
+      "ResourceSliceList",
+    ],
+  },
+  "resource.k8s.io/v1beta1": {
+    pkg: "resource.v1beta1",
+    kinds: [
+      "DeviceClass",
+      "DeviceClassList",
+      "ResourceClaim",
+      "ResourceClaimList",
+      "ResourceClaimTemplate",
+      "ResourceClaimTemplateList",
+      "ResourceSlice",
+      "ResourceSliceList",
+    ],
+  },
+  "storage.k8s.io/v1alpha1": {
+    pkg: "storage.v1alpha1",
+    kinds: [
+      "VolumeAttributesClass",
+      "VolumeAttributesClassList",
+    ],
+  },
+  "storage.k8s.io/v1beta1": {
+    pkg: "storage.v1beta1",
+    kinds: [
+      "VolumeAttributesClass",
+      "VolumeAttributesClassList",
+    ],
+  },
+  "certificates.k8s.io/v1alpha1": {
+    pkg: "certificates.v1alpha1",
+    kinds: [
+      "ClusterTrustBundle",
+      "ClusterTrustBundleList",
+    ],
+  },
   "scheduling.k8s.io/v1": { pkg: "scheduling.v1", kinds: ["PriorityClass", "PriorityClassList"] },
   "node.k8s.io/v1": { pkg: "node.v1", kinds: ["RuntimeClass", "RuntimeClassList"] },
   "certificates.k8s.io/v1": {

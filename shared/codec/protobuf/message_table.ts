@@ -29,6 +29,14 @@ import { flowcontrolV1Messages } from "./schema/flowcontrol_v1.ts";
 import { apiextensionsV1Messages } from "./schema/apiextensions_v1.ts";
 import { apiregistrationV1Messages } from "./schema/apiregistration_v1.ts";
 import { metricsV1beta1Messages } from "./schema/metrics_v1beta1.ts";
+import { admissionregistrationV1alpha1Messages } from "./schema/admissionregistration_v1alpha1.ts";
+import { admissionregistrationV1beta1Messages } from "./schema/admissionregistration_v1beta1.ts";
+import { coordinationV1alpha2Messages } from "./schema/coordination_v1alpha2.ts";
+import { resourceV1alpha3Messages } from "./schema/resource_v1alpha3.ts";
+import { resourceV1beta1Messages } from "./schema/resource_v1beta1.ts";
+import { storageV1alpha1Messages } from "./schema/storage_v1alpha1.ts";
+import { storageV1beta1Messages } from "./schema/storage_v1beta1.ts";
+import { certificatesV1alpha1Messages } from "./schema/certificates_v1alpha1.ts";
 
 /** The shape of a field's values. */
 export type FieldKind = "string" | "bool" | "int32" | "int64" | "double" | "bytes" | "message";
@@ -96,6 +104,14 @@ const tables: MessageTable[] = [
   apiextensionsV1Messages,
   apiregistrationV1Messages,
   metricsV1beta1Messages,
+  admissionregistrationV1alpha1Messages,
+  admissionregistrationV1beta1Messages,
+  coordinationV1alpha2Messages,
+  resourceV1alpha3Messages,
+  resourceV1beta1Messages,
+  storageV1alpha1Messages,
+  storageV1beta1Messages,
+  certificatesV1alpha1Messages,
 ];
 
 function compileField(t: FieldTuple): FieldInfo {

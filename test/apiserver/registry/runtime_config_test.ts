@@ -74,8 +74,8 @@ Deno.test("checkRuntimeConfig() refuses unknown versions and resources and the c
   const { config } = parse("batch/v9=false,batch/v1/widgets=true,nothere.io/v1,api/legacy=false");
   assert.deepEqual(checkRuntimeConfig(config, KINDS), [
     "group version batch/v9 that has not been registered",
-    "group version nothere.io/v1 that has not been registered",
     "resource batch/v1/widgets that has not been registered",
+    "unknown api groups nothere.io",
     "the core API (api/v1) and its resources cannot be disabled: the server runs on them",
   ]);
   assert.deepEqual(checkRuntimeConfig(parse("batch/v1=false,api/v1=true").config, KINDS), []);

@@ -76,7 +76,8 @@ function trimmed(v: unknown): string {
   return (stringOf(v) ?? "").trim();
 }
 
-function validateVariables(
+/** validateVariables: named CEL variables (shared with MutatingAdmissionPolicy). */
+export function validateVariables(
   spec: Record<string, unknown>,
   scope: ExpressionScope,
   compiler: AdmissionExpressionCompiler,

@@ -28,7 +28,7 @@ function paramRefCell(ref: unknown): string {
 }
 
 /** ValidatingAdmissionPolicyBinding: Name, PolicyName, ParamRef, Age. */
-const BINDING_COLUMNS: TableColumns = {
+export const BINDING_COLUMNS: TableColumns = {
   columns: [
     NAME_COLUMN,
     column(

@@ -71,7 +71,8 @@ function setDefaults(o: KubeObject): void {
   o.volumeBindingMode ??= "Immediate";
 }
 
-function validateParameters(params: unknown): FieldError[] {
+/** validateParameters: at most 512 keys, none empty, 256 KiB in all. */
+export function validateParameters(params: unknown): FieldError[] {
   if (!isObject(params)) return [];
   const entries = Object.entries(params);
   if (entries.length > MAX_PARAMETERS) {

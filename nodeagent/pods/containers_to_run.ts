@@ -1,13 +1,20 @@
 /**
  * Which containers of a pod the worker keeps running now: init containers one at a time in
  * order, sidecars (init containers with `restartPolicy: Always`) kept running once started,
- * and the containers once every init container completed.
+ * and the containers (and ephemeral containers, never restarted) once every init container
+ * completed.
  *
  * @module
  */
 import type { KubeObject } from "../../shared/api/meta/v1/types.ts";
 import type { ContainerStatus } from "../runtime/runtime.ts";
-import { containersOf, initContainersOf, newest, type PodContainer as Spec } from "./pod_spec.ts";
+import {
+  containersOf,
+  ephemeralContainersOf,
+  initContainersOf,
+  newest,
+  type PodContainer as Spec,
+} from "./pod_spec.ts";
 
 /** Whether an init container is a sidecar (`restartPolicy: Always`). */
 export function isSidecar(c: Spec): boolean {
@@ -38,5 +45,7 @@ export function containersToRun(
     return out;
   }
   for (const c of containersOf(pod)) out.push({ c, policy });
+  // Ephemeral containers run once, never restarted.
+  for (const c of ephemeralContainersOf(pod)) out.push({ c, policy: "Never" });
   return out;
 }

@@ -47,6 +47,12 @@ export function initContainersOf(pod: KubeObject): PodContainer[] {
   return Array.isArray(list) ? list as PodContainer[] : [];
 }
 
+/** `spec.ephemeralContainers` (debug containers added through `pods/ephemeralcontainers`). */
+export function ephemeralContainersOf(pod: KubeObject): PodContainer[] {
+  const list = podSpec(pod).ephemeralContainers;
+  return Array.isArray(list) ? list as PodContainer[] : [];
+}
+
 /** The newest of a pod's containers with this name: a running one, else the most restarted. */
 export function newest(current: ContainerStatus[], name: string): ContainerStatus | undefined {
   let best: ContainerStatus | undefined;

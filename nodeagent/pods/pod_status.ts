@@ -10,7 +10,13 @@ import type { KubeObject } from "../../shared/api/meta/v1/types.ts";
 import { rfc3339 } from "../status/node_conditions.ts";
 import type { ContainerState, ContainerStatus } from "../runtime/runtime.ts";
 import type { PodContainer } from "./pod_spec.ts";
-import { containersOf, initContainersOf, newest, podSpec } from "./pod_spec.ts";
+import {
+  containersOf,
+  ephemeralContainersOf,
+  initContainersOf,
+  newest,
+  podSpec,
+} from "./pod_spec.ts";
 
 /** What the worker knows beyond the runtime's container statuses. */
 export interface StatusView {
@@ -124,6 +130,10 @@ export function podStatus(
   const at = rfc3339(o.now);
   const inits = initContainersOf(pod).map((c) => containerStatus(c, current, view));
   const statuses = containersOf(pod).map((c) => containerStatus(c, current, view));
+  const ephemeral = ephemeralContainersOf(pod).map((c) => {
+    const { started: _s, ...s } = containerStatus(c, current, view);
+    return { ...s, ready: false };
+  });
   let phase = podPhase(policy, inits, statuses);
   if (old.phase === "Succeeded" || old.phase === "Failed") phase = String(old.phase);
   const incomplete = inits.filter((s) =>
@@ -164,6 +174,7 @@ export function podStatus(
     startTime: old.startTime ?? at,
     ...(inits.length ? { initContainerStatuses: inits } : {}),
     containerStatuses: statuses,
+    ...(ephemeral.length ? { ephemeralContainerStatuses: ephemeral } : {}),
     qosClass: old.qosClass ?? "BestEffort",
   };
 }

@@ -49,6 +49,7 @@ import {
 } from "./container_lifecycle.ts";
 import {
   containersOf,
+  ephemeralContainersOf,
   initContainersOf,
   newest,
   type PodContainer as Spec,
@@ -326,7 +327,8 @@ export class PodWorker {
   async #terminate(pod: KubeObject, current: ContainerStatus[]): Promise<void> {
     const uid = pod.metadata.uid!;
     const grace = gracePeriodSeconds(pod);
-    const specs = new Map([...initContainersOf(pod), ...containersOf(pod)].map((c) => [c.name, c]));
+    const all = [...initContainersOf(pod), ...containersOf(pod), ...ephemeralContainersOf(pod)];
+    const specs = new Map(all.map((c) => [c.name, c]));
     await Promise.all(
       current.filter((c) => "running" in c.state).map((c) =>
         killContainer(pod, specs.get(c.name) ?? { name: c.name }, {

@@ -79,7 +79,8 @@ Deno.test("node agent probes, restarts and terminates containers as the kubelet 
             livenessProbe: {
               exec: { command: ["cat", "healthy"] },
               periodSeconds: 1,
-              failureThreshold: 1,
+              // Two failures: the restarted container has a moment to create the file.
+              failureThreshold: 2,
             },
           }],
         }),
@@ -147,6 +148,65 @@ Deno.test("node agent probes, restarts and terminates containers as the kubelet 
         const s = await status(ts, "ready");
         return cond(s, "Ready")?.status === "False" && s.containerStatuses?.[0].ready === false;
       }, AGENT_POLL);
+    });
+
+    await t.step("init containers run in order before the containers", async () => {
+      const order = `${dir}/init-order.txt`;
+      await ts.client.create(
+        PODS,
+        pod("inits", {
+          initContainers: [
+            { name: "one", image: "x", command: ["sh", "-c", `echo one >> ${order}`] },
+            { name: "two", image: "x", command: ["sh", "-c", `echo two >> ${order}`] },
+          ],
+          containers: [{
+            name: "app",
+            image: "x",
+            command: ["sh", "-c", `echo app >> ${order}; exec sleep 600`],
+          }],
+        }),
+      );
+      const s = await eventually("inits done and app running", async () => {
+        const s = await status(ts, "inits") as PodStatus & {
+          initContainerStatuses?: ContainerStatus[];
+        };
+        return s.containerStatuses?.[0] && "running" in s.containerStatuses[0].state
+          ? s
+          : undefined;
+      }, AGENT_POLL);
+      assert.deepEqual(
+        s.initContainerStatuses?.map((c) => [c.name, c.state.terminated?.reason]),
+        [["one", "Completed"], ["two", "Completed"]],
+      );
+      assert.equal(cond(s, "Initialized")?.status, "True");
+      assert.equal(await Deno.readTextFile(order), "one\ntwo\napp\n");
+    });
+
+    await t.step("kubectl debug adds an ephemeral container that the agent runs", async () => {
+      if (skipWithoutKubectl("kubectl debug")) return;
+      const out = `${dir}/debugged.txt`;
+      const r = await runKubectl(kubectl, [
+        "debug",
+        "inits",
+        "--image=x",
+        "-c",
+        "debugger",
+        "--",
+        "sh",
+        "-c",
+        `echo debugged > ${out}`,
+      ]);
+      assert.equal(r.code, 0, r.stdout + r.stderr);
+      const c = await eventually("the ephemeral container's status", async () => {
+        const s = (await status(ts, "inits")) as PodStatus & {
+          ephemeralContainerStatuses?: ContainerStatus[];
+        };
+        const c = s.ephemeralContainerStatuses?.[0];
+        return c?.state.terminated ? c : undefined;
+      }, AGENT_POLL);
+      assert.equal(c.name, "debugger");
+      assert.equal(c.state.terminated.exitCode, 0);
+      assert.equal(await Deno.readTextFile(out), "debugged\n");
     });
 
     await t.step("a crashing container reaches CrashLoopBackOff", async () => {

@@ -1,10 +1,11 @@
 /**
  * Runs one probe or hook action against a container: exec through the runtime's `execSync`,
- * `httpGet`, `tcpSocket`; the host defaults to the pod IP.
+ * `httpGet`, `tcpSocket`, `grpc`; the host defaults to the pod IP.
  *
  * @module
  */
 import type { ContainerRuntime } from "../runtime/runtime.ts";
+import { grpcProbe } from "./grpc_probe.ts";
 import { httpProbe } from "./http_probe.ts";
 import {
   type ProbedContainer,
@@ -48,7 +49,13 @@ export async function runProbe(
       return await tcpProbe(handler.tcpSocket.host || target.podIP, port, timeoutmsOr(timeoutMs));
     }
     if (handler.grpc) {
-      return { result: "unknown", output: "gRPC probes are not supported by this node agent" };
+      const port = resolvePort(handler.grpc.port, target.container);
+      return await grpcProbe(
+        target.podIP,
+        port,
+        handler.grpc.service ?? "",
+        timeoutmsOr(timeoutMs),
+      );
     }
     return { result: "unknown", output: "missing probe handler" };
   } catch (err) {

@@ -18,7 +18,7 @@ async function withHealthServer(
     sessions.add(s);
     s.on("close", () => sessions.delete(s));
   });
-  server.on("stream", (stream, headers) => {
+  server.on("stream", (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) => {
     const chunks: Uint8Array[] = [];
     stream.on("data", (c: Uint8Array) => chunks.push(new Uint8Array(c)));
     stream.on("error", () => {});

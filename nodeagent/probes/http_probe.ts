@@ -64,11 +64,12 @@ export function httpProbe(
       res.on("data", (chunk: string) => {
         if (body.length < MAX_BODY) body += chunk.slice(0, MAX_BODY - body.length);
       });
-      res.on("end", () => {
+      const judge = () => {
         if (code >= 200 && code < 400) done({ result: "success", output: body });
         else done({ result: "failure", output: `HTTP probe failed with statuscode: ${code}` });
-      });
-      res.on("error", () => done({ result: "success", output: body }));
+      };
+      res.on("end", judge);
+      res.on("error", judge);
     });
     const timer = setTimeout(() => {
       done({

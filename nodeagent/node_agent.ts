@@ -12,6 +12,7 @@ import { parseDurationMs } from "../shared/time/duration.ts";
 import type { AgentOptions } from "./agent_options.ts";
 import { type Clock, systemClock } from "./clock/clock.ts";
 import { parseEvictionThreshold } from "./config/eviction_threshold.ts";
+import { ApiEventRecorder } from "./events/event_recorder.ts";
 import { LeaseController } from "./lease/lease_controller.ts";
 import { PollingPodSource } from "./pods/pod_source.ts";
 import { PodWorker } from "./pods/pod_worker.ts";
@@ -264,6 +265,7 @@ function newPodWorker(o: AgentOptions, p: AgentParts): PodWorker {
     hostIP: p.ip,
     clock,
     logger,
+    recorder: new ApiEventRecorder({ client, nodeName: o.nodeName, clock, logger }),
   });
 }
 

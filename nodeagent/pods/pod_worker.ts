@@ -10,9 +10,14 @@
  *   back-off: the first restart at once, then a wait of 10 s doubling to 5 min measured from
  *   when the container finished, shown as waiting `CrashLoopBackOff`; the back-off starts over
  *   when the last restart is more than 10 min before the crash.
- * - A pod with a `deletionTimestamp` has its containers stopped (SIGTERM, SIGKILL after the
- *   deletion grace period) and removed, its sandbox removed, and is then deleted with
- *   `gracePeriodSeconds=0`.
+ * - Init containers run one at a time, in order, to completion before the containers start.
+ * - Probes ({@link Prober}): readiness sets `ready` and the Ready/ContainersReady conditions,
+ *   a startup probe gates the others, and a failed liveness or startup probe kills the
+ *   container (`Killing` event), which is then restarted by its policy.
+ * - `postStart` hooks run after a start; a failure kills the container.
+ * - A pod with a `deletionTimestamp` has its containers killed in the background (`preStop`
+ *   hook, SIGTERM, SIGKILL after the rest of the deletion grace period), removed, its sandbox
+ *   removed, and is then deleted with `gracePeriodSeconds=0`.
  * - Containers and sandboxes of pods no longer bound here are stopped and removed, but only
  *   once the pod source has answered (before that, every container would look orphaned).
  * - Status (phase, conditions, container statuses with state, last state, restart count, start
@@ -23,14 +28,12 @@
 import type { KubeObject } from "../../shared/api/meta/v1/types.ts";
 import type { RestClient } from "../../shared/client/rest_client.ts";
 import type { Logger } from "../../shared/log/mod.ts";
-import { formatDuration } from "../../shared/time/duration.ts";
 import { apiCall, isStatus } from "../client/api_call.ts";
 import type { Clock } from "../clock/clock.ts";
-import { rfc3339 } from "../status/node_conditions.ts";
+import { type EventRecorder, podEventObject } from "../events/event_recorder.ts";
+import { Prober, type RunningContainer } from "../probes/prober.ts";
 import {
-  type ContainerMount,
   type ContainerRuntime,
-  type ContainerSpec,
   type ContainerState,
   type ContainerStatus,
   CreateContainerError,
@@ -38,15 +41,26 @@ import {
   type PodInfo,
   PodSandboxError,
 } from "../runtime/runtime.ts";
+import {
+  gracePeriodSeconds,
+  killContainer,
+  type LifecycleContext,
+  runHook,
+} from "./container_lifecycle.ts";
+import {
+  containersOf,
+  ephemeralContainersOf,
+  initContainersOf,
+  newest,
+  type PodContainer as Spec,
+  podSpec,
+} from "./pod_spec.ts";
+import { containersToRun, isSidecar } from "./containers_to_run.ts";
+import { podStatus } from "./pod_status.ts";
+import { toContainerSpec, toPodInfo, type Volume } from "./runtime_specs.ts";
 import type { PodSource } from "./pod_source.ts";
+import { type Backoff, crashLoopMessage, inBackoff, nextBackoff } from "./restart_backoff.ts";
 
-/** The first crash back-off (ms). */
-export const CRASH_BACKOFF_BASE_MS = 10_000;
-/** The longest crash back-off (ms). */
-export const CRASH_BACKOFF_MAX_MS = 300_000;
-
-/** How long after its last restart a crash starts the back-off over (2 × the maximum). */
-export const CRASH_BACKOFF_RESET_MS = 2 * CRASH_BACKOFF_MAX_MS;
 /** The wait before a container that failed to be created is tried again (ms). */
 export const CREATE_RETRY_MS = 10_000;
 
@@ -68,30 +82,8 @@ export interface PodWorkerOptions {
   logger?: Logger;
   /** How often containers are checked between pod updates (default 1 s). */
   resyncMs?: number;
-}
-
-interface Spec {
-  name: string;
-  image?: string;
-  imagePullPolicy?: string;
-  command?: string[];
-  args?: string[];
-  env?: { name: string; value?: string }[];
-  workingDir?: string;
-  volumeMounts?: { name: string; mountPath: string; readOnly?: boolean }[];
-  securityContext?: ContainerSpec["securityContext"];
-}
-
-/** A pod volume, as far as the worker maps it (hostPath only). */
-interface Volume {
-  name: string;
-  hostPath?: { path: string };
-}
-
-/** The kubelet's `flowcontrol.Backoff` entry. */
-interface Backoff {
-  ms: number;
-  lastUpdate: number;
+  /** Where events about pods go (`Killing`, `Unhealthy`, `BackOff`, `Started`). */
+  recorder?: EventRecorder;
 }
 
 interface Memory {
@@ -109,68 +101,6 @@ interface Memory {
   written?: string;
 }
 
-function podSpec(pod: KubeObject): Record<string, unknown> {
-  return (pod.spec ?? {}) as Record<string, unknown>;
-}
-
-function containersOf(pod: KubeObject): Spec[] {
-  const list = podSpec(pod).containers;
-  return Array.isArray(list) ? list as Spec[] : [];
-}
-
-/** Formats milliseconds as Go's `time.Duration` does for whole seconds (`1m20s`, `5m0s`). */
-export function goDuration(ms: number): string {
-  return formatDuration(Math.round(ms / 1000) * 1000);
-}
-
-/** The newest of a pod's containers with this name: a running one, else the most restarted. */
-function newest(current: ContainerStatus[], name: string): ContainerStatus | undefined {
-  let best: ContainerStatus | undefined;
-  for (const c of current) {
-    if (c.name !== name) continue;
-    if (!best || "running" in c.state) best = c;
-    else if (!("running" in best.state) && c.restartCount > best.restartCount) best = c;
-  }
-  return best;
-}
-
-/** Moves a back-off to its next step, as `flowcontrol.Backoff.Next` does. */
-function nextBackoff(b: Backoff | undefined, eventTime: number, now: number): Backoff {
-  if (!b || eventTime - b.lastUpdate > CRASH_BACKOFF_RESET_MS) {
-    return { ms: CRASH_BACKOFF_BASE_MS, lastUpdate: now };
-  }
-  return { ms: Math.min(b.ms * 2, CRASH_BACKOFF_MAX_MS), lastUpdate: now };
-}
-
-/** Whether `eventTime` is still inside the back-off window (`IsInBackOffSince`). */
-function inBackoff(b: Backoff | undefined, eventTime: number, now: number): boolean {
-  if (!b || eventTime - b.lastUpdate > CRASH_BACKOFF_RESET_MS) return false;
-  return now - eventTime < b.ms;
-}
-
-/** What the runtime needs to know about a pod. */
-export function toPodInfo(pod: KubeObject): PodInfo {
-  const spec = podSpec(pod);
-  const all = [
-    ...containersOf(pod),
-    ...(Array.isArray(spec.initContainers) ? spec.initContainers as Spec[] : []),
-  ];
-  return {
-    namespace: pod.metadata.namespace!,
-    name: pod.metadata.name!,
-    uid: pod.metadata.uid!,
-    securityContext: spec.securityContext as PodInfo["securityContext"],
-    labels: pod.metadata.labels ?? {},
-    annotations: pod.metadata.annotations ?? {},
-    hostname: typeof spec.hostname === "string" && spec.hostname ? spec.hostname : undefined,
-    hostNetwork: spec.hostNetwork === true,
-    hostPID: spec.hostPID === true,
-    hostIPC: spec.hostIPC === true,
-    shareProcessNamespace: spec.shareProcessNamespace === true,
-    privileged: all.some((c) => c.securityContext?.privileged === true),
-  };
-}
-
 /** Runs this node's pods. */
 export class PodWorker {
   readonly #o: PodWorkerOptions;
@@ -184,10 +114,21 @@ export class PodWorker {
   #stopped = false;
   /** Whether the source delivered the pods once (before that, no container is an orphan). */
   #sourceReady = false;
+  readonly #prober: Prober;
+  readonly #abort = new AbortController();
+  /** Work that outlives a pass (kills, terminations, postStart hooks), by key. */
+  readonly #background = new Map<string, Promise<void>>();
 
   /** Creates a stopped worker. */
   constructor(opts: PodWorkerOptions) {
     this.#o = opts;
+    this.#prober = new Prober({
+      runtime: opts.runtime,
+      clock: opts.clock,
+      recorder: opts.recorder,
+      logger: opts.logger,
+      onChange: () => void this.syncNow(),
+    });
   }
 
   /** Starts following the pod source. */
@@ -208,10 +149,20 @@ export class PodWorker {
   /** Stops following pods (containers keep running until the runtime is closed). */
   async stop(): Promise<void> {
     this.#stopped = true;
+    this.#abort.abort(new Error("the pod worker stopped"));
     clearInterval(this.#timer);
     await this.#o.source.stop();
     await this.#queued;
     await this.#running;
+  }
+
+  /** Resolves when no probe, kill, termination or hook is in progress. */
+  async idle(): Promise<void> {
+    await this.#prober.idle();
+    while (this.#background.size) {
+      await Promise.all([...this.#background.values()]);
+      await this.#prober.idle();
+    }
   }
 
   /**
@@ -268,8 +219,13 @@ export class PodWorker {
       await this.#o.runtime.removePod(uid).catch((err) =>
         this.#o.logger?.warn("cannot remove an orphaned pod", { uid, err: String(err) })
       );
-      this.#memory.delete(uid);
+      this.#forget(uid);
     }
+  }
+
+  #forget(uid: string): void {
+    this.#memory.delete(uid);
+    this.#prober.forget(uid);
   }
 
   #mem(uid: string): Memory {
@@ -287,10 +243,35 @@ export class PodWorker {
     return m;
   }
 
+  /** What hooks and kills need. */
+  #ctx(): LifecycleContext {
+    return {
+      runtime: this.#o.runtime,
+      clock: this.#o.clock,
+      recorder: this.#o.recorder,
+      podIP: this.#o.hostIP,
+      signal: this.#abort.signal,
+    };
+  }
+
+  /** Runs `work` once per key in the background, then syncs again. */
+  #inBackground(key: string, work: () => Promise<void>): void {
+    if (this.#background.has(key)) return;
+    const p = work().catch((err) =>
+      this.#o.logger?.warn("pod work failed", { key, err: String(err) })
+    ).finally(() => {
+      this.#background.delete(key);
+      this.syncNow();
+    });
+    this.#background.set(key, p);
+  }
+
   async #syncPod(pod: KubeObject, current: ContainerStatus[]): Promise<void> {
     const uid = pod.metadata.uid!;
+    if (pod.metadata.deletionTimestamp) {
+      return this.#inBackground(`terminate/${uid}`, () => this.#terminate(pod, current));
+    }
     const spec = podSpec(pod);
-    if (pod.metadata.deletionTimestamp) return await this.#finishDeletion(pod, spec, current);
     const status = (pod.status ?? {}) as Record<string, unknown>;
     const mem = this.#mem(uid);
     const policy = String(spec.restartPolicy ?? "Always");
@@ -298,28 +279,65 @@ export class PodWorker {
     const info = toPodInfo(pod);
     const volumes = Array.isArray(spec.volumes) ? spec.volumes as Volume[] : [];
     const now = this.#o.clock.now();
-    for (const c of containersOf(pod)) {
-      if (done) break;
-      if (!this.#dueToStart(mem, c, newest(current, c.name), { policy, info, now })) continue;
-      await this.#startOne(mem, info, c, volumes, now);
+    for (const { c, policy: p } of done ? [] : containersToRun(pod, current, policy)) {
+      if (!this.#dueToStart(mem, c, newest(current, c.name), { policy: p, info, now })) continue;
+      await this.#startOne(pod, { mem, info, c, volumes, now });
     }
     const after = (await this.#o.runtime.listContainers()).filter((c) => c.pod.uid === uid);
+    this.#probeAndKill(pod, after, policy);
     await this.#writeStatus(pod, after, mem);
   }
 
   /**
-   * A pod being deleted: stops its containers within the grace period, removes them and the
-   * sandbox, deletes the Pod with `gracePeriodSeconds=0` and forgets it.
+   * Kills the running containers whose liveness or startup probe failed, and starts the probes
+   * that are due for the others.
    */
-  async #finishDeletion(
-    pod: KubeObject,
-    spec: Record<string, unknown>,
-    current: ContainerStatus[],
-  ): Promise<void> {
+  #probeAndKill(pod: KubeObject, current: ContainerStatus[], policy: string): void {
     const uid = pod.metadata.uid!;
-    const grace = (pod.metadata.deletionGracePeriodSeconds ??
-      (spec.terminationGracePeriodSeconds as number | undefined) ?? 30) * 1000;
-    await Promise.all(current.map((c) => this.#o.runtime.stopContainer(c.id, grace)));
+    const probed = [...initContainersOf(pod).filter(isSidecar), ...containersOf(pod)];
+    const running = new Map<string, RunningContainer>();
+    for (const c of probed) {
+      const have = newest(current, c.name);
+      if (!have || !("running" in have.state)) continue;
+      if (this.#background.has(`kill/${have.id}`)) continue;
+      const reason = this.#prober.killReason(uid, c, have.id);
+      if (!reason) {
+        running.set(c.name, { id: have.id, startedAt: Date.parse(have.state.running.startedAt) });
+        continue;
+      }
+      const probe = reason === "liveness" ? c.livenessProbe : c.startupProbe;
+      const restart = policy !== "Never" || isSidecar(c);
+      const message = `Container ${c.name} failed ${reason} probe${
+        restart ? ", will be restarted" : ""
+      }`;
+      this.#inBackground(`kill/${have.id}`, () =>
+        killContainer(pod, c, {
+          containerId: have.id,
+          graceSeconds: gracePeriodSeconds(pod, probe?.terminationGracePeriodSeconds),
+          message,
+        }, this.#ctx()));
+    }
+    this.#prober.sync(pod, probed, this.#o.hostIP, running);
+  }
+
+  /**
+   * A pod being deleted: kills its containers within the grace period (preStop hooks first),
+   * removes them and the sandbox, deletes the Pod with `gracePeriodSeconds=0` and forgets it.
+   */
+  async #terminate(pod: KubeObject, current: ContainerStatus[]): Promise<void> {
+    const uid = pod.metadata.uid!;
+    const grace = gracePeriodSeconds(pod);
+    const all = [...initContainersOf(pod), ...containersOf(pod), ...ephemeralContainersOf(pod)];
+    const specs = new Map(all.map((c) => [c.name, c]));
+    await Promise.all(
+      current.filter((c) => "running" in c.state).map((c) =>
+        killContainer(pod, specs.get(c.name) ?? { name: c.name }, {
+          containerId: c.id,
+          graceSeconds: grace,
+          message: `Stopping container ${c.name}`,
+        }, this.#ctx())
+      ),
+    );
     for (const c of current) await this.#o.runtime.removeContainer(c.id).catch(() => {});
     await this.#o.runtime.removePod(uid);
     try {
@@ -340,7 +358,7 @@ export class PodWorker {
       if (!isStatus(err, 404) && !isStatus(err, 409)) throw err;
     }
     this.#pods.delete(uid);
-    this.#memory.delete(uid);
+    this.#forget(uid);
   }
 
   /**
@@ -374,11 +392,17 @@ export class PodWorker {
       } else {
         const b = mem.crashBackoff.get(c.name);
         if (inBackoff(b, eventTime, now)) {
+          if (waiting?.reason !== "CrashLoopBackOff") {
+            this.#o.recorder?.event(
+              podEventObject({ metadata: info }, c.name),
+              "Warning",
+              "BackOff",
+              `Back-off restarting failed container ${c.name} in pod ${info.name}_${info.namespace}(${info.uid})`,
+            );
+          }
           mem.waiting.set(c.name, {
             reason: "CrashLoopBackOff",
-            message: `back-off ${
-              goDuration(b!.ms)
-            } restarting failed container=${c.name} pod=${info.name}_${info.namespace}(${info.uid})`,
+            message: crashLoopMessage(b!, c.name, info),
           });
           return false;
         }
@@ -395,16 +419,18 @@ export class PodWorker {
     return true;
   }
 
-  /** Starts container `c`; a failure is remembered as its waiting reason with a retry time. */
+  /**
+   * Starts container `c` (`Created` and `Started` events, then its postStart hook in the
+   * background); a failure is remembered as its waiting reason with a retry time.
+   */
   async #startOne(
-    mem: Memory,
-    info: PodInfo,
-    c: Spec,
-    volumes: Volume[],
-    now: number,
+    pod: KubeObject,
+    o: { mem: Memory; info: PodInfo; c: Spec; volumes: Volume[]; now: number },
   ): Promise<void> {
+    const { mem, info, c, volumes, now } = o;
+    let started: ContainerStatus;
     try {
-      await this.#o.runtime.startContainer(info, toContainerSpec(c, volumes));
+      started = await this.#o.runtime.startContainer(info, toContainerSpec(c, volumes));
       mem.waiting.delete(c.name);
       mem.retryAt.delete(c.name);
       mem.pullBackoff.delete(c.name);
@@ -420,7 +446,32 @@ export class PodWorker {
       } else {
         mem.retryAt.set(c.name, now + CREATE_RETRY_MS);
       }
+      return;
     }
+    const obj = podEventObject(pod, c.name);
+    this.#o.recorder?.event(obj, "Normal", "Created", `Created container ${c.name}`);
+    this.#o.recorder?.event(obj, "Normal", "Started", `Started container ${c.name}`);
+    const hook = c.lifecycle?.postStart;
+    if (hook) this.#inBackground(`kill/${started.id}`, () => this.#postStart(pod, c, started.id));
+  }
+
+  /** Runs a postStart hook; a failure is a `FailedPostStartHook` event and kills the container. */
+  async #postStart(pod: KubeObject, c: Spec, containerId: string): Promise<void> {
+    const ctx = this.#ctx();
+    const grace = gracePeriodSeconds(pod);
+    const failure = await runHook(c.lifecycle!.postStart!, {
+      pod,
+      container: c,
+      containerId,
+      timeoutMs: Math.max(grace, 1) * 1000,
+    }, ctx);
+    if (!failure) return;
+    this.#o.recorder?.event(podEventObject(pod, c.name), "Warning", "FailedPostStartHook", failure);
+    await killContainer(pod, c, {
+      containerId,
+      graceSeconds: grace,
+      message: "FailedPostStartHook",
+    }, ctx);
   }
 
   /** While an image pull waits for its retry, ErrImagePull becomes ImagePullBackOff. */
@@ -435,7 +486,15 @@ export class PodWorker {
 
   async #writeStatus(pod: KubeObject, current: ContainerStatus[], mem: Memory): Promise<void> {
     const status = (pod.status ?? {}) as Record<string, unknown>;
-    const next = podStatus(pod, current, mem, this.#o.hostIP, this.#o.clock.now());
+    const uid = pod.metadata.uid!;
+    const next = podStatus(pod, current, {
+      waiting: mem.waiting,
+      lastState: mem.lastState,
+      readiness: (c, have) => ({
+        ready: this.#prober.ready(uid, c, have.id),
+        started: this.#prober.started(uid, c, have.id),
+      }),
+    }, { hostIP: this.#o.hostIP, now: this.#o.clock.now() });
     const key = JSON.stringify(next);
     if (mem.written === key) return;
     const withoutTimes = (s: unknown) =>
@@ -460,7 +519,7 @@ export class PodWorker {
         const written = await apiCall<KubeObject>(this.#o.client, "PUT", ref, {
           body: { ...base, status: { ...(base.status as object ?? {}), ...next } },
         });
-        this.#pods.set(pod.metadata.uid!, written);
+        this.#pods.set(uid, written);
         mem.written = key;
         return;
       } catch (err) {
@@ -470,119 +529,4 @@ export class PodWorker {
       }
     }
   }
-}
-
-/**
- * Converts a pod's container to what the runtime takes: literal env values only, and the
- * volume mounts of `hostPath` volumes as mounts (other volume kinds are not supported).
- */
-export function toContainerSpec(c: Spec, volumes: Volume[] = []): ContainerSpec {
-  const mounts: ContainerMount[] = [];
-  for (const m of c.volumeMounts ?? []) {
-    const v = volumes.find((x) => x.name === m.name);
-    if (!v?.hostPath?.path) continue;
-    mounts.push({
-      containerPath: m.mountPath,
-      hostPath: v.hostPath.path,
-      ...(m.readOnly ? { readOnly: true } : {}),
-    });
-  }
-  return {
-    name: c.name,
-    image: c.image,
-    ...(c.imagePullPolicy ? { imagePullPolicy: c.imagePullPolicy } : {}),
-    ...(mounts.length ? { mounts } : {}),
-    command: c.command,
-    args: c.args,
-    env: (c.env ?? []).filter((e) => typeof e.value === "string" || e.value === undefined)
-      .map((e) => ({ name: e.name, value: e.value ?? "" })),
-    workingDir: c.workingDir,
-    securityContext: c.securityContext,
-  };
-}
-
-function condition(
-  type: string,
-  ok: boolean,
-  at: string,
-  previous: unknown,
-): Record<string, unknown> {
-  const prev = Array.isArray(previous)
-    ? (previous as Record<string, unknown>[]).find((c) => c.type === type)
-    : undefined;
-  const status = ok ? "True" : "False";
-  return {
-    type,
-    status,
-    lastProbeTime: null,
-    lastTransitionTime: prev && prev.status === status ? prev.lastTransitionTime : at,
-    ...(ok || type === "PodScheduled" || type === "Initialized"
-      ? {}
-      : { reason: "ContainersNotReady" }),
-  };
-}
-
-/** The pod status the agent reports. */
-function podStatus(
-  pod: KubeObject,
-  current: ContainerStatus[],
-  mem: Memory,
-  hostIP: string,
-  now: number,
-): Record<string, unknown> {
-  const old = (pod.status ?? {}) as Record<string, unknown>;
-  const spec = podSpec(pod);
-  const policy = String(spec.restartPolicy ?? "Always");
-  const at = rfc3339(now);
-  const statuses = containersOf(pod).map((c) => {
-    const have = newest(current, c.name);
-    const waiting = mem.waiting.get(c.name);
-    let state: ContainerState;
-    if (have && "running" in have.state) state = have.state;
-    else if (waiting) state = { waiting: { reason: waiting.reason, message: waiting.message } };
-    else if (have) state = have.state;
-    else state = { waiting: { reason: "ContainerCreating" } };
-    const last = mem.lastState.get(c.name);
-    const running = "running" in state;
-    return {
-      name: c.name,
-      state,
-      lastState: last ?? {},
-      ready: running,
-      restartCount: have?.restartCount ?? 0,
-      image: c.image ?? "",
-      imageID: "",
-      ...(have ? { containerID: have.id } : {}),
-      started: running,
-    };
-  });
-  const states = statuses.map((s) => s.state as ContainerState);
-  const allTerminated = states.length > 0 && states.every((s) => "terminated" in s);
-  const anyRunning = states.some((s) => "running" in s);
-  let phase = "Pending";
-  if (allTerminated && policy !== "Always") {
-    const failed = states.some((s) => "terminated" in s && s.terminated.exitCode !== 0);
-    phase = failed && policy === "Never" ? "Failed" : failed ? "Running" : "Succeeded";
-  } else if (anyRunning || statuses.some((s) => s.restartCount > 0 || mem.lastState.has(s.name))) {
-    phase = "Running";
-  }
-  if (old.phase === "Succeeded" || old.phase === "Failed") phase = String(old.phase);
-  const allReady = statuses.length > 0 && statuses.every((s) => s.ready);
-  return {
-    phase,
-    conditions: [
-      condition("PodReadyToStartContainers", true, at, old.conditions),
-      condition("Initialized", true, at, old.conditions),
-      condition("Ready", allReady, at, old.conditions),
-      condition("ContainersReady", allReady, at, old.conditions),
-      condition("PodScheduled", true, at, old.conditions),
-    ],
-    hostIP,
-    hostIPs: [{ ip: hostIP }],
-    podIP: hostIP,
-    podIPs: [{ ip: hostIP }],
-    startTime: old.startTime ?? at,
-    containerStatuses: statuses,
-    qosClass: old.qosClass ?? "BestEffort",
-  };
 }

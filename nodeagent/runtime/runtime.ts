@@ -230,6 +230,18 @@ export class CheckpointNotSupportedError extends Error {
   }
 }
 
+/** What {@link ContainerRuntime.execSync} answers. */
+export interface ExecSyncResult {
+  /** The command's exit code (-1 when it timed out). */
+  exitCode: number;
+  /** Its standard output. */
+  stdout: string;
+  /** Its standard error. */
+  stderr: string;
+  /** Whether it was killed because the timeout passed. */
+  timedOut: boolean;
+}
+
 /** The adapter interface. */
 export interface ContainerRuntime {
   /** Runtime name as used in `containerRuntimeVersion` (`process`, `containerd`, `cri-o`). */
@@ -266,6 +278,11 @@ export interface ContainerRuntime {
    * @throws {CheckpointNotSupportedError} when the runtime cannot checkpoint.
    */
   checkpointContainer(id: string, opts: CheckpointOptions): Promise<void>;
+  /**
+   * Runs a command in a running container and waits for it (CRI `ExecSync`), for exec probes
+   * and hooks; runtimes without it cannot run them.
+   */
+  execSync?(id: string, command: string[], timeoutMs: number): Promise<ExecSyncResult>;
   /** Stops everything and releases resources. */
   close(): Promise<void>;
   /**

@@ -3,7 +3,8 @@
  * protobufjs descriptors with the field numbers of the public cri-api `api.proto`: Version,
  * Status, RunPodSandbox, StopPodSandbox, RemovePodSandbox, ListPodSandbox, CreateContainer,
  * StartContainer, ListContainers, ContainerStatus, StopContainer, RemoveContainer,
- * CheckpointContainer and ListContainerStats of the RuntimeService; ImageStatus and PullImage of the ImageService.
+ * CheckpointContainer, ListContainerStats and ExecSync of the RuntimeService; ImageStatus and
+ * PullImage of the ImageService.
  * Only the fields the agent sets or reads are declared; unknown fields in answers are skipped
  * by the decoder, so newer runtimes work.
  *
@@ -293,6 +294,16 @@ const messages: Record<string, MessageDef> = {
   },
   CheckpointContainerResponse: { fields: {} },
   ...statistics,
+  ExecSyncRequest: {
+    fields: { containerId: str(1), cmd: list("string", 2), timeout: i64(3) },
+  },
+  ExecSyncResponse: {
+    fields: {
+      stdout: { type: "bytes", id: 1 },
+      stderr: { type: "bytes", id: 2 },
+      exitCode: { type: "int32", id: 3 },
+    },
+  },
 };
 
 const enums = {

@@ -29,6 +29,7 @@ import {
   type ContainerStatsReading,
   type ContainerStatus,
   CreateContainerError,
+  type ExecSyncResult,
   ImagePullError,
   type PodInfo,
   PodSandboxError,
@@ -497,6 +498,29 @@ export class CriRuntime implements ContainerRuntime {
   async containerStats(): Promise<ContainerStatsReading[]> {
     const r = await this.#call<{ stats: CriContainerStats[] }>("ListContainerStats", {});
     return criStatsReadings(r.stats);
+  }
+
+  /** ExecSync: runs a command in the container; DeadlineExceeded counts as a timeout. */
+  async execSync(id: string, command: string[], timeoutMs: number): Promise<ExecSyncResult> {
+    try {
+      const r = await this.#call<{ stdout: Uint8Array; stderr: Uint8Array; exitCode: number }>(
+        "ExecSync",
+        { containerId: id, cmd: command, timeout: Math.ceil(timeoutMs / 1000) },
+        timeoutMs + RUNTIME_REQUEST_MS,
+      );
+      const text = (b: Uint8Array) => new TextDecoder().decode(b);
+      return {
+        exitCode: r.exitCode,
+        stdout: text(r.stdout),
+        stderr: text(r.stderr),
+        timedOut: false,
+      };
+    } catch (err) {
+      if (err instanceof GrpcError && err.code === 4) {
+        return { exitCode: -1, stdout: "", stderr: "", timedOut: true };
+      }
+      throw err;
+    }
   }
 
   /** Closes the connection (containers keep running in the runtime). */

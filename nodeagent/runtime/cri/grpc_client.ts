@@ -75,20 +75,27 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-/** A connection to one gRPC server on a unix socket, reconnecting when it drops. */
+/**
+ * A connection to one gRPC server on a unix socket (or, given `tcp`, a plaintext TCP address),
+ * reconnecting when it drops.
+ */
 export class GrpcClient {
   readonly #socketPath: string;
+  readonly #tcp?: { host: string; port: number };
   #session?: http2.ClientHttp2Session;
 
-  /** Connects lazily to `socketPath`. */
-  constructor(socketPath: string) {
+  /** Connects lazily to `socketPath`, or to `tcp` when given. */
+  constructor(socketPath: string, tcp?: { host: string; port: number }) {
     this.#socketPath = socketPath;
+    this.#tcp = tcp;
   }
 
   #connect(): http2.ClientHttp2Session {
     if (this.#session && !this.#session.closed && !this.#session.destroyed) return this.#session;
+    const tcp = this.#tcp;
     const session = http2.connect("http://localhost", {
-      createConnection: () => net.connect(this.#socketPath),
+      createConnection: () =>
+        tcp ? net.connect({ host: tcp.host, port: tcp.port }) : net.connect(this.#socketPath),
     });
     session.on("error", () => {/* reported on the streams */});
     session.on("close", () => {

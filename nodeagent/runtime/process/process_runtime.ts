@@ -15,6 +15,7 @@ import {
   type ContainerState,
   type ContainerStatus,
   CreateContainerError,
+  type ExecSyncResult,
   type PodInfo,
   type PodSandboxStatus,
 } from "../runtime.ts";
@@ -364,6 +365,18 @@ export class ProcessRuntime implements ContainerRuntime {
     }, opts.signal);
   }
 
+  /**
+   * Runs `command` as a host process with the container's environment and working directory
+   * (the process runtime's "inside the container"); killed when the timeout passes.
+   */
+  execSync(id: string, command: string[], timeoutMs: number): Promise<ExecSyncResult> {
+    const e = this.#entry(id);
+    if (!e || !("running" in e.state)) {
+      return Promise.reject(new Error(`container ${id} is not running`));
+    }
+    return runCommand(command, e.env, e.workDir, timeoutMs);
+  }
+
   /** Kills every container and waits for them to exit. */
   async close(): Promise<void> {
     await Promise.all([...this.#byId.values()].map((e) => this.stopContainer(e.id, 0)));
@@ -399,5 +412,55 @@ function spawnContainer(
         (e as Error).message
       }`,
     );
+  }
+}
+
+/** Runs a command to completion (or until the timeout kills it) and collects its output. */
+async function runCommand(
+  command: string[],
+  env: Record<string, string>,
+  cwd: string,
+  timeoutMs: number,
+): Promise<ExecSyncResult> {
+  if (command.length === 0) throw new Error("exec: no command specified");
+  let child: Deno.ChildProcess;
+  try {
+    child = new Deno.Command(command[0], {
+      args: command.slice(1),
+      env,
+      clearEnv: true,
+      cwd,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+  } catch (err) {
+    return {
+      exitCode: 126,
+      stdout: "",
+      stderr: `exec: ${JSON.stringify(command[0])}: ${(err as Error).message}`,
+      timedOut: false,
+    };
+  }
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    try {
+      child.kill("SIGKILL");
+    } catch {
+      // already gone
+    }
+  }, timeoutMs);
+  try {
+    const out = await child.output();
+    const text = (b: Uint8Array) => new TextDecoder().decode(b);
+    return {
+      exitCode: timedOut ? -1 : out.code,
+      stdout: text(out.stdout),
+      stderr: text(out.stderr),
+      timedOut,
+    };
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -1,7 +1,8 @@
 /**
  * An in-memory container runtime for pod worker tests (a fake of the external runtime):
  * containers exist only as records, "exit" on request, and every call is recorded. Start
- * failures are queued with {@link FakeRuntime.failNextStart}.
+ * failures are queued with {@link FakeRuntime.failNextStart}; `execSync` answers by
+ * {@link FakeRuntime.execExitCodes}.
  *
  * @module
  */
@@ -10,6 +11,7 @@ import type {
   ContainerRuntime,
   ContainerSpec,
   ContainerStatus,
+  ExecSyncResult,
   PodInfo,
   PodSandboxStatus,
 } from "../../../nodeagent/runtime/runtime.ts";
@@ -137,6 +139,20 @@ export class FakeRuntime implements ContainerRuntime {
   removePod(uid: string): Promise<void> {
     this.calls.push({ method: "removePod", args: [uid] });
     return Promise.resolve();
+  }
+
+  /** Exit codes of `execSync` by the command's first word (default 0). */
+  readonly execExitCodes = new Map<string, number>();
+
+  execSync(id: string, command: string[], timeoutMs: number): Promise<ExecSyncResult> {
+    this.calls.push({ method: "execSync", args: [id, command, timeoutMs] });
+    const exitCode = this.execExitCodes.get(command[0]) ?? 0;
+    return Promise.resolve({
+      exitCode,
+      stdout: "",
+      stderr: exitCode ? `${command[0]} failed` : "",
+      timedOut: false,
+    });
   }
 
   checkpointContainer(_id: string, _opts: CheckpointOptions): Promise<void> {

@@ -6,7 +6,8 @@
  * runs it, StopContainer and StopPodSandbox end it, the Remove calls forget them, PullImage
  * adds an image found in `state.registry`. Failures are configured in `state.fail`.
  * CheckpointContainer writes a small archive at the requested location, or answers with a
- * configured error, or hangs until the client gives up.
+ * configured error, or hangs until the client gives up. ExecSync echoes its command (`false`
+ * exits 1, `timeout` answers DeadlineExceeded).
  *
  * @module
  */
@@ -309,6 +310,16 @@ export async function startFakeCriServer(dir: string): Promise<FakeCriServer> {
         }
         case "ListContainerStats":
           return ok({ stats: state.stats ?? [] });
+        case "ExecSync": {
+          // `timeout …` never finishes; `false` exits 1; anything else echoes its command.
+          const cmd = (request.cmd ?? []) as string[];
+          if (cmd[0] === "timeout") return reply(4, "context deadline exceeded");
+          return ok({
+            stdout: new TextEncoder().encode(cmd.join(" ")),
+            stderr: new TextEncoder().encode(cmd[0] === "false" ? "failed" : ""),
+            exitCode: cmd[0] === "false" ? 1 : 0,
+          });
+        }
         default:
           return reply(12, `unknown method ${path}`);
       }

@@ -36,6 +36,13 @@ import {
   normalizeBoolFlags,
 } from "./auth/authn/authentication_options.ts";
 import type { WatchTuning } from "./watch/change_feed.ts";
+import {
+  DELEGATION_FLAG_HELP,
+  DELEGATION_PARSE_OPTIONS,
+  type DelegationOptions,
+  delegationOptionsFromFlags,
+  normalizeDelegationBoolFlags,
+} from "./auth/delegation_options.ts";
 import { parseRuntimeConfig, type RuntimeConfig } from "./registry/runtime_config.ts";
 import {
   CONTROLLER_FLAG_HELP,
@@ -110,6 +117,8 @@ export interface ServerOptions {
   authorization: AuthorizationOptions;
   /** How requests are authenticated (the authentication flags). */
   authentication: AuthenticationOptions;
+  /** Extension-server mode (`--authentication-kubeconfig`, `--authorization-kubeconfig`). */
+  delegation?: DelegationOptions;
   /** Which controllers run and how the CSR controllers sign and approve. */
   controllers?: ControllerOptions;
   /** The admission plugins to run. */
@@ -170,6 +179,7 @@ export const FLAG_HELP: Record<string, string> = {
   "v": "log verbosity (2 logs every request)",
   ...AUTHZ_FLAG_HELP,
   ...AUTHN_FLAG_HELP,
+  ...DELEGATION_FLAG_HELP,
   ...CONTROLLER_FLAG_HELP,
   ...ADMISSION_FLAG_HELP,
   ...AUDIT_FLAG_HELP,
@@ -291,7 +301,9 @@ const PROXY_CLIENT_FLAGS = ["proxy-client-cert-file", "proxy-client-key-file"];
 function readFlags(args: string[]): FlagValues | string {
   try {
     return parseArgs({
-      args: normalizeResourceMetricsFlags(normalizeControllerBoolFlags(normalizeBoolFlags(args)))
+      args: normalizeResourceMetricsFlags(
+        normalizeControllerBoolFlags(normalizeDelegationBoolFlags(normalizeBoolFlags(args))),
+      )
         .map((a) => a === "--disable-scheduler" ? "--disable-scheduler=true" : a),
       strict: true,
       allowPositionals: false,
@@ -299,6 +311,7 @@ function readFlags(args: string[]): FlagValues | string {
         ...SERVER_PARSE_OPTIONS,
         ...AUTHZ_PARSE_OPTIONS,
         ...AUTHN_PARSE_OPTIONS,
+        ...DELEGATION_PARSE_OPTIONS,
         ...CONTROLLER_PARSE_OPTIONS,
         ...ADMISSION_PARSE_OPTIONS,
         ...AUDIT_PARSE_OPTIONS,
@@ -314,6 +327,7 @@ function readFlags(args: string[]): FlagValues | string {
 /** The audit, runtime-config, lifecycle and metric options. */
 function moreOptions(values: FlagValues, errors: string[]) {
   const audit = auditOptionsFromFlags(values, errors);
+  const delegation = delegationOptionsFromFlags(values, errors);
   const runtimeConfig = parseRuntimeConfig(
     (values["runtime-config"] as string[] | undefined) ?? [],
     errors,
@@ -322,6 +336,7 @@ function moreOptions(values: FlagValues, errors: string[]) {
     nonNegativeDuration(flag, values[flag] as string | undefined, errors);
   return {
     ...(audit ? { audit } : {}),
+    ...(delegation ? { delegation } : {}),
     runtimeConfig,
     shutdownDelayMs: lifecycle("shutdown-delay-duration"),
     shutdownWatchTerminationGracePeriodMs: lifecycle("shutdown-watch-termination-grace-period"),

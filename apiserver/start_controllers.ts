@@ -51,6 +51,10 @@ import { ResourceRegistry } from "./registry/resource_registry.ts";
 import type { Storage } from "./storage/interface.ts";
 import { ChangeFeed } from "./watch/change_feed.ts";
 import { type Aggregator } from "./aggregator/aggregator.ts";
+import {
+  type ClusterAuthenticationInfo,
+  publishClusterAuthentication,
+} from "./controllers/cluster_authentication_trust.ts";
 import { DEFAULT_CLUSTER_IP_RANGE, type RegistryParts } from "./start_registry.ts";
 
 /** Namespaces that exist from the first start. */
@@ -113,6 +117,7 @@ export function startControllers(opts: ServerOptions, deps: ControllerDeps): Con
     await crds.start();
     hooks["crd-informer-synced"].done();
     await joining.ensure();
+    await publishClusterAuthentication(registry, await clusterAuthenticationInfo(opts, deps.pki));
     await deps.aggregator.startControllers();
     if (opts.runControllers !== false) {
       running.push(...clusterControllers(opts, deps, on), flowControl.status, joining);
@@ -131,6 +136,28 @@ export function startControllers(opts: ServerOptions, deps: ControllerDeps): Con
       await aggregation.stop();
       for (const c of running) await c.stop();
     },
+  };
+}
+
+/**
+ * What the extension-apiserver-authentication ConfigMap publishes: the client CA, and the
+ * front proxy's CA and headers (`--requestheader-*`, else the generated front-proxy CA).
+ */
+async function clusterAuthenticationInfo(
+  opts: ServerOptions,
+  pki: Pki,
+): Promise<ClusterAuthenticationInfo> {
+  const a = opts.authentication;
+  const read = (file: string | undefined) => file ? Deno.readTextFile(file) : undefined;
+  const flagCa = await read(a.requestHeaderClientCaFile);
+  return {
+    clientCaPem: await read(a.clientCaFile) ?? pki.clientCa.certPem,
+    requestHeaderCaPem: flagCa ?? pki.frontProxyCa?.certPem,
+    requestHeaderAllowedNames: flagCa ? a.requestHeaderAllowedNames : ["front-proxy-client"],
+    requestHeaderUsernameHeaders: a.requestHeaderUsernameHeaders,
+    requestHeaderGroupHeaders: a.requestHeaderGroupHeaders,
+    requestHeaderExtraHeadersPrefixes: a.requestHeaderExtraHeadersPrefixes,
+    requestHeaderUidHeaders: a.requestHeaderUidHeaders,
   };
 }
 

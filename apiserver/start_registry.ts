@@ -29,7 +29,13 @@ import { type AdmissionPluginFactories, buildAdmissionPlugins } from "./admissio
 import type { AdmissionPlugin } from "./registry/generic/admission.ts";
 import type { Authorizer } from "./auth/authz/authorizer.ts";
 import { buildAuthenticator, type ServerAuthentication } from "./auth/authn/build_authenticator.ts";
-import { buildAuthorizer, type BuiltAuthorization } from "./auth/authz/build_authorizer.ts";
+import {
+  buildAuthorizer,
+  type BuiltAuthorization,
+  type DelegatedAuthorization,
+} from "./auth/authz/build_authorizer.ts";
+import { resolveDelegatedAuthentication } from "./auth/authn/delegated_authentication.ts";
+import { loadKubeconfig } from "../shared/client/kubeconfig.ts";
 import { ChangeFeedResourceFeed } from "./auth/authz/resource_feed.ts";
 import { type ApiServerMetrics } from "./metrics/mod.ts";
 import type { ServerOptions } from "./options.ts";
@@ -77,9 +83,15 @@ export async function startRegistry(
   deps: { storage: Storage; pki: Pki; logger: Logger; metrics: ApiServerMetrics },
 ): Promise<RegistryParts> {
   const { storage, pki, logger } = deps;
+  const delegated = await resolveDelegatedAuthentication(
+    opts.delegation,
+    opts.authentication,
+    logger,
+  );
   const authorization = await buildAuthorizer(opts.authorization, {
     logger,
     metrics: deps.metrics?.registry,
+    delegated: await delegatedAuthorization(opts),
   });
   const authorizer = () => authorization.chain;
   const watchCaches = newWatchCaches(opts, storage, logger);
@@ -117,6 +129,7 @@ export async function startRegistry(
     registry,
     logger,
     metrics: deps.metrics?.registry,
+    delegated,
   });
   addBuiltinKinds(registry, opts, storage, authn);
   for (const kind of accessReviewKinds(authorizer)) registry.add(kind);
@@ -135,6 +148,20 @@ export async function startRegistry(
     throw err;
   }
   return { registry, watchCaches, authn, authorization, pendingCharges, stopFeeds };
+}
+
+/** Extension-server mode's authorization (`--authorization-kubeconfig`), if given. */
+async function delegatedAuthorization(
+  opts: ServerOptions,
+): Promise<DelegatedAuthorization | undefined> {
+  const d = opts.delegation;
+  const file = d?.authorizationKubeconfig;
+  if (!d || !file) return undefined;
+  try {
+    return { ...d, config: await loadKubeconfig(file) };
+  } catch (err) {
+    throw new Error(`--authorization-kubeconfig: ${file}: ${(err as Error).message}`);
+  }
 }
 
 /** The change feed over `storage` and the watch caches it fills. */

@@ -31,6 +31,7 @@ import {
 } from "./static_token.ts";
 import { loadTokenFile } from "./token_file.ts";
 import { WebhookTokenAuthenticator } from "./webhook_token.ts";
+import { type DelegatedAuthentication, TOKEN_REVIEW_PATH } from "./delegated_authentication.ts";
 import type { MetricsRegistry } from "../../metrics/mod.ts";
 import { JwtAuthenticatorSet } from "./jwt_authenticator.ts";
 import {
@@ -46,6 +47,8 @@ export interface AuthenticationDeps {
   logger?: Logger;
   /** Where the JWT and reload metrics are defined (none: not exported). */
   metrics?: MetricsRegistry;
+  /** Extension-server mode: TokenReview and the looked-up CAs of the main server. */
+  delegated?: DelegatedAuthentication;
 }
 
 /** The server's authentication. */
@@ -74,13 +77,19 @@ export interface ServerAuthentication {
 const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;
 
 /** The client CA bundles' certificates, each as its own PEM. */
-async function clientCaPems(opts: AuthenticationOptions, pki: Pki): Promise<string[]> {
+async function clientCaPems(
+  opts: AuthenticationOptions,
+  pki: Pki,
+  delegated?: DelegatedAuthentication,
+): Promise<string[]> {
   const bundles = [await readPem("--client-ca-file", opts.clientCaFile ?? pki.clientCaFile)];
   if (opts.requestHeaderClientCaFile) {
     bundles.push(
       await readPem("--requestheader-client-ca-file", opts.requestHeaderClientCaFile),
     );
   }
+  const { clientCaPem, requestHeader } = delegated?.lookedUp ?? {};
+  for (const pem of [clientCaPem, requestHeader?.caPem]) if (pem) bundles.push(pem);
   return [...new Set(bundles.flatMap((b) => b.match(PEM_CERTIFICATE) ?? []))];
 }
 
@@ -102,9 +111,9 @@ export async function buildAuthenticator(
   const authenticators: Authenticator[] = [];
   const closers: (() => void)[] = [];
 
-  const proxy = await requestHeaderAuthenticator(opts);
+  const proxy = await requestHeaderAuthenticator(opts, deps.delegated);
   if (proxy) authenticators.push(proxy);
-  authenticators.push(await clientCertificateAuthenticator(opts, pki));
+  authenticators.push(await clientCertificateAuthenticator(opts, pki, deps.delegated));
   authenticators.push(await staticTokenAuthenticator(opts, pki, logger));
   const serviceAccounts = await serviceAccountAuthentication(opts, pki, get);
   authenticators.push(serviceAccounts.authenticator);
@@ -115,9 +124,10 @@ export async function buildAuthenticator(
     authenticators.push(jwt);
   }
   const webhook = await webhookAuthenticator(opts);
-  if (webhook) {
-    closers.push(() => webhook.close());
-    authenticators.push(webhook);
+  for (const w of [webhook, delegatedTokenReview(deps.delegated)]) {
+    if (!w) continue;
+    closers.push(() => w.close());
+    authenticators.push(w);
   }
 
   authenticators.push(new RejectUnknownBearer());
@@ -136,18 +146,25 @@ export async function buildAuthenticator(
       get,
       maxExpirationSeconds: opts.serviceAccountMaxTokenExpirationSeconds,
     },
-    clientCaPems: await clientCaPems(opts, pki),
+    clientCaPems: await clientCaPems(opts, pki, deps.delegated),
     close() {
       for (const c of closers) c();
     },
   };
 }
 
-/** The authenticating proxy, when `--requestheader-client-ca-file` is given. */
+/**
+ * The authenticating proxy, when `--requestheader-client-ca-file` is given, else as the main
+ * server's ConfigMap describes it (extension-server mode).
+ */
 async function requestHeaderAuthenticator(
   opts: AuthenticationOptions,
+  delegated?: DelegatedAuthentication,
 ): Promise<Authenticator | undefined> {
-  if (!opts.requestHeaderClientCaFile) return undefined;
+  const lookedUp = delegated?.lookedUp.requestHeader;
+  if (!opts.requestHeaderClientCaFile) {
+    return lookedUp ? new RequestHeaderAuthenticator(lookedUp) : undefined;
+  }
   const caPem = await readPem("--requestheader-client-ca-file", opts.requestHeaderClientCaFile);
   return new RequestHeaderAuthenticator({
     caPem,
@@ -159,13 +176,19 @@ async function requestHeaderAuthenticator(
   });
 }
 
-/** Client certificates, verified by `--client-ca-file` or the generated client CA. */
+/**
+ * Client certificates, verified by `--client-ca-file`, or by the generated client CA and (in
+ * extension-server mode) the main server's published client CA.
+ */
 async function clientCertificateAuthenticator(
   opts: AuthenticationOptions,
   pki: Pki,
+  delegated?: DelegatedAuthentication,
 ): Promise<Authenticator> {
   const clientCaFile = opts.clientCaFile ?? pki.clientCaFile;
-  const clientCaPem = await readPem("--client-ca-file", clientCaFile);
+  const lookedUp = delegated?.lookedUp.clientCaPem;
+  const clientCaPem = await readPem("--client-ca-file", clientCaFile) +
+    (lookedUp ? `\n${lookedUp}` : "");
   try {
     return new ClientCertificateAuthenticator(clientCaPem);
   } catch (err) {
@@ -236,6 +259,19 @@ async function webhookAuthenticator(
     version: opts.webhookVersion,
     cacheTtlMs: opts.webhookCacheTtlMs,
     apiAudiences: opts.apiAudiences,
+  });
+}
+
+/** TokenReview against the main server (extension-server mode), answers cached. */
+function delegatedTokenReview(
+  delegated?: DelegatedAuthentication,
+): WebhookTokenAuthenticator | undefined {
+  if (!delegated) return undefined;
+  const base = delegated.tokenReview.server.replace(/\/+$/, "");
+  return new WebhookTokenAuthenticator({
+    config: { ...delegated.tokenReview, server: base + TOKEN_REVIEW_PATH },
+    version: "v1",
+    cacheTtlMs: delegated.tokenCacheTtlMs,
   });
 }
 

@@ -34,9 +34,27 @@ import {
 } from "./authorization_config_controller.ts";
 import {
   AlwaysAllowAuthorizer,
+  AlwaysAllowPathsAuthorizer,
   AlwaysDenyAuthorizer,
   PrivilegedGroupsAuthorizer,
 } from "./static_authorizers.ts";
+import type { ClientConfig } from "../../../shared/client/kubeconfig.ts";
+
+/** The path SubjectAccessReviews are posted to on the main server. */
+export const SUBJECT_ACCESS_REVIEW_PATH = "/apis/authorization.k8s.io/v1/subjectaccessreviews";
+
+/**
+ * Extension-server mode's authorization (`--authorization-kubeconfig`): the always-allowed
+ * paths and groups, then a SubjectAccessReview to the main server, before this server's modes.
+ */
+export interface DelegatedAuthorization {
+  /** The main server (base URL and credential). */
+  config: ClientConfig;
+  allowCacheTtlMs: number;
+  denyCacheTtlMs: number;
+  alwaysAllowPaths: string[];
+  alwaysAllowGroups: string[];
+}
 
 /** The built authorization: the chain and the parts other components use. */
 export interface BuiltAuthorization {
@@ -60,13 +78,20 @@ export interface BuiltAuthorization {
  */
 export async function buildAuthorizer(
   opts: AuthorizationOptions,
-  deps: { logger?: Logger; metrics?: MetricsRegistry } = {},
+  deps: { logger?: Logger; metrics?: MetricsRegistry; delegated?: DelegatedAuthorization } = {},
 ): Promise<BuiltAuthorization> {
   const index = new RbacIndex();
   const rbac = new RbacAuthorizer(index);
-  const head: Authorizer[] = [new PrivilegedGroupsAuthorizer()];
-  const authorizers: Authorizer[] = [...head];
   const webhookMetrics = deps.metrics && webhookAuthorizerMetrics(deps.metrics);
+  const delegated = deps.delegated && delegatedWebhook(deps.delegated, webhookMetrics);
+  const head: Authorizer[] = deps.delegated
+    ? [
+      new AlwaysAllowPathsAuthorizer(deps.delegated.alwaysAllowPaths),
+      new PrivilegedGroupsAuthorizer(deps.delegated.alwaysAllowGroups),
+      delegated!,
+    ]
+    : [new PrivilegedGroupsAuthorizer()];
+  const authorizers: Authorizer[] = [...head];
   const count = decisionCounter(deps.metrics);
   const { fixed, webhooks, nodeGraph } = await buildModes(
     opts,
@@ -75,7 +100,7 @@ export async function buildAuthorizer(
     { metrics: webhookMetrics, count },
   );
   const chain = new AuthorizerChain(authorizers);
-  const stops: (() => void)[] = [];
+  const stops: (() => void)[] = [() => delegated?.close()];
   if (opts.configFile && opts.configText !== undefined) {
     const controller = new AuthorizationConfigController({
       file: opts.configFile,
@@ -112,6 +137,24 @@ export async function buildAuthorizer(
     },
     stop,
   };
+}
+
+/** SubjectAccessReview against the main server (extension-server mode). */
+function delegatedWebhook(
+  d: DelegatedAuthorization,
+  metrics?: WebhookAuthorizerMetrics,
+): WebhookAuthorizer {
+  const base = d.config.server.replace(/\/+$/, "");
+  return new WebhookAuthorizer({
+    name: "delegated",
+    config: { ...d.config, server: base + SUBJECT_ACCESS_REVIEW_PATH },
+    subjectAccessReviewVersion: "v1",
+    authorizedTTLMs: d.allowCacheTtlMs,
+    unauthorizedTTLMs: d.denyCacheTtlMs,
+    timeoutMs: 10_000,
+    failurePolicy: "NoOpinion",
+    metrics,
+  });
 }
 
 /** The webhook of `--authorization-mode=Webhook` and the `--authorization-webhook-*` flags. */

@@ -68,3 +68,27 @@ export class PrivilegedGroupsAuthorizer implements Authorizer {
     return noRules();
   }
 }
+
+/**
+ * Allows non-resource requests for the given paths (`/healthz`, or a prefix ending in `*`),
+ * as kube's path authorizer (`--authorization-always-allow-paths`); no opinion on the rest.
+ */
+export class AlwaysAllowPathsAuthorizer implements Authorizer {
+  readonly name = "AlwaysAllowPaths";
+  readonly #exact: Set<string>;
+  readonly #prefixes: string[];
+  constructor(paths: readonly string[]) {
+    const trimmed = paths.map((p) => p.replace(/^\/+/, ""));
+    this.#exact = new Set(trimmed.filter((p) => !p.endsWith("*")));
+    this.#prefixes = trimmed.filter((p) => p.endsWith("*")).map((p) => p.slice(0, -1));
+  }
+  authorize(a: { isResourceRequest: boolean; path: string }): Promise<Decision> {
+    const path = a.path.replace(/^\/+/, "");
+    const allowed = !a.isResourceRequest &&
+      (this.#exact.has(path) || this.#prefixes.some((p) => path.startsWith(p)));
+    return Promise.resolve({ decision: allowed ? "allow" : "noOpinion", reason: "" });
+  }
+  rulesFor(): RulesResult {
+    return noRules();
+  }
+}

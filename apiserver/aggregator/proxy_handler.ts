@@ -117,12 +117,20 @@ export class AggregatorProxy {
     if (!api.available) return plain(503, "service unavailable");
     if (!ctx.user) return plain(500, "missing user");
     const method = ctx.req.method;
+    const body = method === "GET" || method === "HEAD" ? null : ctx.req.body;
+    const headers = upstreamHeaders(ctx.req, ctx.user, ctx.clientIp);
+    // The body streams chunked: Deno's node:https loses a DELETE's body sent with its
+    // content-length (and an HTTP/2 request need not have one).
+    if (body) {
+      delete headers["content-length"];
+      headers["transfer-encoding"] = "chunked";
+    }
     try {
       const res = await this.#transport.send(api, {
         method,
         path: ctx.url.pathname + ctx.url.search,
-        headers: upstreamHeaders(ctx.req, ctx.user, ctx.clientIp),
-        body: method === "GET" || method === "HEAD" ? null : ctx.req.body,
+        headers,
+        body,
         signal: ctx.signal,
       });
       return new Response(method === "HEAD" ? null : res.body, {

@@ -67,6 +67,8 @@ export interface ApiHandlerDeps {
   aggregatedGroups?: AggregatedGroups;
   /** The OpenAPI v3 documents of remote group versions, by path (`apis/<group>/<version>`). */
   remoteOpenApi?: () => ReadonlyMap<string, { body: Uint8Array<ArrayBuffer>; hash: string }>;
+  /** The OpenAPI v2 documents of remote APIServices (by priority) and their generation. */
+  remoteOpenApiV2?: () => { generation: number; docs: readonly Record<string, unknown>[] };
   /** Records audit events (`--audit-policy-file`); absent, nothing is audited. */
   auditor?: Auditor;
 }
@@ -114,6 +116,7 @@ function apiRoutes(deps: ApiHandlerDeps): ContextHandler {
     kinds: () => registry.served().map((s) => s.def),
     served: servedVerbs,
     compress: () => featureGates.enabled("APIResponseCompression"),
+    remote: deps.remoteOpenApiV2,
   });
   registry.onChange(() => openapiV2.invalidate());
   return async (ctx) => {

@@ -107,6 +107,7 @@ export async function startServer(
     proxyClient: pki.proxyClient,
     resyncMs: opts.aggregatorResyncMs,
     logger,
+    metrics: metrics.registry,
   });
 
   const health = new HealthChecks({
@@ -206,6 +207,7 @@ function handlerFor(
     aggregator: d.aggregator.proxy,
     aggregatedGroups: d.aggregator.groups,
     remoteOpenApi: () => d.aggregator.openApiDocs(),
+    remoteOpenApiV2: () => d.aggregator.openApiV2Docs(),
     auditor: d.auditor,
   });
 }

@@ -19,6 +19,8 @@ import { RemoteDiscovery } from "./remote_discovery.ts";
 import type { OpenApiDoc } from "./remote_openapi.ts";
 import { compareKubeAwareVersions } from "../http/version_priority.ts";
 import type { AggregatedGroups } from "../http/discovery.ts";
+import type { MetricsRegistry } from "../metrics/mod.ts";
+import { aggregatorMetrics } from "./aggregator_metrics.ts";
 
 /** What the aggregator is built from. */
 export interface AggregatorDeps {
@@ -30,6 +32,8 @@ export interface AggregatorDeps {
   /** The availability controller's resync period, ms (default 30 s). */
   resyncMs?: number;
   logger?: Logger;
+  /** Where the aggregator's metrics are defined (none: not exported). */
+  metrics?: MetricsRegistry;
 }
 
 /** The running aggregator. */
@@ -41,6 +45,8 @@ export interface Aggregator {
   groups: AggregatedGroups;
   /** The OpenAPI v3 documents of the remote group versions, by path. */
   openApiDocs(): ReadonlyMap<string, OpenApiDoc>;
+  /** The remote OpenAPI v2 documents, by priority, and their generation. */
+  openApiV2Docs(): { generation: number; docs: Record<string, unknown>[] };
   /** Registers the local APIServices and starts checking the remote ones. */
   startControllers(): Promise<void>;
   stop(): Promise<void>;
@@ -69,6 +75,7 @@ export async function startAggregator(deps: AggregatorDeps): Promise<Aggregator>
     transport,
     resyncMs: deps.resyncMs,
     logger,
+    metrics: deps.metrics && aggregatorMetrics(deps.metrics, cache),
   });
   const remote = new RemoteDiscovery({ cache, transport, logger, refreshMs: deps.resyncMs });
   return {
@@ -81,6 +88,7 @@ export async function startAggregator(deps: AggregatorDeps): Promise<Aggregator>
       compareVersions: compareKubeAwareVersions,
     },
     openApiDocs: () => remote.openApiDocs(),
+    openApiV2Docs: () => remote.openApiV2Docs(),
     async startControllers() {
       await local.start();
       await availability.start();

@@ -14,9 +14,10 @@ import { WorkQueue } from "../controllers/work_queue.ts";
 import type { ResourceRegistry } from "../registry/resource_registry.ts";
 import type { ChangeEvent } from "../storage/interface.ts";
 import type { ChangeFeed } from "../watch/change_feed.ts";
-import type { ApiServiceCache } from "./api_service_cache.ts";
+import { type ApiServiceCache, apiServiceInfo } from "./api_service_cache.ts";
 import { type AvailabilityDeps, checkAvailability } from "./availability_checks.ts";
 import { withAvailability } from "./available_condition.ts";
+import type { AggregatorMetrics } from "./aggregator_metrics.ts";
 
 /** Options of the controller. */
 export interface AvailabilityControllerOptions extends AvailabilityDeps {
@@ -26,6 +27,8 @@ export interface AvailabilityControllerOptions extends AvailabilityDeps {
   /** Period of the recheck of every remote APIService, ms (default 30 s). */
   resyncMs?: number;
   logger?: Logger;
+  /** Counts the APIServices turning unavailable. */
+  metrics?: AggregatorMetrics;
 }
 
 const MAX_BACKOFF_MS = 30_000;
@@ -103,6 +106,7 @@ export class AvailabilityController {
     }
     const availability = await checkAvailability(this.#opts, api);
     const store = this.#opts.registry.lookup("apiregistration.k8s.io", "v1", "apiservices")!;
+    let wasAvailable: boolean | undefined;
     try {
       await store.guaranteedUpdate(
         "",
@@ -111,6 +115,7 @@ export class AvailabilityController {
           if (!cur || !isObject(cur.spec) || !isObject(cur.spec.service)) return undefined;
           const status = withAvailability(cur, availability);
           if (!status) return undefined;
+          wasAvailable = apiServiceInfo(cur).available;
           cur.status = status;
           return cur;
         },
@@ -119,6 +124,9 @@ export class AvailabilityController {
       );
     } catch (err) {
       if (!(err instanceof StatusError && err.code === 404)) throw err;
+    }
+    if (wasAvailable !== undefined && availability.status !== "True" && wasAvailable) {
+      this.#opts.metrics?.unavailableTotal.inc({ name, reason: availability.reason });
     }
     if (availability.status === "True") this.#failures.delete(name);
     else this.#retry(name);

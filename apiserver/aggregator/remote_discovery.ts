@@ -17,6 +17,7 @@ import {
 } from "./priorities.ts";
 import type { ProxyTransport } from "./proxy_transport.ts";
 import { fetchOpenApiV3, type OpenApiDoc } from "./remote_openapi.ts";
+import { fetchOpenApiV2, type OpenApiV2Doc } from "./remote_openapi_v2.ts";
 
 /** A remote group version as discovery lists it. */
 export interface RemoteGroupVersion {
@@ -32,6 +33,8 @@ interface Entry {
   resources?: Record<string, unknown>[];
   /** The OpenAPI v3 document, when the extension publishes one. */
   openapi?: OpenApiDoc;
+  /** The OpenAPI v2 document, with its ETag. */
+  openapiV2?: OpenApiV2Doc;
   stale: boolean;
   fetching?: Promise<void>;
 }
@@ -46,6 +49,8 @@ export class RemoteDiscovery {
   #unsubscribe?: () => void;
   #timer?: ReturnType<typeof setInterval>;
   #stopped = false;
+  /** Counts changes of the remote OpenAPI v2 documents. */
+  #v2Generation = 0;
 
   constructor(opts: {
     cache: ApiServiceCache;
@@ -79,6 +84,7 @@ export class RemoteDiscovery {
   refresh(name: string): Promise<void> {
     const api = this.#cache.get(name);
     if (!api?.service) {
+      if (this.#entries.get(name)?.openapiV2) this.#v2Generation++;
       this.#entries.delete(name);
       return Promise.resolve();
     }
@@ -89,6 +95,10 @@ export class RemoteDiscovery {
       entry.resources = resources;
       entry.stale = false;
       entry.openapi = await fetchOpenApiV3(this.#transport, api).catch(() => entry.openapi);
+      const v2 = await fetchOpenApiV2(this.#transport, api, entry.openapiV2)
+        .catch(() => entry.openapiV2);
+      if (v2 !== entry.openapiV2) this.#v2Generation++;
+      entry.openapiV2 = v2;
     }, (err) => {
       entry.stale = true;
       this.#logger?.info("aggregated discovery fetch failed", {
@@ -123,6 +133,22 @@ export class RemoteDiscovery {
       if (doc) out.set(`apis/${api.group}/${api.version}`, doc);
     }
     return out;
+  }
+
+  /**
+   * The OpenAPI v2 documents of the remote APIServices, highest priority first, and a number
+   * that changes whenever one of them does.
+   */
+  openApiV2Docs(): { generation: number; docs: Record<string, unknown>[] } {
+    const apis = this.#cache.all().filter((a) => a.service && this.#entries.get(a.name)?.openapiV2)
+      .sort((a, b) =>
+        b.groupPriorityMinimum - a.groupPriorityMinimum || b.versionPriority - a.versionPriority ||
+        (a.name < b.name ? -1 : 1)
+      );
+    return {
+      generation: this.#v2Generation,
+      docs: apis.map((a) => this.#entries.get(a.name)!.openapiV2!.doc),
+    };
   }
 
   /** The priorities of a group version: its APIService's, else kube's table, else a CRD's. */

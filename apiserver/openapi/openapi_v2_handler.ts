@@ -13,6 +13,7 @@ import { acceptsGzip, GZIP_THRESHOLD_BYTES } from "../http/respond.ts";
 import type { KindDef } from "../registry/generic/kind.ts";
 import { buildOpenApiV2 } from "./openapi_v2.ts";
 import { encodeOpenApiV2Proto } from "./openapi_v2_proto.ts";
+import { mergeOpenApiV2 } from "./merge_openapi_v2.ts";
 
 /** The Protobuf media type kube-openapi answers with. */
 export const OPENAPI_V2_PROTO_TYPE = "application/com.github.proto-openapi.spec.v2.v1.0+protobuf";
@@ -55,6 +56,11 @@ export interface OpenApiV2Options {
   served: () => ReadonlySet<string>;
   /** Whether responses may be gzip-compressed (APIResponseCompression). */
   compress: () => boolean;
+  /**
+   * The OpenAPI v2 documents of extension API servers merged into ours (the aggregator's),
+   * and a generation that changes with them.
+   */
+  remote?: () => { generation: number; docs: readonly Record<string, unknown>[] };
   model?: SchemaModel;
 }
 
@@ -63,6 +69,8 @@ export class OpenApiV2Handler {
   readonly #opts: OpenApiV2Options;
   readonly #model: SchemaModel;
   #forms?: Promise<Forms>;
+  /** The remote documents' generation the cached forms were built with. */
+  #remoteGeneration = 0;
 
   /** A handler over the options' kinds and model (the built-in model by default). */
   constructor(opts: OpenApiV2Options) {
@@ -76,6 +84,11 @@ export class OpenApiV2Handler {
   }
 
   #build(): Promise<Forms> {
+    const generation = this.#opts.remote?.().generation ?? 0;
+    if (generation !== this.#remoteGeneration) {
+      this.#remoteGeneration = generation;
+      this.#forms = undefined;
+    }
     if (!this.#forms) {
       const building = this.#buildForms();
       // A failed build is not kept: the next request tries again.
@@ -88,7 +101,8 @@ export class OpenApiV2Handler {
   }
 
   async #buildForms(): Promise<Forms> {
-    const doc = await buildOpenApiV2(this.#model, this.#opts.kinds(), this.#opts.served());
+    const local = await buildOpenApiV2(this.#model, this.#opts.kinds(), this.#opts.served());
+    const doc = mergeOpenApiV2(local, this.#opts.remote?.().docs ?? []);
     const json = new TextEncoder().encode(JSON.stringify(doc));
     await new Promise((resolve) => setTimeout(resolve, 0));
     const proto = encodeOpenApiV2Proto(doc);

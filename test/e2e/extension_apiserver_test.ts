@@ -48,6 +48,36 @@ async function discovery(p: Pair): Promise<void> {
   });
 }
 
+async function mergedOpenApiV2(p: Pair): Promise<void> {
+  const path = `/apis/${GROUP}/${VERSION}/namespaces/{namespace}/flunders`;
+  const res = await until("the extension's paths in /openapi/v2", async () => {
+    const r = await p.main.fetch("/openapi/v2", { headers: { accept: "application/json" } });
+    const doc = await r.json() as {
+      paths: Record<string, unknown>;
+      definitions: Record<string, unknown>;
+    };
+    return doc.paths[path] ? { doc, etag: r.headers.get("etag")! } : undefined;
+  });
+  assert.ok(res.doc.definitions["com.example.wardle.v1alpha1.Flunder"], "no Flunder definition");
+  assert.ok(res.doc.paths["/api/v1/namespaces/{namespace}/pods"], "the local paths stay");
+  const again = await p.main.fetch("/openapi/v2", {
+    headers: { accept: "application/json", "if-none-match": res.etag },
+  });
+  await again.body?.cancel();
+  assert.equal(again.status, 304);
+  const proto = await p.main.fetch("/openapi/v2", {
+    headers: { accept: "application/com.github.proto-openapi.spec.v2@v1.0+protobuf" },
+  });
+  const bytes = new Uint8Array(await proto.arrayBuffer());
+  assert.equal(proto.status, 200);
+  assert.ok(new TextDecoder().decode(bytes).includes(path), "the path is not in the Protobuf form");
+}
+
+async function metric(p: Pair, line: RegExp): Promise<string | undefined> {
+  const text = await (await p.main.fetch("/metrics")).text();
+  return text.split("\n").find((l) => line.test(l));
+}
+
 async function kubectlVerbs(p: Pair): Promise<void> {
   if (!KUBECTL) {
     console.warn("kubectl is not on PATH: skipping the kubectl steps");
@@ -142,6 +172,11 @@ async function identityAndRbac(p: Pair): Promise<void> {
   const carol = await call(p.main, "GET", BASE, undefined, { authorization: "Bearer carol-token" });
   assert.equal(carol.status, 403, carol.text);
   assert.match(JSON.parse(carol.text).message, /User "carol" cannot list resource "flunders"/);
+  const counted = await metric(
+    p,
+    /^apiserver_request_total\{.*group="wardle\.example\.com".*resource="flunders".*verb="LIST"/,
+  );
+  assert.ok(counted, "proxied requests are not in apiserver_request_total");
   const all = await extensionEvents(p);
   assert.ok(!all.some((e) => e.user.username === "carol"), "carol's request reached the extension");
   assert.ok(!all.some((e) => e.verb === "create" && e.user.username === "bob"));
@@ -214,17 +249,31 @@ async function outageAndRecovery(p: Pair): Promise<void> {
   const r = await p.main.fetch(BASE);
   assert.equal(r.status, 503);
   assert.equal(await r.text(), "service unavailable\n");
+  const name = `name="${API_SERVICE}"`;
+  assert.match(
+    (await metric(p, new RegExp(`^aggregator_unavailable_apiservice\\{${name}`)))!,
+    / 1$/,
+  );
+  assert.match(
+    (await metric(p, new RegExp(`^aggregator_unavailable_apiservice_total\\{${name}`)))!,
+    /reason="FailedDiscoveryCheck"\} 1$/,
+  );
   await restartExtension(p);
   await until("Available True", async () => (await availability(p.main))?.status === "True");
   const back = await call<{ items: unknown[] }>(p.main, "GET", BASE);
   assert.equal(back.status, 200, back.text);
   assert.ok(back.body.items.length >= 1, "the extension's objects survive its restart");
+  assert.match(
+    (await metric(p, new RegExp(`^aggregator_unavailable_apiservice\\{${name}`)))!,
+    / 0$/,
+  );
 }
 
 Deno.test("extension API server: our server behind another through an APIService", async (t) => {
   const p = await startPair();
   try {
     await t.step("discovery through the main server", () => discovery(p));
+    await t.step("OpenAPI v2 merged with the extension's", () => mergedOpenApiV2(p));
     await t.step("kubectl create/get/list/watch/delete", () => kubectlVerbs(p));
     await t.step("the caller's identity and the main server's RBAC", () => identityAndRbac(p));
     await t.step(

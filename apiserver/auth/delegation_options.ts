@@ -53,7 +53,7 @@ export const DELEGATION_BOOL_FLAGS = [
 /** The flags' help. */
 export const DELEGATION_FLAG_HELP: Record<string, string> = {
   "authentication-kubeconfig":
-    "extension-server mode: kubeconfig of the main API server, which answers TokenReviews and publishes kube-system/extension-apiserver-authentication",
+    "extension-server mode: kubeconfig of the main API server, which answers TokenReviews and publishes kube-system/extension-apiserver-authentication; the server keeps serving what it serves from its own storage (built-in groups per --runtime-config, its custom resources), and the main server's APIServices choose which group versions reach it",
   "authorization-kubeconfig":
     "extension-server mode: kubeconfig of the main API server, which answers SubjectAccessReviews",
   "authentication-skip-lookup":

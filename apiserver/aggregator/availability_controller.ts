@@ -60,7 +60,12 @@ export class AvailabilityController {
     ].filter((p): p is string => !!p);
     this.#unsubscribes.push(
       await feed.follow(prefixes, {
-        reset: () => this.resync(),
+        reset: () => {
+          this.#opts.transport.invalidate(
+            new Set(this.#opts.cache.all().flatMap((a) => a.service ? [a.service.namespace] : [])),
+          );
+          this.resync();
+        },
         changes: (events) => this.#onServiceChanges(events, prefixes),
       }),
     );
@@ -93,6 +98,7 @@ export class AvailabilityController {
       if (prefix) namespaces.add(e.key.slice(prefix.length).split("/")[0]);
     }
     if (namespaces.size === 0) return;
+    this.#opts.transport.invalidate(namespaces);
     for (const api of this.#opts.cache.all()) {
       if (api.service && namespaces.has(api.service.namespace)) this.#queue.add(api.name);
     }

@@ -74,13 +74,36 @@ const HOP_BY_HOP = new Set([
 export class ProxyTransport {
   readonly #opts: ProxyTransportOptions;
   readonly #agents = new Map<string, https.Agent>();
+  readonly #resolved = new Map<string, Promise<{ host: string; port: number }>>();
 
   constructor(opts: ProxyTransportOptions) {
     this.#opts = opts;
   }
 
-  /** A ready endpoint of the APIService's Service; throws a `resolve` ProxyError. */
-  async resolve(svc: ServiceRef): Promise<{ host: string; port: number }> {
+  /**
+   * A ready endpoint of the APIService's Service; throws a `resolve` ProxyError. The answer is
+   * kept until {@link invalidate} is told of a change in the Service's namespace.
+   */
+  resolve(svc: ServiceRef): Promise<{ host: string; port: number }> {
+    const key = `${svc.namespace}/${svc.name}:${svc.port}`;
+    const found = this.#resolved.get(key);
+    if (found) return found;
+    const resolving = this.#resolve(svc);
+    this.#resolved.set(key, resolving);
+    resolving.catch(() => {
+      if (this.#resolved.get(key) === resolving) this.#resolved.delete(key);
+    });
+    return resolving;
+  }
+
+  /** Forgets the endpoints resolved in `namespaces` (their Services or EndpointSlices changed). */
+  invalidate(namespaces: ReadonlySet<string>): void {
+    for (const key of this.#resolved.keys()) {
+      if (namespaces.has(key.slice(0, key.indexOf("/")))) this.#resolved.delete(key);
+    }
+  }
+
+  async #resolve(svc: ServiceRef): Promise<{ host: string; port: number }> {
     try {
       const service = await this.#opts.endpoints.getService(svc.namespace, svc.name);
       const spec = (service?.spec ?? {}) as Record<string, unknown>;

@@ -109,12 +109,14 @@ Deno.test({
         await eventually("namespace kubectl-demo to disappear", async () => {
           return (await call(s, "GET", "/api/v1/namespaces/kubectl-demo")).status === 404;
         }, { timeoutMs: 60_000 });
-        // What is left is the kube-root-ca.crt of the other namespaces and kube-public's
-        // cluster-info (kept by the bootstrap signer's start, as kubeadm creates it).
+        // What is left is the kube-root-ca.crt of the other namespaces, kube-public's
+        // cluster-info (kept by the bootstrap signer's start, as kubeadm creates it) and
+        // kube-system's extension-apiserver-authentication (as kube-apiserver publishes it).
         const cms = ok(await kubectl(k, ["get", "cm", "-A", "-o", "name"]));
         assert.deepEqual(
           cms.trim().split("\n").filter((l) =>
-            l !== "configmap/kube-root-ca.crt" && l !== "configmap/cluster-info"
+            l !== "configmap/kube-root-ca.crt" && l !== "configmap/cluster-info" &&
+            l !== "configmap/extension-apiserver-authentication"
           ),
           [],
         );

@@ -12,6 +12,9 @@
  * - proxied, RBAC user: a token user allowed by a RoleBinding in the first server, so the
  *   extension also asks the first server's SubjectAccessReview (cached 10 s, as kube's).
  *
+ * Both servers run in this one process, as the tests start them: a proxied GET pays the first
+ * server's work and the extension's on one event loop, a direct GET only the extension's.
+ *
  * Run: `./scripts/deno run -A scripts/bench/aggregation.ts [--rounds 3] [--round-ms 1000] [--concurrency 8]`
  *
  * @module

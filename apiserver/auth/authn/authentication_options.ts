@@ -108,7 +108,8 @@ export const AUTHN_FLAG_HELP: Record<string, string> = {
     "comma-separated extra header prefixes (default X-Remote-Extra-)",
   "requestheader-uid-headers": "comma-separated uid headers (default none)",
   "authentication-token-webhook-config-file": "kubeconfig naming a token review webhook",
-  "authentication-token-webhook-cache-ttl": "how long webhook answers are cached (default 2m)",
+  "authentication-token-webhook-cache-ttl":
+    "how long webhook answers are cached (default 2m; 10s for the TokenReviews of --authentication-kubeconfig)",
   "authentication-token-webhook-version": "TokenReview version sent: v1beta1 (default) or v1",
   ...JWT_FLAG_HELP,
 };

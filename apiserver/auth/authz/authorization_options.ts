@@ -59,8 +59,10 @@ export const AUTHZ_FLAG_HELP: Record<string, string> = {
     "AuthorizationConfiguration file (ordered authorizers); excludes --authorization-mode and --authorization-webhook-*",
   "authorization-webhook-config-file": "kubeconfig naming the SubjectAccessReview webhook",
   "authorization-webhook-version": "SubjectAccessReview version sent: v1beta1 (default) or v1",
-  "authorization-webhook-cache-authorized-ttl": "how long allow answers are cached (default 5m)",
-  "authorization-webhook-cache-unauthorized-ttl": "how long other answers are cached (default 30s)",
+  "authorization-webhook-cache-authorized-ttl":
+    "how long allow answers are cached (default 5m; 10s for the SubjectAccessReviews of --authorization-kubeconfig)",
+  "authorization-webhook-cache-unauthorized-ttl":
+    "how long other answers are cached (default 30s; 10s for the SubjectAccessReviews of --authorization-kubeconfig)",
 };
 
 /** The parseArgs option declarations of the flags. */

@@ -24,6 +24,13 @@ export const CONTROLLERS: Record<string, { alias: string; disabledByDefault?: bo
   "root-ca-certificate-publisher-controller": { alias: "root-ca-cert-publisher" },
   "persistentvolumeclaim-protection-controller": { alias: "pvc-protection" },
   "persistentvolume-protection-controller": { alias: "pv-protection" },
+  "replicaset-controller": { alias: "replicaset" },
+  "replicationcontroller-controller": { alias: "replicationcontroller" },
+  "deployment-controller": { alias: "deployment" },
+  "endpoints-controller": { alias: "endpoint" },
+  "endpointslice-controller": { alias: "endpointslice" },
+  "pod-garbage-collector-controller": { alias: "podgc" },
+  "endpointslice-mirroring-controller": { alias: "endpointslicemirroring" },
   "validatingadmissionpolicy-status-controller": {
     alias: "validatingadmissionpolicy-status-controller",
   },
@@ -38,13 +45,6 @@ export const CONTROLLERS: Record<string, { alias: string; disabledByDefault?: bo
 /** kube-controller-manager's other controllers: accepted in the flag, nothing runs for them. */
 const OTHER_KUBE_CONTROLLERS = [
   "serviceaccount-token-controller:serviceaccount-token",
-  "endpoints-controller:endpoint",
-  "endpointslice-controller:endpointslice",
-  "endpointslice-mirroring-controller:endpointslicemirroring",
-  "replicationcontroller-controller:replicationcontroller",
-  "pod-garbage-collector-controller:podgc",
-  "deployment-controller:deployment",
-  "replicaset-controller:replicaset",
   "horizontal-pod-autoscaler-controller:horizontalpodautoscaling",
   "certificatesigningrequest-cleaner-controller:csrcleaner",
   "ttl-controller:ttl",

@@ -5,6 +5,9 @@
  *
  * @module
  */
+import { NodeConnections } from "./kubelet/node_connections.ts";
+import { nodeConnectionOptions } from "./kubelet/kubelet_client_flags.ts";
+import { type ConnectHandler, podConnectHandler } from "./http/pod_connect.ts";
 import { type HttpsServer, serveHttps } from "../shared/http/https_server.ts";
 import { Logger } from "../shared/log/mod.ts";
 import { builtinSchemaModel } from "../shared/api/schema/builtin_model.ts";
@@ -33,7 +36,7 @@ import { ChangeFeed } from "./watch/change_feed.ts";
 import { type Aggregator, startAggregator } from "./aggregator/aggregator.ts";
 import { type RegistryParts, startRegistry } from "./start_registry.ts";
 import { startControllers, SYSTEM_NAMESPACES } from "./start_controllers.ts";
-import { startResourceMetrics } from "./resourcemetrics/resource_metrics.ts";
+import { signingCa, startResourceMetrics } from "./resourcemetrics/resource_metrics.ts";
 export { SYSTEM_NAMESPACES };
 
 /** A running API server. */
@@ -118,7 +121,15 @@ export async function startServer(
   health.addHealthChecks(storageCheck(() => storage.ping()));
   const hooks = postStartHooks(health);
   const yamlDecoder = new YamlDecoder();
+  const nodes = new NodeConnections(
+    await nodeConnectionOptions(opts.kubeletClient ?? {}, await signingCa(pki), {
+      caFile: opts.resourceMetrics?.kubeletCertificateAuthority,
+      clusterCaPem: pki.caPem ?? pki.serving.certPem,
+      insecure: opts.resourceMetrics?.kubeletInsecureTls ?? false,
+    }),
+  );
   const handler = handlerFor(opts, {
+    connect: podConnectHandler(registry, nodes),
     parts,
     health,
     metrics,
@@ -191,6 +202,7 @@ function handlerFor(
     auditor: Parameters<typeof buildApiHandler>[0]["auditor"];
     yamlDecoder: YamlDecoder;
     logger: Logger;
+    connect: ConnectHandler;
   },
 ): ApiHandler {
   return buildApiHandler({
@@ -209,6 +221,7 @@ function handlerFor(
     remoteOpenApi: () => d.aggregator.openApiDocs(),
     remoteOpenApiV2: () => d.aggregator.openApiV2Docs(),
     auditor: d.auditor,
+    connect: d.connect,
   });
 }
 

@@ -2,7 +2,7 @@
  * The `process` runtime: each container is a real host process started from the container's
  * command, args and env, in its own working directory
  * `<root-dir>/pods/<pod-uid>/containers/<name>/work`, with its output appended to
- * `<...>/<name>/<restart-count>.log`. Seccomp profiles are resolved and validated (a missing
+ * `<...>/<name>/<restart-count>.log` in the kubelet's CRI log format. Seccomp profiles are resolved and validated (a missing
  * Localhost profile fails creation) but not enforced on the process. Checkpoints capture the
  * live process with {@link captureProcess}.
  *
@@ -22,6 +22,8 @@ import {
 import { type ResolvedSeccomp, resolveSeccompProfile } from "../seccomp_profile.ts";
 import { writeArchiveAtomically } from "../../checkpoint/archive_writer.ts";
 import { captureProcess } from "./capture_process.ts";
+import { criRecords } from "./cri_log_writer.ts";
+import type { ContainerInput, StreamTarget } from "../stream_target.ts";
 import type { Clock } from "../../clock/clock.ts";
 import { systemClock } from "../../clock/clock.ts";
 import { formatTime } from "../../../shared/api/meta/v1/time.ts";
@@ -48,6 +50,8 @@ interface Entry {
   env: Record<string, string>;
   state: ContainerState;
   exited: Promise<void>;
+  /** The process' standard input, for containers with `stdin: true`. */
+  stdin?: ContainerInput;
 }
 
 /** Options of {@link ProcessRuntime}. */
@@ -173,7 +177,7 @@ export class ProcessRuntime implements ContainerRuntime {
       append: true,
       mode: 0o600,
     });
-    const child = spawnContainer(spec.name, argv, env, workDir, log);
+    const child = spawnContainer(spec.name, argv, env, workDir, log, spec.stdin === true);
     const now = this.#clock.now();
     const entry: Entry = {
       id: randomId(),
@@ -190,6 +194,7 @@ export class ProcessRuntime implements ContainerRuntime {
       env,
       state: { running: { startedAt: iso(now) } },
       exited: Promise.resolve(),
+      ...(spec.stdin ? { stdin: containerInput(child, spec.stdinOnce === true) } : {}),
     };
     this.#watchExit(entry, log);
     this.#byId.set(entry.id, entry);
@@ -232,12 +237,22 @@ export class ProcessRuntime implements ContainerRuntime {
   /** Copies the process's output into `log` and records its exit in `entry.state`. */
   #watchExit(entry: Entry, log: Deno.FsFile): void {
     const child = entry.child;
-    const logWriter = log.writable.getWriter();
-    const pump = async (s: ReadableStream<Uint8Array>) => {
-      for await (const chunk of s) await logWriter.write(chunk);
+    // Written with the file's own write(): its `writable` holds the bytes back until it is
+    // closed, and `kubectl logs -f` wants them as they come.
+    let written = Promise.resolve();
+    const append = (bytes: Uint8Array) =>
+      written = written.then(async () => {
+        for (let off = 0; off < bytes.length;) off += await log.write(bytes.subarray(off));
+      }).catch(() => {});
+    const pump = async (s: ReadableStream<Uint8Array>, stream: "stdout" | "stderr") => {
+      for await (const chunk of s) await append(criRecords(stream, chunk, this.#clock.now()));
     };
-    const pumps = Promise.allSettled([pump(child.stdout), pump(child.stderr)]).then(async () => {
-      await logWriter.close().catch(() => {});
+    const pumps = Promise.allSettled([
+      pump(child.stdout, "stdout"),
+      pump(child.stderr, "stderr"),
+    ]).then(async () => {
+      await written.catch(() => {});
+      log.close();
     });
     entry.exited = Promise.all([child.status, pumps]).then(([st]) => {
       entry.state = {
@@ -250,6 +265,33 @@ export class ProcessRuntime implements ContainerRuntime {
         },
       };
     });
+  }
+
+  /** The container for the agent's streaming endpoints (logs, exec). */
+  streamTarget(namespace: string, pod: string, container: string): StreamTarget | undefined {
+    for (const e of this.#byKey.values()) {
+      if (e.pod.namespace !== namespace || e.pod.name !== pod || e.spec.name !== container) {
+        continue;
+      }
+      return {
+        running: "running" in e.state,
+        logPath: `${e.dir}/${e.restartCount}.log`,
+        ...(e.restartCount > 0 ? { previousLogPath: `${e.dir}/${e.restartCount - 1}.log` } : {}),
+        workDir: e.workDir,
+        env: { ...e.env },
+        exited: e.exited,
+        ...(e.stdin ? { stdin: e.stdin } : {}),
+      };
+    }
+    return undefined;
+  }
+
+  /** Whether a container of the pod runs (port-forward reaches its ports on 127.0.0.1). */
+  hasRunningPod(namespace: string, pod: string): boolean {
+    for (const e of this.#byKey.values()) {
+      if (e.pod.namespace === namespace && e.pod.name === pod && "running" in e.state) return true;
+    }
+    return false;
   }
 
   /** SIGTERM, then SIGKILL after the grace period; resolves when the process has exited. */
@@ -394,6 +436,7 @@ function spawnContainer(
   env: Record<string, string>,
   workDir: string,
   log: Deno.FsFile,
+  stdin: boolean,
 ): Deno.ChildProcess {
   try {
     return new Deno.Command(argv[0], {
@@ -401,7 +444,7 @@ function spawnContainer(
       env,
       clearEnv: true,
       cwd: workDir,
-      stdin: "null",
+      stdin: stdin ? "piped" : "null",
       stdout: "piped",
       stderr: "piped",
     }).spawn();
@@ -463,4 +506,20 @@ async function runCommand(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The standard input of a container with `stdin: true`; `once` closes it after one session. */
+function containerInput(child: Deno.ChildProcess, once: boolean): ContainerInput {
+  const writer = child.stdin.getWriter();
+  let open = true;
+  return {
+    async write(data) {
+      if (open) await writer.write(data).catch(() => {});
+    },
+    sessionEnded() {
+      if (!once || !open) return;
+      open = false;
+      writer.close().catch(() => {});
+    },
+  };
 }

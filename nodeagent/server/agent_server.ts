@@ -1,7 +1,9 @@
 /**
- * The agent's HTTPS server (`--port`, default 10250): `POST /checkpoint/{ns}/{pod}/{container}`
- * `GET /healthz`, and the statistics endpoints (stats_endpoints.ts). Every request is
- * authenticated and authorized first, on the node subresource the kubelet maps its path to.
+ * The agent's HTTPS server (`--port`, default 10250): `POST /checkpoint/{ns}/{pod}/{container}`,
+ * `GET /healthz`, the statistics endpoints (stats_endpoints.ts) and the streaming endpoints
+ * (`/containerLogs`, `/exec`, `/attach`, `/portForward`, see {@link serveStreaming}). Every
+ * request is authenticated and authorized first, on the node subresource the kubelet maps its
+ * path to (`proxy` for the streaming endpoints).
  *
  * @module
  */
@@ -15,6 +17,7 @@ import {
   serveStats,
   type StatsEndpointDeps,
 } from "../stats/stats_endpoints.ts";
+import { isStreamingPath, serveStreaming } from "../streaming/stream_handlers.ts";
 
 /** Options of {@link startAgentServer}. */
 export interface AgentServerOptions {
@@ -76,6 +79,14 @@ export function startAgentServer(o: AgentServerOptions): Promise<HttpsServer> {
         `User "${user.username}" cannot get resource "nodes/${subresource}" in API group "" at the cluster scope`,
       );
       return json(403, e.status);
+    }
+    if (isStreamingPath(path)) {
+      try {
+        return serveStreaming(req, new URL(req.url), o.checkpoint.runtime, conn.signal);
+      } catch (err) {
+        const e = err instanceof StatusError ? err : StatusError.internal(String(err));
+        return json(e.code, e.status);
+      }
     }
     if (path === "/healthz") {
       const problems = await o.health();

@@ -7,6 +7,7 @@
  */
 import type { Socket } from "node:net";
 import type { RequestHead } from "./request_head.ts";
+import type { UpgradedConnection } from "./upgrade_response.ts";
 
 /** Where request body data goes. */
 export interface BodySink {
@@ -51,6 +52,11 @@ export interface Exchange {
   write(chunk: Uint8Array): Promise<void>;
   /** Ends a streamed body. */
   end(): void;
+  /**
+   * HTTP/1.1 only: writes `101 Switching Protocols` with `headerLines` and hands over the
+   * socket; undefined when the exchange cannot switch protocols.
+   */
+  upgrade?(headerLines: string): UpgradedConnection | undefined;
   /** Breaks off the response (the body failed mid-stream): the client sees it incomplete. */
   destroy(): void;
   /**

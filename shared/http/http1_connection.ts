@@ -17,6 +17,7 @@ import { ChunkedBodyError, ChunkedDecoder } from "./chunked_decoder.ts";
 import type { BodySink, Exchange } from "./exchange.ts";
 import { currentHttpDate } from "./http_date.ts";
 import { HttpParseError, parseRequestHead, type RequestHead } from "./request_head.ts";
+import type { UpgradedConnection } from "./upgrade_response.ts";
 
 /** Options of {@link Http1Connection}. */
 export interface Http1ConnectionOptions {
@@ -50,7 +51,7 @@ function currentDateLine(): string {
   return dateLine;
 }
 
-type Phase = "head" | "body" | "waiting" | "closed";
+type Phase = "head" | "body" | "waiting" | "upgraded" | "closed";
 
 /** See the module documentation. */
 export class Http1Connection {
@@ -65,12 +66,13 @@ export class Http1Connection {
   #paused = false;
   /** When the connection last became idle, or when the current head started (ms). */
   #since: number;
+  readonly #dataListener = (chunk: Buffer) => this.#onData(chunk);
 
   constructor(socket: Socket, opts: Http1ConnectionOptions) {
     this.socket = socket;
     this.#opts = opts;
     this.#since = opts.now();
-    socket.on("data", (chunk: Buffer) => this.#onData(chunk));
+    socket.on("data", this.#dataListener);
     socket.on("close", () => this.#onClose());
     socket.on("error", () => socket.destroy());
   }
@@ -81,6 +83,7 @@ export class Http1Connection {
    */
   get state(): { kind: "idle" | "head" | "busy" | "closed"; since: number } {
     if (this.#phase === "closed") return { kind: "closed", since: this.#since };
+    // An upgraded connection belongs to its new protocol, which times it out itself.
     if (this.#phase !== "head") return { kind: "busy", since: this.#since };
     return { kind: this.#buf?.length ? "head" : "idle", since: this.#since };
   }
@@ -215,6 +218,29 @@ export class Http1Connection {
     this.#paused = false;
     this.socket.resume();
     this.#process();
+  }
+
+  /**
+   * Switches the connection to another protocol after the exchange's request: writes the 101
+   * head and stops reading requests. Undefined (nothing written) when the request still has
+   * body bytes to come or the connection is closed.
+   */
+  _upgrade(ex: Http1Exchange, headerLines: string): UpgradedConnection | undefined {
+    if (ex !== this.#exchange || this.#phase !== "waiting" || ex._bodyBroken) return undefined;
+    this.#phase = "upgraded";
+    this.#exchange = undefined;
+    this.socket.off("data", this.#dataListener);
+    const head = this.#buf ?? new Uint8Array(0);
+    this.#buf = undefined;
+    this.socket.write(
+      `HTTP/1.1 101 Switching Protocols\r\n${currentDateLine()}${headerLines}` +
+        `connection: Upgrade\r\n\r\n`,
+    );
+    if (this.#paused) {
+      this.#paused = false;
+      this.socket.resume();
+    }
+    return { socket: this.socket, head };
   }
 
   /** Whether the current request's body has been read to its end. */
@@ -445,6 +471,20 @@ export class Http1Exchange implements Exchange {
   destroy(): void {
     this.#ended = true;
     this.#conn.destroy();
+  }
+
+  /**
+   * Writes `101 Switching Protocols` with `headerLines` and hands over the socket; undefined
+   * when the connection cannot switch (a response was already written, or body bytes remain).
+   */
+  upgrade(headerLines: string): UpgradedConnection | undefined {
+    if (this.#framing !== undefined || this.#ended) return undefined;
+    const conn = this.#conn._upgrade(this, headerLines);
+    if (conn) {
+      this.#framing = "none";
+      this.#ended = true;
+    }
+    return conn;
   }
 
   /** Nothing to do: the connection serves one exchange at a time anyway. */

@@ -6,11 +6,12 @@
  * @module
  */
 import { Buffer } from "node:buffer";
-import { toStatusError } from "../errors/status_error.ts";
+import { StatusError, toStatusError } from "../errors/status_error.ts";
 import type { Exchange } from "./exchange.ts";
 import { FixedResponse } from "./fixed_response.ts";
 import { Http2Stream } from "./http2_stream.ts";
 import { type PushSource, pushSourceOf } from "./push_body.ts";
+import { type UpgradeCallback, upgradeOf } from "./upgrade_response.ts";
 
 /**
  * Splits a combined header value into its list elements, keeping commas inside quoted strings
@@ -74,6 +75,8 @@ const NO_BODY_STATUS = new Set([101, 204, 205, 304]);
 /** Writes a Response: headers, then the body streamed with backpressure. */
 export async function sendResponse(ex: Exchange, response: Response): Promise<void> {
   const { lines, contentLength } = headerLines(response.headers);
+  const upgrade = upgradeOf(response);
+  if (upgrade) return sendUpgrade(ex, lines, upgrade);
   const status = response.status;
   const statusText = response.statusText;
   const noBody = ex.head.method === "HEAD" || NO_BODY_STATUS.has(status) ||
@@ -147,6 +150,22 @@ export async function sendResponse(ex: Exchange, response: Response): Promise<vo
     signal.removeEventListener("abort", cancel);
     reader.releaseLock();
   }
+}
+
+/**
+ * Switches the exchange's connection to another protocol and hands it to `onUpgrade`; a 400
+ * when it cannot switch (HTTP/2, a request body still arriving).
+ */
+function sendUpgrade(ex: Exchange, lines: string, onUpgrade: UpgradeCallback): void {
+  const conn = ex.signal.aborted ? undefined : ex.upgrade?.(lines);
+  if (conn) {
+    onUpgrade(conn);
+    return;
+  }
+  const status = StatusError.badRequest(
+    "the connection cannot be upgraded: upgrades need an HTTP/1.1 request without a body",
+  );
+  ex.respond(400, "", "content-type: application/json\r\n", JSON.stringify(status.status));
 }
 
 /**

@@ -2,7 +2,7 @@
  * The `process` runtime: each container is a real host process started from the container's
  * command, args and env, in its own working directory
  * `<root-dir>/pods/<pod-uid>/containers/<name>/work`, with its output appended to
- * `<...>/<name>/<restart-count>.log`. Seccomp profiles are resolved and validated (a missing
+ * `<...>/<name>/<restart-count>.log` in the kubelet's CRI log format. Seccomp profiles are resolved and validated (a missing
  * Localhost profile fails creation) but not enforced on the process. Checkpoints capture the
  * live process with {@link captureProcess}.
  *
@@ -22,6 +22,8 @@ import {
 import { type ResolvedSeccomp, resolveSeccompProfile } from "../seccomp_profile.ts";
 import { writeArchiveAtomically } from "../../checkpoint/archive_writer.ts";
 import { captureProcess } from "./capture_process.ts";
+import { criRecords } from "./cri_log_writer.ts";
+import type { StreamTarget } from "../stream_target.ts";
 import type { Clock } from "../../clock/clock.ts";
 import { systemClock } from "../../clock/clock.ts";
 import { formatTime } from "../../../shared/api/meta/v1/time.ts";
@@ -233,10 +235,15 @@ export class ProcessRuntime implements ContainerRuntime {
   #watchExit(entry: Entry, log: Deno.FsFile): void {
     const child = entry.child;
     const logWriter = log.writable.getWriter();
-    const pump = async (s: ReadableStream<Uint8Array>) => {
-      for await (const chunk of s) await logWriter.write(chunk);
+    const pump = async (s: ReadableStream<Uint8Array>, stream: "stdout" | "stderr") => {
+      for await (const chunk of s) {
+        await logWriter.write(criRecords(stream, chunk, this.#clock.now()));
+      }
     };
-    const pumps = Promise.allSettled([pump(child.stdout), pump(child.stderr)]).then(async () => {
+    const pumps = Promise.allSettled([
+      pump(child.stdout, "stdout"),
+      pump(child.stderr, "stderr"),
+    ]).then(async () => {
       await logWriter.close().catch(() => {});
     });
     entry.exited = Promise.all([child.status, pumps]).then(([st]) => {
@@ -250,6 +257,24 @@ export class ProcessRuntime implements ContainerRuntime {
         },
       };
     });
+  }
+
+  /** The container for the agent's streaming endpoints (logs, exec). */
+  streamTarget(namespace: string, pod: string, container: string): StreamTarget | undefined {
+    for (const e of this.#byKey.values()) {
+      if (e.pod.namespace !== namespace || e.pod.name !== pod || e.spec.name !== container) {
+        continue;
+      }
+      return {
+        running: "running" in e.state,
+        logPath: `${e.dir}/${e.restartCount}.log`,
+        ...(e.restartCount > 0 ? { previousLogPath: `${e.dir}/${e.restartCount - 1}.log` } : {}),
+        workDir: e.workDir,
+        env: { ...e.env },
+        exited: e.exited,
+      };
+    }
+    return undefined;
   }
 
   /** SIGTERM, then SIGKILL after the grace period; resolves when the process has exited. */

@@ -44,7 +44,11 @@ Deno.test("ProcessRuntime runs a container as a process and reports its exit and
     assert.equal(done.state.terminated.reason, "Error");
     const dir = `${root}/pods/${pod.uid}/containers/job`;
     assert.equal(await Deno.readTextFile(`${dir}/work/out.txt`), "hello world\n");
-    assert.equal((await Deno.readTextFile(`${dir}/0.log`)).trim(), `${dir}/work`);
+    // The log is in the kubelet's CRI format: time, stream, F (full line), content.
+    assert.match(
+      await Deno.readTextFile(`${dir}/0.log`),
+      new RegExp(`^\\d{4}-\\d\\d-\\d\\dT[0-9:.]{18}Z stdout F ${dir}/work\\n$`),
+    );
     const again = await rt.startContainer(pod, spec);
     assert.equal(again.restartCount, 1);
     await rt.stopContainer(again.id, 5_000);

@@ -1,0 +1,162 @@
+/**
+ * Runs a command in a container's context (its working directory and environment) for
+ * `exec`, wired to a WebSocket channel connection: stdin from channel 0, stdout and stderr to
+ * channels 1 and 2, terminal sizes from channel 4, and the outcome on channel 3 (a Status
+ * with the exit code, as the kubelet sends it), after which the WebSocket closes.
+ *
+ * @module
+ */
+import { Buffer } from "node:buffer";
+import { StatusError } from "../../shared/errors/status_error.ts";
+import type { StreamTarget } from "../runtime/stream_target.ts";
+import {
+  CHANNEL,
+  type ChannelConn,
+  decodeChannelMessage,
+  statusOnErrorChannel,
+} from "./channel_protocol.ts";
+import { PTY_HELPER, ptyFrame } from "./pty_helper.ts";
+
+/** What to run and which streams to connect. */
+export interface ExecRequest {
+  command: string[];
+  stdin: boolean;
+  stdout: boolean;
+  stderr: boolean;
+  tty: boolean;
+}
+
+function truthy(v: string | null): boolean {
+  return v === "1" || v === "true";
+}
+
+/**
+ * The exec request of a query (the kubelet's `command`, `input`, `output`, `error`, `tty`).
+ *
+ * @throws {StatusError} 400 without a command or without any stream.
+ */
+export function parseExecRequest(q: URLSearchParams): ExecRequest {
+  const r: ExecRequest = {
+    command: q.getAll("command"),
+    stdin: truthy(q.get("input")),
+    stdout: truthy(q.get("output")),
+    stderr: truthy(q.get("error")),
+    tty: truthy(q.get("tty")),
+  };
+  if (r.command.length === 0) throw StatusError.badRequest("you must specify a command");
+  if (!r.stdin && !r.stdout && !r.stderr) {
+    throw StatusError.badRequest("you must specify at least 1 of stdin, stdout, stderr");
+  }
+  if (r.tty) r.stderr = false;
+  return r;
+}
+
+/** The Status the error channel carries for an exit code (v4 and later). */
+export function exitStatus(command: string[], code: number): Record<string, unknown> {
+  if (code === 0) return { metadata: {}, status: "Success" };
+  return {
+    metadata: {},
+    status: "Failure",
+    message: `command terminated with non-zero exit code: command '${
+      command.join(" ")
+    }' exited with ${code}`,
+    reason: "NonZeroExitCode",
+    details: { causes: [{ reason: "ExitCode", message: String(code) }] },
+  };
+}
+
+/** Spawns the command (through the terminal helper with `tty`). */
+function spawn(target: StreamTarget, req: ExecRequest): Deno.ChildProcess {
+  const argv = req.tty ? ["python3", "-c", PTY_HELPER, ...req.command] : req.command;
+  return new Deno.Command(argv[0], {
+    args: argv.slice(1),
+    cwd: target.workDir,
+    env: req.tty ? { TERM: "xterm", ...target.env } : target.env,
+    clearEnv: true,
+    stdin: req.stdin || req.tty ? "piped" : "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+}
+
+/** Runs the exec session until the command ends or the client leaves. */
+export async function runExec(
+  conn: ChannelConn,
+  target: StreamTarget,
+  req: ExecRequest,
+): Promise<void> {
+  let child: Deno.ChildProcess;
+  try {
+    child = spawn(target, req);
+  } catch (err) {
+    const message = `failed to exec in container: ${(err as Error).message}`;
+    conn.ws.start({ message() {}, closed() {} });
+    await sendError(conn, { metadata: {}, status: "Failure", message, reason: "InternalError" });
+    conn.ws.close();
+    return;
+  }
+  const stdin = child.stdin ? child.stdin.getWriter() : undefined;
+  let stdinOpen = req.stdin;
+  const write = (bytes: Uint8Array) => stdin?.write(bytes).catch(() => {});
+  const closeStdin = () => {
+    if (!stdinOpen) return;
+    stdinOpen = false;
+    if (req.tty) write(ptyFrame(2, new Uint8Array(0)));
+    else stdin?.close().catch(() => {});
+  };
+  let clientGone = false;
+  conn.ws.start({
+    message(data, binary) {
+      const m = decodeChannelMessage(conn.protocol, data, binary);
+      if (!m) return;
+      if (m.channel === CHANNEL.stdin && stdinOpen && m.data.length) {
+        write(req.tty ? ptyFrame(0, m.data) : m.data.slice());
+      } else if (m.channel === CHANNEL.resize && req.tty) {
+        const size = parseSize(m.data);
+        if (size) write(ptyFrame(1, new TextEncoder().encode(`${size.width} ${size.height}`)));
+      } else if (m.channel === CHANNEL.close && m.data[0] === CHANNEL.stdin) closeStdin();
+    },
+    closed() {
+      clientGone = true;
+      try {
+        child.kill("SIGKILL");
+      } catch {
+        // already exited
+      }
+    },
+  });
+  const pump = async (s: ReadableStream<Uint8Array>, channel: number, wanted: boolean) => {
+    for await (const chunk of s) if (wanted) await conn.send(channel, chunk);
+  };
+  const [status] = await Promise.all([
+    child.status,
+    pump(child.stdout, CHANNEL.stdout, req.stdout || req.tty),
+    pump(child.stderr, CHANNEL.stderr, req.stderr),
+  ]);
+  if (!req.tty || !stdinOpen) await stdin?.close().catch(() => {});
+  if (clientGone) return;
+  // A command ended by a signal has the code 128 + its number, as a shell reports it.
+  await sendError(conn, exitStatus(req.command, status.code));
+  conn.ws.close();
+}
+
+/** Sends the outcome on the error channel: a Status (v4+) or, before, its message if failed. */
+function sendError(conn: ChannelConn, status: Record<string, unknown>): Promise<void> {
+  if (statusOnErrorChannel(conn.protocol)) return conn.send(CHANNEL.error, JSON.stringify(status));
+  if (status.status === "Success") return Promise.resolve();
+  return conn.send(CHANNEL.error, String(status.message ?? ""));
+}
+
+/** A terminal size message `{"Width": w, "Height": h}`. */
+function parseSize(data: Uint8Array): { width: number; height: number } | undefined {
+  try {
+    const v = JSON.parse(Buffer.from(data).toString()) as { Width?: unknown; Height?: unknown };
+    const width = Number(v.Width);
+    const height = Number(v.Height);
+    if (!Number.isInteger(width) || !Number.isInteger(height)) return undefined;
+    if (width < 0 || height < 0 || width > 65535 || height > 65535) return undefined;
+    return { width, height };
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * Accepting a WebSocket upgrade for a channel protocol (exec, attach): the handshake's
+ * checks (RFC 6455 section 4.2), the subprotocol negotiated from the client's offer, and the
+ * 101 response whose upgraded socket becomes a {@link ChannelConn}.
+ *
+ * @module
+ */
+import { StatusError } from "../../shared/errors/status_error.ts";
+import { requestedUpgrade, UpgradeResponse } from "../../shared/http/upgrade_response.ts";
+import { WebSocketConn } from "../../shared/http/websocket_conn.ts";
+import { websocketAccept } from "../../shared/http/websocket_frame.ts";
+import { ChannelConn, type ChannelProtocol, negotiateChannelProtocol } from "./channel_protocol.ts";
+
+/**
+ * Checks a WebSocket handshake request; returns its key and the protocol to speak among
+ * `protocols` (`fallback` when the client offers none).
+ *
+ * @throws {StatusError} 400 when it is not a WebSocket upgrade or offers no protocol we speak.
+ */
+export function checkWebSocketRequest<P extends string>(
+  req: Request,
+  negotiate: (offered: string | null) => P | undefined,
+  fallback: P,
+): { key: string; protocol: P } {
+  const upgrade = requestedUpgrade(req.headers);
+  if (upgrade === "spdy/3.1") {
+    throw StatusError.badRequest(
+      "SPDY/3.1 streams are not supported by this node agent: use a client that speaks the " +
+        "WebSocket protocols (v5.channel.k8s.io, v4.channel.k8s.io; kubectl 1.31 or later)",
+    );
+  }
+  if (upgrade !== "websocket") throw StatusError.badRequest("Upgrade request required");
+  if (req.method !== "GET") {
+    throw StatusError.badRequest("a WebSocket upgrade must be a GET request");
+  }
+  const key = req.headers.get("sec-websocket-key") ?? "";
+  if (!/^[A-Za-z0-9+/]{22}==$/.test(key)) {
+    throw StatusError.badRequest("missing or malformed Sec-WebSocket-Key");
+  }
+  if (req.headers.get("sec-websocket-version") !== "13") {
+    throw StatusError.badRequest("unsupported Sec-WebSocket-Version (13 is required)");
+  }
+  const offered = req.headers.get("sec-websocket-protocol");
+  const protocol = offered ? negotiate(offered) : fallback;
+  if (!protocol) {
+    throw StatusError.badRequest(
+      `none of the offered WebSocket subprotocols is supported: ${offered}`,
+    );
+  }
+  return { key, protocol };
+}
+
+/** The 101 answer to a WebSocket handshake; `start` gets the open WebSocket. */
+export function webSocketResponse(
+  key: string,
+  protocol: string,
+  start: (ws: WebSocketConn) => void,
+): Response {
+  return new UpgradeResponse(
+    {
+      upgrade: "websocket",
+      "sec-websocket-accept": websocketAccept(key),
+      "sec-websocket-protocol": protocol,
+    },
+    ({ socket, head }) => start(new WebSocketConn(socket, head)),
+  );
+}
+
+/**
+ * Accepts a channel-protocol WebSocket (exec, attach); `run` drives the session.
+ *
+ * @throws {StatusError} 400 for a request that is not an acceptable handshake.
+ */
+export function acceptChannelWebSocket(
+  req: Request,
+  run: (conn: ChannelConn) => Promise<void>,
+): Response {
+  const { key, protocol } = checkWebSocketRequest<ChannelProtocol>(
+    req,
+    negotiateChannelProtocol,
+    "channel.k8s.io",
+  );
+  return webSocketResponse(key, protocol, (ws) => {
+    run(new ChannelConn(ws, protocol)).catch(() => ws.destroy());
+  });
+}

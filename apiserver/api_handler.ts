@@ -40,6 +40,7 @@ import type { ResourceRegistry } from "./registry/resource_registry.ts";
 import type { AggregatorProxy } from "./aggregator/proxy_handler.ts";
 import type { AggregatedGroups } from "./http/discovery.ts";
 import type { WatchCaches } from "./watch/watch_caches.ts";
+import type { ConnectHandler } from "./http/pod_connect.ts";
 
 export type { ApiHandler } from "./http/filters/filter.ts";
 
@@ -71,6 +72,8 @@ export interface ApiHandlerDeps {
   remoteOpenApiV2?: () => { generation: number; docs: readonly Record<string, unknown>[] };
   /** Records audit events (`--audit-policy-file`); absent, nothing is audited. */
   auditor?: Auditor;
+  /** Serves pods/log, exec, attach and portforward (proxied to node agents). */
+  connect?: ConnectHandler;
 }
 
 /** Builds the handler: the filters, outermost first, in front of the routes. */
@@ -102,6 +105,7 @@ function apiRoutes(deps: ApiHandlerDeps): ContextHandler {
     watchListEnabled: () => featureGates.enabled("WatchList"),
     patchAppliers: deps.patchAppliers,
     yamlDecoder: deps.yamlDecoder,
+    connect: deps.connect,
   });
   const servedVerbs = () => resources.servedVerbs();
   const discovery = new Discovery(registry, servedVerbs, deps.aggregatedGroups);

@@ -11,6 +11,12 @@ import {
   type ResourceMetricsOptions,
   resourceMetricsOptionsFromFlags,
 } from "./resourcemetrics/metrics_options.ts";
+import {
+  KUBELET_FLAG_HELP,
+  KUBELET_PARSE_OPTIONS,
+  type KubeletClientOptions,
+  kubeletClientOptionsFromFlags,
+} from "./kubelet/kubelet_client_flags.ts";
 import { parseCIDR, parsePortRange } from "./registry/core/services/ip_range.ts";
 import { parseArgs } from "node:util";
 import {
@@ -87,6 +93,8 @@ export interface ServerOptions {
   proxyClientCertFile?: string;
   /** `--proxy-client-key-file`: its key. */
   proxyClientKeyFile?: string;
+  /** How the server reaches node agents (`--kubelet-*`). */
+  kubeletClient?: KubeletClientOptions;
   /** Streams an HTTP/2 client may open at once on one connection; 0 turns HTTP/2 off. */
   http2MaxStreamsPerConnection: number;
   /** How long history stays readable, ms. */
@@ -185,6 +193,7 @@ export const FLAG_HELP: Record<string, string> = {
   ...AUDIT_FLAG_HELP,
   ...METRICS_FLAG_HELP,
   ...RESOURCE_METRICS_FLAG_HELP,
+  ...KUBELET_FLAG_HELP,
 };
 
 /** The `node:util` parseArgs option specs of the server's own flags. */
@@ -317,6 +326,7 @@ function readFlags(args: string[]): FlagValues | string {
         ...AUDIT_PARSE_OPTIONS,
         ...METRICS_PARSE_OPTIONS,
         ...RESOURCE_METRICS_PARSE_OPTIONS,
+        ...KUBELET_PARSE_OPTIONS,
       },
     }).values;
   } catch (err) {
@@ -338,6 +348,7 @@ function moreOptions(values: FlagValues, errors: string[]) {
     ...(audit ? { audit } : {}),
     ...(delegation ? { delegation } : {}),
     runtimeConfig,
+    kubeletClient: kubeletClientOptionsFromFlags(values, errors),
     shutdownDelayMs: lifecycle("shutdown-delay-duration"),
     shutdownWatchTerminationGracePeriodMs: lifecycle("shutdown-watch-termination-grace-period"),
     livezGracePeriodMs: lifecycle("livez-grace-period"),

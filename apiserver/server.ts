@@ -5,6 +5,9 @@
  *
  * @module
  */
+import { NodeConnections } from "./kubelet/node_connections.ts";
+import { nodeConnectionOptions } from "./kubelet/kubelet_client_flags.ts";
+import { type ConnectHandler, podConnectHandler } from "./http/pod_connect.ts";
 import { type HttpsServer, serveHttps } from "../shared/http/https_server.ts";
 import { Logger } from "../shared/log/mod.ts";
 import { builtinSchemaModel } from "../shared/api/schema/builtin_model.ts";
@@ -118,7 +121,11 @@ export async function startServer(
   health.addHealthChecks(storageCheck(() => storage.ping()));
   const hooks = postStartHooks(health);
   const yamlDecoder = new YamlDecoder();
+  const nodes = new NodeConnections(
+    await nodeConnectionOptions(opts.kubeletClient ?? {}, pki.clientCa),
+  );
   const handler = handlerFor(opts, {
+    connect: podConnectHandler(registry, nodes),
     parts,
     health,
     metrics,
@@ -191,6 +198,7 @@ function handlerFor(
     auditor: Parameters<typeof buildApiHandler>[0]["auditor"];
     yamlDecoder: YamlDecoder;
     logger: Logger;
+    connect: ConnectHandler;
   },
 ): ApiHandler {
   return buildApiHandler({
@@ -209,6 +217,7 @@ function handlerFor(
     remoteOpenApi: () => d.aggregator.openApiDocs(),
     remoteOpenApiV2: () => d.aggregator.openApiV2Docs(),
     auditor: d.auditor,
+    connect: d.connect,
   });
 }
 

@@ -24,6 +24,7 @@ import type { YamlDecoder } from "./yaml_decoder.ts";
 import { hasProtobuf } from "../../shared/codec/protobuf/mod.ts";
 import type { RequestInfo } from "./request_info.ts";
 import { warningHeader } from "./respond.ts";
+import type { ConnectHandler } from "./pod_connect.ts";
 
 /** Serves one verb of resource requests. */
 export type VerbHandler = (ctx: ResourceContext) => Promise<Response>;
@@ -42,6 +43,8 @@ export interface ResourceHandlerOptions {
   patchAppliers: PatchAppliers;
   /** Parses large YAML bodies off the request thread. */
   yamlDecoder?: YamlDecoder;
+  /** Serves the connect subresources it knows (pods/log, exec, attach, portforward). */
+  connect?: ConnectHandler;
 }
 
 const API_VERBS = [
@@ -101,8 +104,8 @@ export class ResourceHandler {
     const sub = info.subresource
       ? def.subresources?.find((s) => s.name === info.subresource)
       : undefined;
-    if (sub?.unavailable && sub.requestKind && info.name) {
-      return admitConnect(store, sub, url, { ...info, namespace }, user);
+    if (sub?.unavailable && info.name) {
+      return this.#connect(req, conn, url, { ...info, namespace }, store, sub, user);
     }
     const handler = this.#handlerOf(store, info, namespace);
     // A watch negotiates its stream format itself (JSON lines, `;stream=watch` allowed).
@@ -126,6 +129,34 @@ export class ResourceHandler {
       patchAppliers: this.#opts.patchAppliers,
       yamlDecoder: this.#opts.yamlDecoder,
     });
+  }
+
+  /**
+   * A connect subresource: admitted (those with options) and served by the connect handler,
+   * or the 503 it answers while nothing serves it.
+   */
+  async #connect(
+    req: Request,
+    conn: ConnInfo,
+    url: URL,
+    info: RequestInfo,
+    store: Store,
+    sub: SubresourceDef,
+    user: UserInfo | undefined,
+  ): Promise<Response> {
+    if (sub.requestKind) await admitConnect(store, sub, url, info, user);
+    const res = await this.#opts.connect?.({
+      req,
+      url,
+      namespace: info.namespace,
+      name: info.name,
+      subresource: sub.name,
+      verb: info.verb,
+      hasPath: info.parts.length > 0,
+      signal: conn.signal,
+    });
+    if (res) return res;
+    throw new StatusError({ code: 503, reason: "ServiceUnavailable", message: sub.unavailable });
   }
 
   /** A deprecated version's Warning header, audit annotations and metric mark (kube's). */
@@ -181,10 +212,9 @@ function servedVerbsOf(def: KindDef, info: RequestInfo): readonly Verb[] {
 }
 
 /**
- * A connect subresource (`pods/exec`, `attach`, `portforward`, `proxy`, `nodes/proxy`,
- * `services/proxy`): admitted as CONNECT with its options object built from the query, as
- * kube-apiserver's connect handler does, before the 503 it answers while the server cannot
- * reach workloads.
+ * Admits a connect subresource request (`pods/exec`, `attach`, `portforward`, `proxy`,
+ * `nodes/proxy`, `services/proxy`) as CONNECT with its options object built from the query,
+ * as kube-apiserver's connect handler does.
  */
 async function admitConnect(
   store: Store,
@@ -192,7 +222,7 @@ async function admitConnect(
   url: URL,
   info: RequestInfo,
   user: UserInfo | undefined,
-): Promise<Response> {
+): Promise<void> {
   await store.admitRequest({
     operation: "CONNECT",
     namespace: info.namespace,
@@ -202,7 +232,6 @@ async function admitConnect(
     user,
     dryRun: false,
   });
-  throw new StatusError({ code: 503, reason: "ServiceUnavailable", message: sub.unavailable });
 }
 
 /** The connect options object of a request (PodExecOptions...), from its query and path. */

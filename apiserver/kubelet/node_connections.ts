@@ -1,0 +1,137 @@
+/**
+ * How the API server reaches node agents (kube-apiserver's kubelet client): over HTTPS to the
+ * node's address (`--kubelet-preferred-address-types`, InternalIP first) and the port it
+ * publishes in `status.daemonEndpoints.kubeletEndpoint`, presenting the API server's kubelet
+ * client certificate (`--kubelet-client-certificate`, else one the server issues itself from
+ * its client CA as `kube-apiserver-kubelet-client` in `system:masters`). The agent's serving
+ * certificate is verified against `--kubelet-certificate-authority` when given; without it
+ * it is not verified, as kube-apiserver does.
+ *
+ * @module
+ */
+import https from "node:https";
+import { Readable } from "node:stream";
+import type { ConnectionOptions } from "node:tls";
+import { StatusError } from "../../shared/errors/status_error.ts";
+import type { KubeObject } from "../../shared/api/meta/v1/types.ts";
+import { dialUpgrade, proxyUpgrade } from "../../shared/http/upgrade_dial.ts";
+
+/** Options of {@link NodeConnections}. */
+export interface NodeConnectionOptions {
+  clientCertPem: string;
+  clientKeyPem: string;
+  /** CA bundle (PEM) that signs agents' serving certificates; none skips verification. */
+  caPem?: string;
+  /** Address types in order of preference (default InternalIP, Hostname, ExternalIP...). */
+  preferredAddressTypes?: string[];
+}
+
+const DEFAULT_ADDRESS_TYPES = [
+  "InternalIP",
+  "Hostname",
+  "InternalDNS",
+  "ExternalDNS",
+  "ExternalIP",
+];
+
+/** Hop-by-hop request fields not passed to the agent. */
+const NOT_FORWARDED = new Set([
+  "host",
+  "authorization",
+  "content-length",
+  "transfer-encoding",
+  "keep-alive",
+  "impersonate-user",
+  "impersonate-group",
+  "impersonate-uid",
+]);
+
+/** See the module documentation. */
+export class NodeConnections {
+  readonly #o: NodeConnectionOptions;
+
+  constructor(opts: NodeConnectionOptions) {
+    this.#o = opts;
+  }
+
+  /**
+   * The node's address and port.
+   *
+   * @throws {StatusError} 400 when the node publishes no usable address or port.
+   */
+  location(node: KubeObject): { host: string; port: number } {
+    const status = (node.status ?? {}) as {
+      addresses?: { type: string; address: string }[];
+      daemonEndpoints?: { kubeletEndpoint?: { Port?: number } };
+    };
+    const port = status.daemonEndpoints?.kubeletEndpoint?.Port ?? 0;
+    const addresses = status.addresses ?? [];
+    for (const type of this.#o.preferredAddressTypes ?? DEFAULT_ADDRESS_TYPES) {
+      const a = addresses.find((x) => x.type === type && x.address);
+      if (a && port > 0) return { host: a.address, port };
+    }
+    throw StatusError.badRequest(
+      `no preferred addresses found; known addresses: ${JSON.stringify(addresses)}`,
+    );
+  }
+
+  #tls(): ConnectionOptions {
+    return {
+      cert: this.#o.clientCertPem,
+      key: this.#o.clientKeyPem,
+      ...(this.#o.caPem ? { ca: this.#o.caPem } : {}),
+      rejectUnauthorized: Boolean(this.#o.caPem),
+    };
+  }
+
+  /**
+   * A GET to the agent, its answer streamed back.
+   *
+   * @throws {StatusError} 500 when the agent cannot be reached.
+   */
+  get(node: KubeObject, path: string, signal: AbortSignal): Promise<Response> {
+    const { host, port } = this.location(node);
+    return new Promise((resolve, reject) => {
+      const req = https.request({ host, port, path, method: "GET", ...this.#tls() }, (res) => {
+        const headers = new Headers();
+        const type = res.headers["content-type"];
+        if (typeof type === "string") headers.set("content-type", type);
+        const body = Readable.toWeb(res) as unknown as ReadableStream<Uint8Array>;
+        resolve(new Response(body, { status: res.statusCode ?? 502, headers }));
+      });
+      req.on("error", (err) => reject(unreachable(host, port, err)));
+      signal.addEventListener("abort", () => req.destroy(), { once: true });
+      req.end();
+    });
+  }
+
+  /**
+   * Passes an upgrade request (exec, attach, port-forward) on to the agent: its 101 splices
+   * the two connections; any other answer is returned as it is.
+   *
+   * @throws {StatusError} 500 when the agent cannot be reached.
+   */
+  async upgrade(node: KubeObject, path: string, req: Request): Promise<Response> {
+    const { host, port } = this.location(node);
+    const headers: [string, string][] = [];
+    for (const [k, v] of req.headers) if (!NOT_FORWARDED.has(k)) headers.push([k, v]);
+    try {
+      const r = await dialUpgrade({
+        host,
+        port,
+        method: req.method,
+        path,
+        headers,
+        tls: this.#tls(),
+      });
+      return r.kind === "upgraded" ? proxyUpgrade(r) : r.response;
+    } catch (err) {
+      throw unreachable(host, port, err);
+    }
+  }
+}
+
+function unreachable(host: string, port: number, err: unknown): StatusError {
+  const message = err instanceof Error ? err.message : String(err);
+  return StatusError.internal(`error dialing backend: dial tcp ${host}:${port}: ${message}`);
+}

@@ -54,7 +54,10 @@ export function podConnectHandler(
     if (r.hasPath) throw StatusError.pathNotFound();
     const verbs = r.subresource === "log" ? ["get"] : ["get", "create"];
     if (!verbs.includes(r.verb)) {
-      throw StatusError.methodNotSupported({ group: "", resource: `pods/${r.subresource}` }, r.verb);
+      throw StatusError.methodNotSupported(
+        { group: "", resource: `pods/${r.subresource}` },
+        r.verb,
+      );
     }
     const pods = registry.lookup("", "v1", "pods");
     const nodeStore = registry.lookup("", "v1", "nodes");
@@ -107,7 +110,9 @@ function streamQuery(q: URLSearchParams): string {
     ["stderr", "error"],
     ["tty", "tty"],
   ];
-  for (const [from, to] of pairs) if (q.get(from) === "true" || q.get(from) === "1") out.set(to, "1");
+  for (const [from, to] of pairs) {
+    if (q.get(from) === "true" || q.get(from) === "1") out.set(to, "1");
+  }
   const s = out.toString();
   return s ? `?${s}` : "";
 }
@@ -129,7 +134,9 @@ function logParams(q: URLSearchParams): string {
     const n = Number(v);
     if (!Number.isSafeInteger(n) || n < min) {
       throw StatusError.badRequest(
-        `${name}: Invalid value: ${v}: must be ${min === 0 ? "greater than or equal to 0" : "greater than 0"}`,
+        `${name}: Invalid value: ${v}: must be ${
+          min === 0 ? "greater than or equal to 0" : "greater than 0"
+        }`,
       );
     }
     out.set(name, String(n));
@@ -167,10 +174,13 @@ function containerOf(pod: KubeObject, container: string, podName: string): strin
     if (regular.length === 0) {
       throw StatusError.badRequest(`a container name must be specified for pod ${podName}`);
     }
-    let message =
-      `a container name must be specified for pod ${podName}, choose one of: [${regular.join(" ")}]`;
+    let message = `a container name must be specified for pod ${podName}, choose one of: [${
+      regular.join(" ")
+    }]`;
     if (init.length) message += ` or one of the init containers: [${init.join(" ")}]`;
-    if (ephemeral.length) message += ` or one of the ephemeral containers: [${ephemeral.join(" ")}]`;
+    if (ephemeral.length) {
+      message += ` or one of the ephemeral containers: [${ephemeral.join(" ")}]`;
+    }
     throw StatusError.badRequest(message);
   }
   if (![...regular, ...init, ...ephemeral].includes(container)) {

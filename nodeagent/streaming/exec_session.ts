@@ -65,9 +65,18 @@ export function exitStatus(command: string[], code: number): Record<string, unkn
   };
 }
 
+/** The system's Python 3 (Debian's), not one a user's PATH may put first. */
+function python(): string {
+  try {
+    return Deno.statSync("/usr/bin/python3").isFile ? "/usr/bin/python3" : "python3";
+  } catch {
+    return "python3";
+  }
+}
+
 /** Spawns the command (through the terminal helper with `tty`). */
 function spawn(target: StreamTarget, req: ExecRequest): Deno.ChildProcess {
-  const argv = req.tty ? ["python3", "-c", PTY_HELPER, ...req.command] : req.command;
+  const argv = req.tty ? [python(), "-c", PTY_HELPER, ...req.command] : req.command;
   return new Deno.Command(argv[0], {
     args: argv.slice(1),
     cwd: target.workDir,
@@ -95,7 +104,8 @@ export async function runExec(
     conn.ws.close();
     return;
   }
-  const stdin = child.stdin ? child.stdin.getWriter() : undefined;
+  // A stream that is not piped throws when asked for.
+  const stdin = req.stdin || req.tty ? child.stdin.getWriter() : undefined;
   let stdinOpen = req.stdin;
   const write = (bytes: Uint8Array) => stdin?.write(bytes).catch(() => {});
   const closeStdin = () => {

@@ -110,7 +110,10 @@ export function dialUpgrade(r: UpgradeDialRequest): Promise<Upgraded | NotUpgrad
         for (const [k, v] of parsed.headers) if (!HOP_BY_HOP.has(k)) headers.append(k, v);
         resolve({
           kind: "response",
-          response: new Response(body as Uint8Array<ArrayBuffer>, { status: parsed.status, headers }),
+          response: new Response(body as Uint8Array<ArrayBuffer>, {
+            status: parsed.status,
+            headers,
+          }),
         });
       }, fail);
     };
@@ -175,16 +178,24 @@ export function proxyUpgrade(backend: Upgraded): Response {
     const upstream = backend.socket;
     if (head.length) upstream.write(head);
     if (backend.head.length) socket.write(backend.head);
+    // Each side's end is passed on after what it sent (pipe ends the other side); a side
+    // that closes or fails takes the other down once its pending bytes are flushed.
     socket.pipe(upstream);
     upstream.pipe(socket);
-    const close = () => {
+    const destroy = () => {
       socket.destroy();
       upstream.destroy();
     };
-    socket.on("close", close);
-    upstream.on("close", close);
-    socket.on("error", close);
-    upstream.on("error", close);
+    const closeOther = (other: Socket) => () => {
+      if (other.destroyed) return;
+      other.end();
+      const timer = setTimeout(() => other.destroy(), 5000);
+      other.once("close", () => clearTimeout(timer));
+    };
+    socket.on("close", closeOther(upstream));
+    upstream.on("close", closeOther(socket));
+    socket.on("error", destroy);
+    upstream.on("error", destroy);
     upstream.resume();
   });
 }

@@ -234,17 +234,22 @@ export class ProcessRuntime implements ContainerRuntime {
   /** Copies the process's output into `log` and records its exit in `entry.state`. */
   #watchExit(entry: Entry, log: Deno.FsFile): void {
     const child = entry.child;
-    const logWriter = log.writable.getWriter();
+    // Written with the file's own write(): its `writable` holds the bytes back until it is
+    // closed, and `kubectl logs -f` wants them as they come.
+    let written = Promise.resolve();
+    const append = (bytes: Uint8Array) =>
+      written = written.then(async () => {
+        for (let off = 0; off < bytes.length;) off += await log.write(bytes.subarray(off));
+      }).catch(() => {});
     const pump = async (s: ReadableStream<Uint8Array>, stream: "stdout" | "stderr") => {
-      for await (const chunk of s) {
-        await logWriter.write(criRecords(stream, chunk, this.#clock.now()));
-      }
+      for await (const chunk of s) await append(criRecords(stream, chunk, this.#clock.now()));
     };
     const pumps = Promise.allSettled([
       pump(child.stdout, "stdout"),
       pump(child.stderr, "stderr"),
     ]).then(async () => {
-      await logWriter.close().catch(() => {});
+      await written.catch(() => {});
+      log.close();
     });
     entry.exited = Promise.all([child.status, pumps]).then(([st]) => {
       entry.state = {

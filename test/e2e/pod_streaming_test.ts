@@ -1,0 +1,235 @@
+import assert from "node:assert/strict";
+import { startTestServer } from "../support/test_server.ts";
+import { AGENT_POLL, startAgentProcess } from "../nodeagent/_agent_process.ts";
+import { writeNodeKubeconfig } from "../nodeagent/_node_kubeconfig.ts";
+import type { KubeObject } from "../../shared/api/meta/v1/types.ts";
+import { eventually } from "../support/eventually.ts";
+import { KUBECTL, type KubectlTarget, runKubectl, spawnKubectl } from "../support/kubectl.ts";
+
+const PODS = { version: "v1", resource: "pods", namespace: "default" };
+const TALKER = "i=0; echo to-stderr >&2; while true; do echo line $i; i=$((i+1)); sleep 0.3; done";
+
+async function running(ts: { client: { get<T>(r: object): Promise<T> } }, name: string) {
+  await eventually(`pod ${name} running`, async () => {
+    const pod = await ts.client.get<KubeObject>({ ...PODS, name });
+    const st = pod.status as { phase?: string; containerStatuses?: { state: object }[] };
+    const all = st.containerStatuses ?? [];
+    return st.phase === "Running" && all.length && all.every((c) => "running" in c.state)
+      ? pod
+      : undefined;
+  }, AGENT_POLL);
+}
+
+/** Reads a child's stdout until `pattern` matches (or 60 s), then kills it. */
+async function readUntil(child: Deno.ChildProcess, pattern: RegExp): Promise<string> {
+  let text = "";
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  const deadline = Date.now() + 60_000;
+  try {
+    while (!pattern.test(text) && Date.now() < deadline) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += value;
+    }
+  } finally {
+    child.kill("SIGKILL");
+    await reader.cancel().catch(() => {});
+    await child.stderr.cancel().catch(() => {});
+    await child.status;
+  }
+  return text;
+}
+
+Deno.test({
+  name:
+    "pods/log, exec and attach reach a pod on a node agent: kubectl logs (-f, --tail, --timestamps), exec exit codes, exec -it through a terminal, attach, the Python client",
+  async fn(t) {
+    const dir = await Deno.makeTempDir({ prefix: "pod-streaming-" });
+    const ts = await startTestServer([], { dir: `${dir}/api`, keepDir: true });
+    const extraConfig =
+      `authentication:\n  x509:\n    clientCAFile: ${dir}/api/pki/client-ca.crt\n`;
+    const agent = await startAgentProcess({
+      kubeconfig: await writeNodeKubeconfig(ts.server, "streamer", `${dir}/node.kubeconfig`),
+      rootDir: `${dir}/root`,
+      nodeName: "streamer",
+      extraConfig,
+    });
+    const k: KubectlTarget = { kubeconfig: ts.server.kubeconfigPath, home: dir };
+    try {
+      await ts.client.create(PODS, {
+        metadata: { name: "talker", namespace: "default" },
+        spec: {
+          nodeName: "streamer",
+          containers: [{
+            name: "main",
+            image: "busybox",
+            command: ["sh", "-c", TALKER],
+            env: [{ name: "GREETING", value: "hello-from-env" }],
+          }],
+        },
+      });
+      await ts.client.create(PODS, {
+        metadata: { name: "two", namespace: "default" },
+        spec: {
+          nodeName: "streamer",
+          containers: [
+            { name: "a", image: "busybox", command: ["sleep", "3600"] },
+            { name: "b", image: "busybox", command: ["sleep", "3600"] },
+          ],
+        },
+      });
+      await running(ts, "talker");
+      await running(ts, "two");
+
+      await t.step("GET pods/log: the output, tailLines, timestamps, limitBytes", async () => {
+        const get = async (q: string) => {
+          const res = await ts.fetch(`/api/v1/namespaces/default/pods/talker/log${q}`);
+          return { status: res.status, text: await res.text() };
+        };
+        const all = await eventually("line 2 logged", async () => {
+          const r = await get("");
+          return r.text.includes("line 2\n") ? r : undefined;
+        }, AGENT_POLL);
+        assert.equal(all.status, 200);
+        assert.ok(all.text.startsWith("to-stderr\nline 0\nline 1\n"), all.text);
+        const tail = await get("?tailLines=1");
+        assert.match(tail.text, /^line \d+\n$/);
+        const stamped = await get("?tailLines=2&timestamps=true");
+        assert.match(stamped.text, /^(\d{4}-\d\d-\d\dT[0-9:.]+Z line \d+\n){2}$/);
+        const limited = await get("?limitBytes=4");
+        assert.equal(limited.text, "to-s");
+        const bad = await get("?tailLines=-1");
+        assert.equal(bad.status, 400, bad.text);
+      });
+
+      await t.step("two containers and none named: kube's message", async () => {
+        const res = await ts.fetch(`/api/v1/namespaces/default/pods/two/log`);
+        assert.equal(res.status, 400);
+        assert.equal(
+          (await res.json()).message,
+          "a container name must be specified for pod two, choose one of: [a b]",
+        );
+      });
+
+      if (!KUBECTL) {
+        console.warn("kubectl is not on PATH: skipping the kubectl steps");
+        return;
+      }
+
+      await t.step("kubectl logs, --tail, --timestamps, -f", async () => {
+        const logs = await runKubectl(k, ["logs", "talker"]);
+        assert.equal(logs.code, 0, logs.stderr);
+        assert.match(logs.stdout, /^to-stderr\nline 0\n/);
+        const tail = await runKubectl(k, ["logs", "talker", "--tail=2"]);
+        assert.match(tail.stdout, /^line \d+\nline \d+\n$/);
+        const stamped = await runKubectl(k, ["logs", "talker", "--tail=1", "--timestamps"]);
+        assert.match(stamped.stdout, /^\d{4}-\d\d-\d\dT[0-9:.]+Z line \d+\n$/);
+        const last = Number(/line (\d+)\n$/.exec(logs.stdout)![1]);
+        // -f keeps streaming: lines written after the request arrive.
+        const follow = spawnKubectl(k, ["logs", "-f", "talker", "--tail=1"]);
+        const text = await readUntil(follow, new RegExp(`line ${last + 3}\\n`));
+        assert.match(text, new RegExp(`line ${last + 3}\\n`));
+        const two = await runKubectl(k, ["logs", "two"]);
+        assert.notEqual(two.code, 0);
+        assert.match(
+          two.stderr,
+          /a container name must be specified for pod two, choose one of: \[a b\]/,
+        );
+      });
+
+      await t.step("kubectl exec: output, environment, working directory, exit codes", async () => {
+        const r = await runKubectl(k, [
+          "exec",
+          "talker",
+          "--",
+          "sh",
+          "-c",
+          'echo "$GREETING in $PWD"; echo oops >&2',
+        ]);
+        assert.equal(r.code, 0, r.stderr);
+        assert.equal(
+          r.stdout,
+          `hello-from-env in ${dir}/root/pods/${await uid(ts, "talker")}/containers/main/work\n`,
+        );
+        assert.match(r.stderr, /oops/);
+        const failed = await runKubectl(k, ["exec", "talker", "--", "sh", "-c", "exit 3"]);
+        assert.equal(failed.code, 3, failed.stderr);
+        const input = await runKubectl(
+          k,
+          ["exec", "-i", "talker", "--", "sh", "-c", "tr a-z A-Z"],
+          "shout\n",
+        );
+        assert.equal(input.stdout, "SHOUT\n", input.stderr);
+        const c = await runKubectl(k, ["exec", "two", "-c", "b", "--", "echo", "in-b"]);
+        assert.equal(c.stdout, "in-b\n", c.stderr);
+      });
+
+      await t.step("kubectl exec -it through a pseudo-terminal", async () => {
+        const cmd = `${KUBECTL} exec -it talker -- sh`;
+        const child = new Deno.Command("script", {
+          args: ["-qec", cmd, "/dev/null"],
+          env: { KUBECONFIG: k.kubeconfig, HOME: dir, TERM: "xterm" },
+          stdin: "piped",
+          stdout: "piped",
+          stderr: "piped",
+        }).spawn();
+        const w = child.stdin.getWriter();
+        await w.write(new TextEncoder().encode("tty && echo answer-$((40+2))\n"));
+        await new Promise((r) => setTimeout(r, 3000));
+        await w.write(new TextEncoder().encode("exit 5\n"));
+        const out = await child.output();
+        const text = new TextDecoder().decode(out.stdout);
+        assert.match(text, /answer-42/);
+        assert.match(text, /\/dev\/pts\//);
+        assert.equal(out.code, 5, text + new TextDecoder().decode(out.stderr));
+      });
+
+      await t.step("kubectl attach shows the output as it comes", async () => {
+        const child = spawnKubectl(k, ["attach", "talker"]);
+        const text = await readUntil(child, /line \d+\n/);
+        assert.match(text, /line \d+\n/);
+      });
+
+      await t.step("the Python client: exec with its exit code, and the logs", async () => {
+        const script = `
+import sys
+from kubernetes import client, config
+from kubernetes.stream import stream
+config.load_kube_config(config_file=sys.argv[1])
+api = client.CoreV1Api()
+resp = stream(api.connect_get_namespaced_pod_exec, "talker", "default",
+              command=["sh", "-c", "echo py-out; exit 7"], stderr=True, stdin=False,
+              stdout=True, tty=False, _preload_content=False)
+resp.run_forever(timeout=60)
+print("stdout=" + resp.read_stdout().strip())
+print("code=%d" % resp.returncode)
+log = api.read_namespaced_pod_log("talker", "default", tail_lines=1)
+print("log=" + log.strip())
+`;
+        const out = await new Deno.Command("/usr/bin/python3", {
+          args: ["-c", script, k.kubeconfig],
+          stdout: "piped",
+          stderr: "piped",
+        }).output();
+        const text = new TextDecoder().decode(out.stdout);
+        const err = new TextDecoder().decode(out.stderr);
+        if (/No module named 'kubernetes'/.test(err)) {
+          console.warn("python3-kubernetes is not installed: skipping");
+          return;
+        }
+        assert.equal(out.code, 0, err);
+        assert.match(text, /stdout=py-out\n/);
+        assert.match(text, /code=7\n/);
+        assert.match(text, /log=line \d+\n/);
+      });
+    } finally {
+      await agent.stop();
+      await ts.close();
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+    }
+  },
+});
+
+async function uid(ts: { client: { get<T>(r: object): Promise<T> } }, name: string) {
+  return (await ts.client.get<KubeObject>({ ...PODS, name })).metadata.uid;
+}

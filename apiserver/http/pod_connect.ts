@@ -69,7 +69,7 @@ export function podConnectHandler(
       const container = containerOf(pod, q.get("container") ?? "", r.name);
       const params = logParams(q);
       if (!nodeName) return new Response("", { headers: { "content-type": "text/plain" } });
-      checkStarted(pod, container, q.get("previous") === "true");
+      checkStarted(pod, container, parseBool(q.get("previous")));
       const node = await nodeStore.get("", nodeName);
       const path = `/containerLogs/${seg(r.namespace)}/${seg(r.name)}/${seg(container)}`;
       return await nodes.get(node, params ? `${path}?${params}` : path, r.signal);
@@ -87,6 +87,11 @@ export function podConnectHandler(
     const node = await nodeStore.get("", nodeName);
     return await nodes.upgrade(node, path, r.req);
   };
+}
+
+/** A query flag as Go's strconv.ParseBool reads it (`1`, `t`, `T`, `true`, `True`, `TRUE`). */
+function parseBool(v: string | null): boolean {
+  return v !== null && ["1", "t", "T", "true", "True", "TRUE"].includes(v);
 }
 
 function seg(s: string): string {
@@ -125,7 +130,7 @@ function streamQuery(q: URLSearchParams): string {
 function logParams(q: URLSearchParams): string {
   const out = new URLSearchParams();
   for (const flag of ["follow", "previous", "timestamps", "insecureSkipTLSVerifyBackend"]) {
-    if (q.get(flag) === "true") out.set(flag, "true");
+    if (parseBool(q.get(flag))) out.set(flag, "true");
   }
   const ints: [string, number][] = [["tailLines", 0], ["limitBytes", 1], ["sinceSeconds", 1]];
   for (const [name, min] of ints) {

@@ -25,6 +25,8 @@ export interface StreamTarget {
 export interface StreamingRuntime {
   /** The container `container` of pod `namespace/pod`, or undefined when it has none. */
   streamTarget(namespace: string, pod: string, container: string): StreamTarget | undefined;
+  /** Whether the runtime runs a container of pod `namespace/pod`. */
+  hasRunningPod(namespace: string, pod: string): boolean;
 }
 
 /** Whether `runtime` serves streaming requests. */

@@ -7,7 +7,7 @@
  * @module
  */
 import type { StreamTarget } from "../runtime/stream_target.ts";
-import { CHANNEL, type ChannelConn, statusOnErrorChannel } from "./channel_protocol.ts";
+import type { ExecIO } from "./exec_io.ts";
 import { type LogRecord, readLog } from "./container_logs.ts";
 
 /** Which streams the client asked for. */
@@ -19,18 +19,18 @@ export interface AttachRequest {
 
 /** Runs an attach session until the container exits or the client leaves. */
 export async function runAttach(
-  conn: ChannelConn,
+  io: ExecIO,
   target: StreamTarget,
   req: AttachRequest,
 ): Promise<void> {
   const gone = new AbortController();
-  conn.ws.start({ message() {}, closed: () => gone.abort() });
+  io.start({ stdin() {}, stdinEnd() {}, resize() {}, gone: () => gone.abort() });
   if (target.running) {
     const send = async (records: LogRecord[]) => {
       for (const r of records) {
-        const channel = r.stream === "stderr" && !req.tty ? CHANNEL.stderr : CHANNEL.stdout;
-        if (channel === CHANNEL.stdout ? req.stdout : req.stderr) {
-          await conn.send(channel, r.content);
+        const toStderr = r.stream === "stderr" && !req.tty;
+        if (toStderr ? req.stderr : req.stdout) {
+          await (toStderr ? io.stderr(r.content) : io.stdout(r.content));
         }
       }
     };
@@ -38,8 +38,5 @@ export async function runAttach(
     await readLog(target.logPath, target.exited, gone.signal, opts, send, () => true);
   }
   if (gone.signal.aborted) return;
-  if (statusOnErrorChannel(conn.protocol)) {
-    await conn.send(CHANNEL.error, JSON.stringify({ metadata: {}, status: "Success" }));
-  }
-  conn.ws.close();
+  await io.finish({ metadata: {}, status: "Success" });
 }

@@ -1,20 +1,14 @@
 /**
  * Runs a command in a container's context (its working directory and environment) for
- * `exec`, wired to a WebSocket channel connection: stdin from channel 0, stdout and stderr to
- * channels 1 and 2, terminal sizes from channel 4, and the outcome on channel 3 (a Status
- * with the exit code, as the kubelet sends it), after which the WebSocket closes.
+ * `exec`, wired to the session's transport ({@link ExecIO}: WebSocket channels or SPDY
+ * streams): its input, output, terminal sizes, and the outcome (a Status with the exit code,
+ * as the kubelet sends it).
  *
  * @module
  */
-import { Buffer } from "node:buffer";
 import { StatusError } from "../../shared/errors/status_error.ts";
 import type { StreamTarget } from "../runtime/stream_target.ts";
-import {
-  CHANNEL,
-  type ChannelConn,
-  decodeChannelMessage,
-  statusOnErrorChannel,
-} from "./channel_protocol.ts";
+import type { ExecIO } from "./exec_io.ts";
 import { PTY_HELPER, ptyFrame } from "./pty_helper.ts";
 
 /** What to run and which streams to connect. */
@@ -89,44 +83,35 @@ function spawn(target: StreamTarget, req: ExecRequest): Deno.ChildProcess {
 }
 
 /** Runs the exec session until the command ends or the client leaves. */
-export async function runExec(
-  conn: ChannelConn,
-  target: StreamTarget,
-  req: ExecRequest,
-): Promise<void> {
+export async function runExec(io: ExecIO, target: StreamTarget, req: ExecRequest): Promise<void> {
   let child: Deno.ChildProcess;
   try {
     child = spawn(target, req);
   } catch (err) {
     const message = `failed to exec in container: ${(err as Error).message}`;
-    conn.ws.start({ message() {}, closed() {} });
-    await sendError(conn, { metadata: {}, status: "Failure", message, reason: "InternalError" });
-    conn.ws.close();
+    io.start({ stdin() {}, stdinEnd() {}, resize() {}, gone() {} });
+    await io.finish({ metadata: {}, status: "Failure", message, reason: "InternalError" });
     return;
   }
   // A stream that is not piped throws when asked for.
   const stdin = req.stdin || req.tty ? child.stdin.getWriter() : undefined;
   let stdinOpen = req.stdin;
   const write = (bytes: Uint8Array) => stdin?.write(bytes).catch(() => {});
-  const closeStdin = () => {
-    if (!stdinOpen) return;
-    stdinOpen = false;
-    if (req.tty) write(ptyFrame(2, new Uint8Array(0)));
-    else stdin?.close().catch(() => {});
-  };
   let clientGone = false;
-  conn.ws.start({
-    message(data, binary) {
-      const m = decodeChannelMessage(conn.protocol, data, binary);
-      if (!m) return;
-      if (m.channel === CHANNEL.stdin && stdinOpen && m.data.length) {
-        write(req.tty ? ptyFrame(0, m.data) : m.data.slice());
-      } else if (m.channel === CHANNEL.resize && req.tty) {
-        const size = parseSize(m.data);
-        if (size) write(ptyFrame(1, new TextEncoder().encode(`${size.width} ${size.height}`)));
-      } else if (m.channel === CHANNEL.close && m.data[0] === CHANNEL.stdin) closeStdin();
+  io.start({
+    stdin(data) {
+      if (stdinOpen) write(req.tty ? ptyFrame(0, data) : data);
     },
-    closed() {
+    stdinEnd() {
+      if (!stdinOpen) return;
+      stdinOpen = false;
+      if (req.tty) write(ptyFrame(2, new Uint8Array(0)));
+      else stdin?.close().catch(() => {});
+    },
+    resize(width, height) {
+      if (req.tty) write(ptyFrame(1, new TextEncoder().encode(`${width} ${height}`)));
+    },
+    gone() {
       clientGone = true;
       try {
         child.kill("SIGKILL");
@@ -135,38 +120,16 @@ export async function runExec(
       }
     },
   });
-  const pump = async (s: ReadableStream<Uint8Array>, channel: number, wanted: boolean) => {
-    for await (const chunk of s) if (wanted) await conn.send(channel, chunk);
+  const pump = async (s: ReadableStream<Uint8Array>, send?: (d: Uint8Array) => Promise<void>) => {
+    for await (const chunk of s) if (send && !clientGone) await send(chunk);
   };
   const [status] = await Promise.all([
     child.status,
-    pump(child.stdout, CHANNEL.stdout, req.stdout || req.tty),
-    pump(child.stderr, CHANNEL.stderr, req.stderr),
+    pump(child.stdout, req.stdout || req.tty ? io.stdout : undefined),
+    pump(child.stderr, req.stderr ? io.stderr : undefined),
   ]);
-  if (!req.tty || !stdinOpen) await stdin?.close().catch(() => {});
+  await stdin?.close().catch(() => {});
   if (clientGone) return;
   // A command ended by a signal has the code 128 + its number, as a shell reports it.
-  await sendError(conn, exitStatus(req.command, status.code));
-  conn.ws.close();
-}
-
-/** Sends the outcome on the error channel: a Status (v4+) or, before, its message if failed. */
-function sendError(conn: ChannelConn, status: Record<string, unknown>): Promise<void> {
-  if (statusOnErrorChannel(conn.protocol)) return conn.send(CHANNEL.error, JSON.stringify(status));
-  if (status.status === "Success") return Promise.resolve();
-  return conn.send(CHANNEL.error, String(status.message ?? ""));
-}
-
-/** A terminal size message `{"Width": w, "Height": h}`. */
-function parseSize(data: Uint8Array): { width: number; height: number } | undefined {
-  try {
-    const v = JSON.parse(Buffer.from(data).toString()) as { Width?: unknown; Height?: unknown };
-    const width = Number(v.Width);
-    const height = Number(v.Height);
-    if (!Number.isInteger(width) || !Number.isInteger(height)) return undefined;
-    if (width < 0 || height < 0 || width > 65535 || height > 65535) return undefined;
-    return { width, height };
-  } catch {
-    return undefined;
-  }
+  await io.finish(exitStatus(req.command, status.code));
 }

@@ -10,26 +10,23 @@ import { requestedUpgrade, UpgradeResponse } from "../../shared/http/upgrade_res
 import { WebSocketConn } from "../../shared/http/websocket_conn.ts";
 import { websocketAccept } from "../../shared/http/websocket_frame.ts";
 import { ChannelConn, type ChannelProtocol, negotiateChannelProtocol } from "./channel_protocol.ts";
+import { channelExecIO } from "./channel_exec_io.ts";
+import type { ExecIO } from "./exec_io.ts";
 
 /**
  * Checks a WebSocket handshake request; returns its key and the protocol to speak among
- * `protocols` (`fallback` when the client offers none).
+ * `protocols` (`fallback` when the client offers none; without one, offering none is refused).
  *
  * @throws {StatusError} 400 when it is not a WebSocket upgrade or offers no protocol we speak.
  */
 export function checkWebSocketRequest<P extends string>(
   req: Request,
   negotiate: (offered: string | null) => P | undefined,
-  fallback: P,
+  fallback?: P,
 ): { key: string; protocol: P } {
-  const upgrade = requestedUpgrade(req.headers);
-  if (upgrade === "spdy/3.1") {
-    throw StatusError.badRequest(
-      "SPDY/3.1 streams are not supported by this node agent: use a client that speaks the " +
-        "WebSocket protocols (v5.channel.k8s.io, v4.channel.k8s.io; kubectl 1.31 or later)",
-    );
+  if (requestedUpgrade(req.headers) !== "websocket") {
+    throw StatusError.badRequest("Upgrade request required");
   }
-  if (upgrade !== "websocket") throw StatusError.badRequest("Upgrade request required");
   if (req.method !== "GET") {
     throw StatusError.badRequest("a WebSocket upgrade must be a GET request");
   }
@@ -73,7 +70,7 @@ export function webSocketResponse(
  */
 export function acceptChannelWebSocket(
   req: Request,
-  run: (conn: ChannelConn) => Promise<void>,
+  run: (io: ExecIO) => Promise<void>,
 ): Response {
   const { key, protocol } = checkWebSocketRequest<ChannelProtocol>(
     req,
@@ -81,6 +78,6 @@ export function acceptChannelWebSocket(
     "channel.k8s.io",
   );
   return webSocketResponse(key, protocol, (ws) => {
-    run(new ChannelConn(ws, protocol)).catch(() => ws.destroy());
+    run(channelExecIO(new ChannelConn(ws, protocol))).catch(() => ws.destroy());
   });
 }

@@ -282,6 +282,14 @@ export class ProcessRuntime implements ContainerRuntime {
     return undefined;
   }
 
+  /** Whether a container of the pod runs (port-forward reaches its ports on 127.0.0.1). */
+  hasRunningPod(namespace: string, pod: string): boolean {
+    for (const e of this.#byKey.values()) {
+      if (e.pod.namespace === namespace && e.pod.name === pod && "running" in e.state) return true;
+    }
+    return false;
+  }
+
   /** SIGTERM, then SIGKILL after the grace period; resolves when the process has exited. */
   async stopContainer(id: string, gracePeriodMs: number): Promise<void> {
     const e = this.#entry(id);

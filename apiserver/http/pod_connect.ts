@@ -116,7 +116,7 @@ function streamQuery(q: URLSearchParams): string {
     ["tty", "tty"],
   ];
   for (const [from, to] of pairs) {
-    if (q.get(from) === "true" || q.get(from) === "1") out.set(to, "1");
+    if (parseBool(q.get(from))) out.set(to, "1");
   }
   const s = out.toString();
   return s ? `?${s}` : "";

@@ -5,9 +5,11 @@ import { writeNodeKubeconfig } from "../nodeagent/_node_kubeconfig.ts";
 import type { KubeObject } from "../../shared/api/meta/v1/types.ts";
 import { eventually } from "../support/eventually.ts";
 import { KUBECTL, type KubectlTarget, runKubectl, spawnKubectl } from "../support/kubectl.ts";
+import { findKubectl120 } from "../support/kubectl_120.ts";
 
 const PODS = { version: "v1", resource: "pods", namespace: "default" };
-const TALKER = "i=0; echo to-stderr >&2; while true; do echo line $i; i=$((i+1)); sleep 0.3; done";
+const WEB_PORT = 20000 + Math.floor(Math.random() * 20000);
+const TALKER = "i=0; echo to-stderr >&2; sleep 0.5; while true; do echo line $i; i=$((i+1)); sleep 0.3; done";
 
 async function running(ts: { client: { get<T>(r: object): Promise<T> } }, name: string) {
   await eventually(`pod ${name} running`, async () => {
@@ -78,8 +80,27 @@ Deno.test({
           ],
         },
       });
+      await ts.client.create(PODS, {
+        metadata: { name: "web", namespace: "default" },
+        spec: {
+          nodeName: "streamer",
+          containers: [{
+            name: "web",
+            image: "python",
+            command: [
+              "/usr/bin/python3",
+              "-m",
+              "http.server",
+              String(WEB_PORT),
+              "--bind",
+              "127.0.0.1",
+            ],
+          }],
+        },
+      });
       await running(ts, "talker");
       await running(ts, "two");
+      await running(ts, "web");
 
       await t.step("GET pods/log: the output, tailLines, timestamps, limitBytes", async () => {
         const get = async (q: string) => {
@@ -188,6 +209,29 @@ Deno.test({
         assert.match(text, /line \d+\n/);
       });
 
+      await t.step("kubectl port-forward reaches an HTTP server in the pod", async () => {
+        await portForward(k, WEB_PORT);
+      });
+
+      await t.step(
+        "kubectl 1.20 (SPDY): exec with exit codes and input, port-forward",
+        async () => {
+          const bin = await findKubectl120("the kubectl 1.20 steps");
+          if (!bin) return;
+          const k20 = { ...k, bin };
+          const r = await runKubectl(k20, ["exec", "talker", "--", "sh", "-c", "echo old; exit 6"]);
+          assert.equal(r.code, 6, r.stderr);
+          assert.equal(r.stdout, "old\n");
+          const input = await runKubectl(
+            k20,
+            ["exec", "-i", "talker", "--", "tr", "a-z", "A-Z"],
+            "spdy\n",
+          );
+          assert.equal(input.stdout, "SPDY\n", input.stderr);
+          await portForward(k20, WEB_PORT);
+        },
+      );
+
       await t.step("the Python client: exec with its exit code, and the logs", async () => {
         const script = `
 import sys
@@ -227,6 +271,33 @@ print("log=" + log.strip())
     }
   },
 });
+
+/** Runs `kubectl port-forward` to the web pod and fetches a page through it. */
+async function portForward(k: KubectlTarget, podPort: number): Promise<void> {
+  const local = 40000 + Math.floor(Math.random() * 20000);
+  const child = spawnKubectl(k, ["port-forward", "pod/web", `${local}:${podPort}`]);
+  try {
+    const body = await eventually("a page through the forwarded port", async () => {
+      try {
+        const res = await fetch(`http://127.0.0.1:${local}/`);
+        const text = await res.text();
+        return res.status === 200 ? text : undefined;
+      } catch {
+        return undefined;
+      }
+    }, AGENT_POLL);
+    assert.match(body, /Directory listing/);
+    // A second connection through the same session.
+    const again = await fetch(`http://127.0.0.1:${local}/missing`);
+    assert.equal(again.status, 404);
+    await again.body?.cancel();
+  } finally {
+    child.kill("SIGKILL");
+    await child.stdout.cancel().catch(() => {});
+    await child.stderr.cancel().catch(() => {});
+    await child.status;
+  }
+}
 
 async function uid(ts: { client: { get<T>(r: object): Promise<T> } }, name: string) {
   return (await ts.client.get<KubeObject>({ ...PODS, name })).metadata.uid;

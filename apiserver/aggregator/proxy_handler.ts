@@ -6,7 +6,8 @@
  * key percent-encoded), never their credentials (Authorization, client certificate) or
  * impersonation headers; an APIService that is not Available, or whose Service has no ready
  * endpoint, answers 503 `service unavailable`, and one that cannot be reached 503
- * `error trying to reach service: <why>`, in plain text as kube's.
+ * `error trying to reach service: <why>`, in plain text as kube's. A connection upgrade
+ * (WebSocket, SPDY) is passed through: the extension's 101 splices the two connections.
  *
  * @module
  */
@@ -14,6 +15,7 @@ import type { UserInfo } from "../../shared/api/authentication/v1/user_info.ts";
 import type { Logger } from "../../shared/log/mod.ts";
 import type { ApiServiceCache, ApiServiceInfo } from "./api_service_cache.ts";
 import { ProxyError, type ProxyTransport } from "./proxy_transport.ts";
+import { requestedUpgrade } from "../../shared/http/upgrade_response.ts";
 
 /** What a proxied request brings. */
 export interface ProxyContext {
@@ -125,7 +127,16 @@ export class AggregatorProxy {
       delete headers["content-length"];
       headers["transfer-encoding"] = "chunked";
     }
+    const upgrade = requestedUpgrade(ctx.req.headers);
     try {
+      if (upgrade) {
+        return await this.#transport.upgrade(api, {
+          method,
+          path: ctx.url.pathname + ctx.url.search,
+          headers: { ...headers, connection: "Upgrade", upgrade: ctx.req.headers.get("upgrade")! },
+          signal: ctx.signal,
+        });
+      }
       const res = await this.#transport.send(api, {
         method,
         path: ctx.url.pathname + ctx.url.search,

@@ -4,8 +4,9 @@
  * ExternalName Service to its name), connects with TLS verified for
  * `<service>.<namespace>.svc` against the APIService's `caBundle` (or not at all with
  * `insecureSkipTLSVerify`), presents the front-proxy client certificate, and streams the
- * request and the answer both ways with backpressure. Keep-alive agents are kept per CA
- * bundle and server name.
+ * request and the answer both ways with backpressure (and, for a connection upgrade, the
+ * raw bytes once both sides switched). Keep-alive agents are kept per CA bundle and server
+ * name.
  *
  * It uses node:https, as the webhook client does: only it verifies a certificate for a name
  * other than the address connected to (`servername`).
@@ -16,6 +17,7 @@ import https from "node:https";
 import type { IncomingMessage } from "node:http";
 import { Readable } from "node:stream";
 import { fromBase64 } from "../../shared/codec/protobuf/well_known.ts";
+import { dialUpgrade, proxyUpgrade } from "../../shared/http/upgrade_dial.ts";
 import { resolveServiceEndpoint, type ServiceEndpointSource } from "../webhook/service_resolver.ts";
 import type { ApiServiceInfo, ServiceRef } from "./api_service_cache.ts";
 
@@ -129,6 +131,48 @@ export class ProxyTransport {
     }
     const res = await this.#request(ep, servername, agent, req);
     return { status: res.statusCode ?? 502, headers: responseHeaders(res), body: toWeb(res) };
+  }
+
+  /**
+   * Passes a connection upgrade (`Connection: Upgrade`, e.g. WebSocket or SPDY) to the
+   * APIService's Service: its 101 splices the two connections, any other answer comes back as
+   * it is. Throws a ProxyError when it cannot reach the Service.
+   */
+  async upgrade(api: ApiServiceInfo, req: ProxyRequest): Promise<Response> {
+    const svc = api.service!;
+    const ep = req.endpoint ?? await this.resolve(svc);
+    const servername = `${svc.name}.${svc.namespace}.svc`;
+    let ca: string | undefined;
+    try {
+      ca = api.caBundle ? caPem(api.caBundle) : undefined;
+    } catch (err) {
+      throw new ProxyError("transport", (err as Error).message);
+    }
+    const headers: [string, string][] = [];
+    for (const [name, value] of Object.entries(req.headers)) {
+      for (const v of Array.isArray(value) ? value : [value]) headers.push([name, v]);
+    }
+    try {
+      const r = await dialUpgrade({
+        host: ep.host,
+        port: ep.port,
+        method: req.method,
+        path: req.path,
+        headers,
+        tls: {
+          cert: this.#opts.clientCertPem,
+          key: this.#opts.clientKeyPem,
+          servername,
+          rejectUnauthorized: !api.insecureSkipTLSVerify,
+          ...(ca ? { ca } : {}),
+        },
+        signal: req.signal,
+        timeoutMs: req.timeoutMs,
+      });
+      return r.kind === "upgraded" ? proxyUpgrade(r) : r.response;
+    } catch (err) {
+      throw new ProxyError("transport", goError(err as Error, ep));
+    }
   }
 
   /** Destroys the keep-alive agents. */

@@ -14,6 +14,7 @@ import {
 } from "../../shared/pki/issue_certificate.ts";
 import { parseCertificate } from "../../shared/pki/parse_certificate.ts";
 import { type HttpsServer, serveHttps } from "../../shared/http/https_server.ts";
+import { requestedUpgrade, UpgradeResponse } from "../../shared/http/upgrade_response.ts";
 
 export const GROUP = "wardle.example.com";
 export const VERSION = "v1alpha1";
@@ -164,6 +165,14 @@ class Flunders {
 }
 
 async function route(req: Request, url: URL, flunders: Flunders): Promise<Response> {
+  // A connection upgrade to an echo protocol that upper-cases what it receives.
+  if (requestedUpgrade(req.headers) === "echo") {
+    return new UpgradeResponse({ upgrade: "echo" }, ({ socket, head }) => {
+      const shout = (b: Uint8Array) => socket.write(new TextDecoder().decode(b).toUpperCase());
+      if (head.length) shout(head);
+      socket.on("data", shout);
+    });
+  }
   const p = url.pathname.replace(/\/$/, "");
   if (p === `/apis/${GV}`) return json(200, RESOURCE_LIST);
   if (p === "/openapi/v3") {

@@ -306,6 +306,36 @@ async function outageAndRecovery(c: Ctx): Promise<void> {
   assert.equal((await call(s, "GET", `${BASE}/one`)).status, 200);
 }
 
+/** An upgrade request through our server reaches the extension, which echoes upper-cased. */
+async function proxiedUpgrade({ s, ext }: Ctx): Promise<void> {
+  const conn = await Deno.connectTls({
+    hostname: "127.0.0.1",
+    port: s.server.port,
+    caCerts: [s.server.caPem],
+  });
+  try {
+    await conn.write(new TextEncoder().encode(
+      `GET ${BASE}/one/shout HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${s.server.adminToken}\r\n` +
+        "Connection: Upgrade\r\nUpgrade: echo\r\n\r\nhello",
+    ));
+    let text = "";
+    const buf = new Uint8Array(4096);
+    const deadline = Date.now() + 30_000;
+    while (!text.includes("HELLO") && Date.now() < deadline) {
+      const n = await conn.read(buf);
+      if (n === null) break;
+      text += new TextDecoder().decode(buf.subarray(0, n));
+    }
+    assert.match(text, /^HTTP\/1\.1 101 Switching Protocols\r\n/);
+    assert.match(text, /HELLO$/);
+  } finally {
+    conn.close();
+  }
+  const seen = ext.seen.findLast((r) => r.path === `${BASE}/one/shout`);
+  assert.equal(seen?.user, "kubernetes-admin");
+  assert.equal(seen?.authorization, false);
+}
+
 Deno.test("aggregation: an extension API server behind an APIService", async (t) => {
   const dir = await Deno.makeTempDir({ prefix: "aggregation-test-" });
   await Deno.writeTextFile(join(dir, "tokens.csv"), "bob-token,bob,uid-bob\n");
@@ -327,6 +357,7 @@ Deno.test("aggregation: an extension API server behind an APIService", async (t)
     });
     await t.step("get, list and create through the proxy", () => proxiedVerbs(c));
     await t.step("watch through the proxy", () => proxiedWatch(c));
+    await t.step("a connection upgrade passes through the proxy", () => proxiedUpgrade(c));
     await t.step("identity headers and RBAC", () => identityAndRbac(c));
     await t.step("discovery lists the remote group in kube's order", () => mergedDiscovery(c));
     await t.step("kubectl", () => kubectlSteps(c));

@@ -6,6 +6,7 @@ import {
 } from "../../../nodeagent/streaming/channel_protocol.ts";
 import { exitStatus, parseExecRequest } from "../../../nodeagent/streaming/exec_session.ts";
 import { StatusError } from "../../../shared/errors/status_error.ts";
+import { checkWebSocketRequest } from "../../../nodeagent/streaming/websocket_upgrade.ts";
 
 Deno.test("negotiateChannelProtocol() prefers v5, then v4, among what the client offers", () => {
   assert.equal(
@@ -53,4 +54,34 @@ Deno.test("parseExecRequest() reads the kubelet's query and refuses requests wit
   });
   assert.throws(() => parseExecRequest(new URLSearchParams("output=1")), StatusError);
   assert.throws(() => parseExecRequest(new URLSearchParams("command=ls")), StatusError);
+});
+
+Deno.test("checkWebSocketRequest() refuses what is not a WebSocket handshake with a clear 400", () => {
+  const ok = {
+    connection: "Upgrade",
+    upgrade: "websocket",
+    "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==",
+    "sec-websocket-version": "13",
+    "sec-websocket-protocol": "v4.channel.k8s.io",
+  };
+  const check = (headers: Record<string, string>, method = "GET") =>
+    checkWebSocketRequest(
+      new Request("https://x/exec", { method, headers }),
+      negotiateChannelProtocol,
+      "channel.k8s.io",
+    );
+  assert.deepEqual(check(ok), { key: ok["sec-websocket-key"], protocol: "v4.channel.k8s.io" });
+  const refused: [Record<string, string>, RegExp, string?][] = [
+    [{ ...ok, upgrade: "h2c" }, /Upgrade request required/],
+    [{ ...ok, "sec-websocket-key": "short" }, /Sec-WebSocket-Key/],
+    [{ ...ok, "sec-websocket-version": "8" }, /Sec-WebSocket-Version/],
+    [{ ...ok, "sec-websocket-protocol": "v9.channel.k8s.io" }, /subprotocols is supported/],
+    [ok, /must be a GET/, "POST"],
+  ];
+  for (const [headers, message, method] of refused) {
+    assert.throws(
+      () => check(headers, method),
+      (e) => e instanceof StatusError && e.code === 400 && message.test(e.message),
+    );
+  }
 });

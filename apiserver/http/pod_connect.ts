@@ -74,8 +74,6 @@ export function podConnectHandler(
       const path = `/containerLogs/${seg(r.namespace)}/${seg(r.name)}/${seg(container)}`;
       return await nodes.get(node, params ? `${path}?${params}` : path, r.signal);
     }
-    if (!requestedUpgrade(r.req.headers)) throw StatusError.badRequest("Upgrade request required");
-    if (!nodeName) throw StatusError.badRequest(`pod ${r.name} does not have a host assigned`);
     let path: string;
     if (r.subresource === "portforward") {
       path = `/portForward/${seg(r.namespace)}/${seg(r.name)}${query(q, ["ports"])}`;
@@ -84,6 +82,8 @@ export function podConnectHandler(
       const prefix = r.subresource === "exec" ? "/exec" : "/attach";
       path = `${prefix}/${seg(r.namespace)}/${seg(r.name)}/${seg(container)}${streamQuery(q)}`;
     }
+    if (!nodeName) throw StatusError.badRequest(`pod ${r.name} does not have a host assigned`);
+    if (!requestedUpgrade(r.req.headers)) throw StatusError.badRequest("Upgrade request required");
     const node = await nodeStore.get("", nodeName);
     return await nodes.upgrade(node, path, r.req);
   };

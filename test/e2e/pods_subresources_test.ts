@@ -226,16 +226,28 @@ Deno.test("pods/ephemeralcontainers adds ephemeral containers and nothing else",
   });
 });
 
-Deno.test("streaming and proxy subresources are served, answering 503 at any path below them", async () => {
+Deno.test("streaming and proxy subresources are served: the proxies answer 503 at any path below them, the streams kube's errors for a pod without a node", async () => {
   await withServer(async (t) => {
     await createPod(t);
     await jsonOk(t, "POST", "/api/v1/nodes", { metadata: { name: "n1" } });
+    // A pod not yet on a node has no logs, and nothing to exec or attach into.
+    const log = await t.fetch(`${NS}/pods/p/log`);
+    assert.equal(log.status, 200);
+    assert.equal(await log.text(), "");
+    const streams: [string, string, RegExp][] = [
+      ["POST", `${NS}/pods/p/exec?command=ls`, /^pod p does not have a host assigned$/],
+      ["GET", `${NS}/pods/p/exec?container=nope`, /^container nope is not valid for pod p$/],
+      ["POST", `${NS}/pods/p/attach`, /^pod p does not have a host assigned$/],
+      ["POST", `${NS}/pods/p/portforward`, /^pod p does not have a host assigned$/],
+      ["GET", `${NS}/pods/p/log?tailLines=-1`, /tailLines: Invalid value/],
+    ];
+    for (const [method, path, message] of streams) {
+      const r = await jsonCall(t, method, path);
+      assert.equal(r.status, 400, `${method} ${path}: ${JSON.stringify(r.json)}`);
+      assert.match(r.json.message, message);
+    }
+    assert.equal((await jsonCall(t, "DELETE", `${NS}/pods/p/exec`)).status, 405);
     const cases: [string, string][] = [
-      ["GET", `${NS}/pods/p/log`],
-      ["POST", `${NS}/pods/p/exec?command=ls`],
-      ["GET", `${NS}/pods/p/exec`],
-      ["POST", `${NS}/pods/p/attach`],
-      ["POST", `${NS}/pods/p/portforward`],
       ["GET", `${NS}/pods/p/proxy`],
       ["DELETE", `${NS}/pods/p/proxy/some/path`],
       ["GET", `${NS}/pods/p:8080/proxy/`],
@@ -249,7 +261,7 @@ Deno.test("streaming and proxy subresources are served, answering 503 at any pat
       assert.equal(r.json.reason, "ServiceUnavailable");
       assert.match(
         r.json.message,
-        /(pods|nodes|services)\/(log|exec|attach|portforward|proxy) is not available/,
+        /(pods|nodes|services)\/proxy is not available/,
       );
     }
     const core = await jsonOk(t, "GET", "/api/v1");
@@ -310,12 +322,13 @@ Deno.test({
       assert.equal(pod.spec.ephemeralContainers[0].image, "busybox");
       assert.match(pod.spec.ephemeralContainers[1].name, /^debugger-/);
 
+      // The pod is on no node: no logs yet, nothing to exec into.
       const logs = await kubectl(k, ["logs", "p", "-c", "p"]);
-      assert.notEqual(logs.code, 0);
-      assert.match(logs.stderr, /ServiceUnavailable.*pods\/log is not available/);
+      assert.equal(logs.code, 0, logs.stderr);
+      assert.equal(logs.stdout, "");
       const exec = await kubectl(k, ["exec", "p", "-c", "p", "--", "ls"]);
       assert.notEqual(exec.code, 0);
-      assert.match(exec.stderr, /pods\/exec is not available/);
+      assert.match(exec.stderr, /pod p does not have a host assigned/);
       const patched = await kubectl(k, ["patch", "pod", "p", "-p", '{"spec":{"nodeName":"n"}}']);
       assert.notEqual(patched.code, 0);
       assert.match(

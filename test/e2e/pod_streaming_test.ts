@@ -9,7 +9,8 @@ import { findKubectl120 } from "../support/kubectl_120.ts";
 
 const PODS = { version: "v1", resource: "pods", namespace: "default" };
 const WEB_PORT = 20000 + Math.floor(Math.random() * 20000);
-const TALKER = "i=0; echo to-stderr >&2; sleep 0.5; while true; do echo line $i; i=$((i+1)); sleep 0.3; done";
+const TALKER =
+  "i=0; echo to-stderr >&2; sleep 0.5; while true; do echo line $i; i=$((i+1)); sleep 0.3; done";
 
 async function running(ts: { client: { get<T>(r: object): Promise<T> } }, name: string) {
   await eventually(`pod ${name} running`, async () => {
@@ -47,7 +48,13 @@ Deno.test({
     "pods/log, exec and attach reach a pod on a node agent: kubectl logs (-f, --tail, --timestamps), exec exit codes, exec -it through a terminal, attach, the Python client",
   async fn(t) {
     const dir = await Deno.makeTempDir({ prefix: "pod-streaming-" });
-    const ts = await startTestServer([], { dir: `${dir}/api`, keepDir: true });
+    await Deno.writeTextFile(`${dir}/tokens.csv`, "viewer-token,viewer,uid-viewer\n", {
+      mode: 0o600,
+    });
+    const ts = await startTestServer([`--token-auth-file=${dir}/tokens.csv`], {
+      dir: `${dir}/api`,
+      keepDir: true,
+    });
     const extraConfig =
       `authentication:\n  x509:\n    clientCAFile: ${dir}/api/pki/client-ca.crt\n`;
     const agent = await startAgentProcess({
@@ -98,6 +105,17 @@ Deno.test({
           }],
         },
       });
+      await ts.client.create(PODS, {
+        metadata: { name: "crasher", namespace: "default" },
+        spec: {
+          nodeName: "streamer",
+          containers: [{
+            name: "main",
+            image: "busybox",
+            command: ["sh", "-c", "echo started-at-$(date +%s%N); sleep 1; exit 1"],
+          }],
+        },
+      });
       await running(ts, "talker");
       await running(ts, "two");
       await running(ts, "web");
@@ -131,6 +149,60 @@ Deno.test({
           "a container name must be specified for pod two, choose one of: [a b]",
         );
       });
+
+      await t.step("a viewer without pods/exec or nodes/proxy is refused by both", async () => {
+        await ts.client.create({
+          group: "rbac.authorization.k8s.io",
+          version: "v1",
+          resource: "clusterrolebindings",
+        }, {
+          metadata: { name: "viewer-view" },
+          roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "view" },
+          subjects: [{ apiGroup: "rbac.authorization.k8s.io", kind: "User", name: "viewer" }],
+        });
+        const viewer = { authorization: "Bearer viewer-token" };
+        const exec = await ts.fetch(
+          "/api/v1/namespaces/default/pods/talker/exec?command=ls&stdout=true",
+          { method: "POST", headers: viewer },
+        );
+        assert.equal(exec.status, 403);
+        assert.match((await exec.json()).message, /cannot create resource "pods\/exec"/);
+        const agentCa = await Deno.readTextFile(`${dir}/root/pki/nodeagent.crt`);
+        const client = Deno.createHttpClient({ caCerts: [agentCa] });
+        try {
+          const direct = await fetch(
+            `https://localhost:${agent.port}/containerLogs/default/talker/main`,
+            { headers: viewer, client },
+          );
+          assert.equal(direct.status, 403);
+          assert.match(await direct.text(), /nodes\/proxy/);
+        } finally {
+          client.close();
+        }
+      });
+
+      await t.step(
+        "previous: the last terminated instance's log; none before a restart",
+        async () => {
+          const get = (q: string) => ts.fetch(`/api/v1/namespaces/default/pods/${q}`);
+          const none = await get("talker/log?previous=true");
+          assert.equal(none.status, 400);
+          assert.match(
+            (await none.json()).message,
+            /previous terminated container "main" in pod "talker" not found/,
+          );
+          await eventually("crasher restarted", async () => {
+            const pod = await ts.client.get<KubeObject>({ ...PODS, name: "crasher" });
+            const st = (pod.status as { containerStatuses?: { restartCount: number }[] })
+              .containerStatuses?.[0];
+            return (st?.restartCount ?? 0) >= 1 ? st : undefined;
+          }, AGENT_POLL);
+          const previous = await get("crasher/log?previous=true");
+          const text = await previous.text();
+          assert.equal(previous.status, 200, text);
+          assert.match(text, /^started-at-\d+\n$/);
+        },
+      );
 
       if (!KUBECTL) {
         console.warn("kubectl is not on PATH: skipping the kubectl steps");

@@ -28,6 +28,10 @@ export interface PodContainer extends ProbedContainer {
   securityContext?: ContainerSpec["securityContext"];
   /** `Always` for a sidecar (restartable init container). */
   restartPolicy?: string;
+  /** Keep a standard input open for attach. */
+  stdin?: boolean;
+  /** Close that input after the first attach session. */
+  stdinOnce?: boolean;
 }
 
 /** The pod's spec as a record. */

@@ -60,5 +60,6 @@ export function toContainerSpec(c: Spec, volumes: Volume[] = []): ContainerSpec 
       .map((e) => ({ name: e.name, value: e.value ?? "" })),
     workingDir: c.workingDir,
     securityContext: c.securityContext,
+    ...(c.stdin ? { stdin: true, ...(c.stdinOnce ? { stdinOnce: true } : {}) } : {}),
   };
 }

@@ -34,6 +34,10 @@ export interface ContainerSpec {
   mounts?: ContainerMount[];
   /** Security settings. */
   securityContext?: ContainerSecurityContext;
+  /** Give the container a standard input that `attach` writes to. */
+  stdin?: boolean;
+  /** Close that input when the first attach session ends. */
+  stdinOnce?: boolean;
 }
 
 /** A host path bound into a container. */

@@ -19,6 +19,16 @@ export interface StreamTarget {
   env: Record<string, string>;
   /** Resolves when the current instance exits. */
   exited: Promise<void>;
+  /** The main process' standard input (containers with `stdin: true`), for attach. */
+  stdin?: ContainerInput;
+}
+
+/** A container's standard input, shared by its attach sessions. */
+export interface ContainerInput {
+  /** Writes to the input (nothing once it is closed). */
+  write(data: Uint8Array): Promise<void>;
+  /** An attach session ended: the input closes if the container has `stdinOnce`. */
+  sessionEnded(): void;
 }
 
 /** A runtime that can serve streaming requests for its containers. */

@@ -2,7 +2,8 @@
  * `attach` for the process runtime: the container's output from now on, read as it is
  * appended to its log (stdout on channel 1, stderr on channel 2, both on 1 with a terminal),
  * until the container exits or the client leaves; then a Success Status on the error channel.
- * The process runtime starts containers without standard input, so input is not connected.
+ * Input goes to the main process' standard input, which containers with `stdin: true` have
+ * (closed after the first session with `stdinOnce`).
  *
  * @module
  */
@@ -12,6 +13,7 @@ import { type LogRecord, readLog } from "./container_logs.ts";
 
 /** Which streams the client asked for. */
 export interface AttachRequest {
+  stdin: boolean;
   stdout: boolean;
   stderr: boolean;
   tty: boolean;
@@ -24,7 +26,13 @@ export async function runAttach(
   req: AttachRequest,
 ): Promise<void> {
   const gone = new AbortController();
-  io.start({ stdin() {}, stdinEnd() {}, resize() {}, gone: () => gone.abort() });
+  const input = req.stdin ? target.stdin : undefined;
+  io.start({
+    stdin: (data) => void input?.write(data),
+    stdinEnd: () => input?.sessionEnded(),
+    resize() {},
+    gone: () => gone.abort(),
+  });
   if (target.running) {
     const send = async (records: LogRecord[]) => {
       for (const r of records) {
@@ -37,6 +45,7 @@ export async function runAttach(
     const opts = { tailLines: 0 };
     await readLog(target.logPath, target.exited, gone.signal, opts, send, () => true);
   }
+  input?.sessionEnded();
   if (gone.signal.aborted) return;
   await io.finish({ metadata: {}, status: "Success" });
 }

@@ -116,8 +116,23 @@ Deno.test({
           }],
         },
       });
+      await ts.client.create(PODS, {
+        metadata: { name: "reader", namespace: "default" },
+        spec: {
+          nodeName: "streamer",
+          restartPolicy: "Never",
+          containers: [{
+            name: "main",
+            image: "busybox",
+            stdin: true,
+            stdinOnce: true,
+            command: ["sh", "-c", "while read l; do echo got-$l; done; echo bye"],
+          }],
+        },
+      });
       await running(ts, "talker");
       await running(ts, "two");
+      await running(ts, "reader");
       await running(ts, "web");
 
       await t.step("GET pods/log: the output, tailLines, timestamps, limitBytes", async () => {
@@ -273,6 +288,13 @@ Deno.test({
         assert.match(text, /answer-42/);
         assert.match(text, /\/dev\/pts\//);
         assert.equal(out.code, 5, text + new TextDecoder().decode(out.stderr));
+      });
+
+      await t.step("kubectl attach -i writes to the container's standard input", async () => {
+        const r = await runKubectl(k, ["attach", "-i", "reader"], "hello\n");
+        assert.equal(r.code, 0, r.stderr);
+        assert.match(r.stdout, /got-hello\n/);
+        assert.match(r.stdout, /bye\n/);
       });
 
       await t.step("kubectl attach shows the output as it comes", async () => {

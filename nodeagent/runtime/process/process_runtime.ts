@@ -23,7 +23,7 @@ import { type ResolvedSeccomp, resolveSeccompProfile } from "../seccomp_profile.
 import { writeArchiveAtomically } from "../../checkpoint/archive_writer.ts";
 import { captureProcess } from "./capture_process.ts";
 import { criRecords } from "./cri_log_writer.ts";
-import type { StreamTarget } from "../stream_target.ts";
+import type { ContainerInput, StreamTarget } from "../stream_target.ts";
 import type { Clock } from "../../clock/clock.ts";
 import { systemClock } from "../../clock/clock.ts";
 import { formatTime } from "../../../shared/api/meta/v1/time.ts";
@@ -50,6 +50,8 @@ interface Entry {
   env: Record<string, string>;
   state: ContainerState;
   exited: Promise<void>;
+  /** The process' standard input, for containers with `stdin: true`. */
+  stdin?: ContainerInput;
 }
 
 /** Options of {@link ProcessRuntime}. */
@@ -175,7 +177,7 @@ export class ProcessRuntime implements ContainerRuntime {
       append: true,
       mode: 0o600,
     });
-    const child = spawnContainer(spec.name, argv, env, workDir, log);
+    const child = spawnContainer(spec.name, argv, env, workDir, log, spec.stdin === true);
     const now = this.#clock.now();
     const entry: Entry = {
       id: randomId(),
@@ -192,6 +194,7 @@ export class ProcessRuntime implements ContainerRuntime {
       env,
       state: { running: { startedAt: iso(now) } },
       exited: Promise.resolve(),
+      ...(spec.stdin ? { stdin: containerInput(child, spec.stdinOnce === true) } : {}),
     };
     this.#watchExit(entry, log);
     this.#byId.set(entry.id, entry);
@@ -277,6 +280,7 @@ export class ProcessRuntime implements ContainerRuntime {
         workDir: e.workDir,
         env: { ...e.env },
         exited: e.exited,
+        ...(e.stdin ? { stdin: e.stdin } : {}),
       };
     }
     return undefined;
@@ -432,6 +436,7 @@ function spawnContainer(
   env: Record<string, string>,
   workDir: string,
   log: Deno.FsFile,
+  stdin: boolean,
 ): Deno.ChildProcess {
   try {
     return new Deno.Command(argv[0], {
@@ -439,7 +444,7 @@ function spawnContainer(
       env,
       clearEnv: true,
       cwd: workDir,
-      stdin: "null",
+      stdin: stdin ? "piped" : "null",
       stdout: "piped",
       stderr: "piped",
     }).spawn();
@@ -501,4 +506,20 @@ async function runCommand(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The standard input of a container with `stdin: true`; `once` closes it after one session. */
+function containerInput(child: Deno.ChildProcess, once: boolean): ContainerInput {
+  const writer = child.stdin.getWriter();
+  let open = true;
+  return {
+    async write(data) {
+      if (open) await writer.write(data).catch(() => {});
+    },
+    sessionEnded() {
+      if (!once || !open) return;
+      open = false;
+      writer.close().catch(() => {});
+    },
+  };
 }

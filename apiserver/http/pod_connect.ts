@@ -76,7 +76,7 @@ export function podConnectHandler(
     }
     let path: string;
     if (r.subresource === "portforward") {
-      path = `/portForward/${seg(r.namespace)}/${seg(r.name)}${query(q, ["ports"])}`;
+      path = `/portForward/${seg(r.namespace)}/${seg(r.name)}${portQuery(q)}`;
     } else {
       const container = containerOf(pod, q.get("container") ?? "", r.name);
       const prefix = r.subresource === "exec" ? "/exec" : "/attach";
@@ -98,9 +98,12 @@ function seg(s: string): string {
   return encodeURIComponent(s);
 }
 
-function query(q: URLSearchParams, names: string[]): string {
+/** The kubelet's `port` parameters from PodPortForwardOptions' `ports`. */
+function portQuery(q: URLSearchParams): string {
   const out = new URLSearchParams();
-  for (const n of names) for (const v of q.getAll(n)) out.append(n, v);
+  for (const v of q.getAll("ports")) {
+    for (const p of v.split(",")) if (p.trim()) out.append("port", p.trim());
+  }
   const s = out.toString();
   return s ? `?${s}` : "";
 }

@@ -2,7 +2,8 @@
  * The agent's streaming endpoints, at the kubelet's paths:
  * `GET /containerLogs/{namespace}/{pod}/{container}`, `/exec/{namespace}/{pod}/{container}`
  * and `/attach/{namespace}/{pod}/{container}` (WebSocket channel protocols, or SPDY), and
- * `/portForward/{namespace}/{pod}` (SPDY, directly or tunneled in a WebSocket). They need a
+ * `/portForward/{namespace}/{pod}` (SPDY, directly or tunneled in a WebSocket, or the older
+ * WebSocket protocol with a channel pair per port). They need a
  * runtime that serves streams (the process runtime); the CRI runtime's streaming server is
  * not reached, and its pods answer 501.
  *
@@ -24,6 +25,8 @@ import {
 import { acceptSpdyExec } from "./spdy/spdy_exec_io.ts";
 import { negotiateStreamProtocol, spdyOverWebSocket, spdyResponse } from "./spdy/spdy_upgrade.ts";
 import { dialLocalhost, portForwardStreams } from "./spdy/spdy_port_forward.ts";
+import { forwardedPorts, runWebSocketPortForward } from "./websocket_port_forward.ts";
+import { type ChannelProtocol, negotiateChannelProtocol } from "./channel_protocol.ts";
 
 const PREFIXES = ["/containerLogs/", "/exec/", "/attach/", "/portForward/"];
 /** kubectl 1.31+'s port-forward: SPDY carried in WebSocket binary messages. */
@@ -75,7 +78,9 @@ export function serveStreaming(
   const parts = url.pathname.split("/").filter((p) => p !== "").map(decodeURIComponent);
   const [endpoint, namespace, pod, container] = parts;
   const rt = streamingRuntime(runtime);
-  if (endpoint === "portForward" && parts.length === 3) return portForward(req, rt, namespace, pod);
+  if (endpoint === "portForward" && parts.length === 3) {
+    return portForward(req, url, rt, namespace, pod);
+  }
   if (parts.length !== 4) throw StatusError.pathNotFound();
   const target = rt.streamTarget(namespace, pod, container);
   if (!target) {
@@ -117,6 +122,7 @@ export function serveStreaming(
 /** `/portForward/{namespace}/{pod}`: SPDY, or SPDY tunneled in a WebSocket. */
 function portForward(
   req: Request,
+  url: URL,
   rt: StreamingRuntime,
   namespace: string,
   name: string,
@@ -130,14 +136,23 @@ function portForward(
   }
   const onStream = portForwardStreams({ namespace, name, dial: dialLocalhost });
   if (requestedUpgrade(req.headers) === "websocket") {
-    const { key, protocol } = checkWebSocketRequest(
+    const { key, protocol } = checkWebSocketRequest<string>(
       req,
       (offered) =>
         offered?.split(",").map((p) => p.trim()).includes(TUNNELED_PORT_FORWARD)
           ? TUNNELED_PORT_FORWARD
-          : undefined,
+          : negotiateChannelProtocol(offered),
+      "channel.k8s.io",
     );
-    return webSocketResponse(key, protocol, (ws) => void spdyOverWebSocket(ws, onStream));
+    if (protocol === TUNNELED_PORT_FORWARD) {
+      return webSocketResponse(key, protocol, (ws) => void spdyOverWebSocket(ws, onStream));
+    }
+    // The older protocol: one channel pair per port named in the query.
+    const ports = forwardedPorts(url.searchParams);
+    return webSocketResponse(key, protocol, (ws) => {
+      runWebSocketPortForward(ws, protocol as ChannelProtocol, ports, dialLocalhost)
+        .catch(() => ws.destroy());
+    });
   }
   if (requestedUpgrade(req.headers) !== "spdy/3.1") {
     throw StatusError.badRequest("Upgrade request required");

@@ -326,11 +326,13 @@ Deno.test({
         },
       );
 
-      await t.step("the Python client: exec with its exit code, and the logs", async () => {
-        const script = `
+      await t.step(
+        "the Python client: exec with its exit code, the logs, port-forward",
+        async () => {
+          const script = `
 import sys
 from kubernetes import client, config
-from kubernetes.stream import stream
+from kubernetes.stream import stream, portforward
 config.load_kube_config(config_file=sys.argv[1])
 api = client.CoreV1Api()
 resp = stream(api.connect_get_namespaced_pod_exec, "talker", "default",
@@ -341,23 +343,37 @@ print("stdout=" + resp.read_stdout().strip())
 print("code=%d" % resp.returncode)
 log = api.read_namespaced_pod_log("talker", "default", tail_lines=1)
 print("log=" + log.strip())
+pf = portforward(api.connect_get_namespaced_pod_portforward, "web", "default", ports=sys.argv[2])
+sock = pf.socket(int(sys.argv[2]))
+sock.setblocking(True)
+sock.sendall(b"GET / HTTP/1.0\\r\\n\\r\\n")
+data = b""
+while True:
+    chunk = sock.recv(65536)
+    if not chunk:
+        break
+    data += chunk
+sock.close()
+print("forwarded=" + data.split(b"\\r\\n")[0].decode())
 `;
-        const out = await new Deno.Command("/usr/bin/python3", {
-          args: ["-c", script, k.kubeconfig],
-          stdout: "piped",
-          stderr: "piped",
-        }).output();
-        const text = new TextDecoder().decode(out.stdout);
-        const err = new TextDecoder().decode(out.stderr);
-        if (/No module named 'kubernetes'/.test(err)) {
-          console.warn("python3-kubernetes is not installed: skipping");
-          return;
-        }
-        assert.equal(out.code, 0, err);
-        assert.match(text, /stdout=py-out\n/);
-        assert.match(text, /code=7\n/);
-        assert.match(text, /log=line \d+\n/);
-      });
+          const out = await new Deno.Command("/usr/bin/python3", {
+            args: ["-c", script, k.kubeconfig, String(WEB_PORT)],
+            stdout: "piped",
+            stderr: "piped",
+          }).output();
+          const text = new TextDecoder().decode(out.stdout);
+          const err = new TextDecoder().decode(out.stderr);
+          if (/No module named 'kubernetes'/.test(err)) {
+            console.warn("python3-kubernetes is not installed: skipping");
+            return;
+          }
+          assert.equal(out.code, 0, err);
+          assert.match(text, /stdout=py-out\n/);
+          assert.match(text, /code=7\n/);
+          assert.match(text, /log=line \d+\n/);
+          assert.match(text, /forwarded=HTTP\/1\.0 200 OK\n/);
+        },
+      );
     } finally {
       await agent.stop();
       await ts.close();

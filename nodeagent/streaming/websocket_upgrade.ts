@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { Socket } from "node:net";
 import { StatusError } from "../../shared/errors/status_error.ts";
 import { requestedUpgrade, UpgradeResponse } from "../../shared/http/upgrade_response.ts";
 import { WebSocketConn } from "../../shared/http/websocket_conn.ts";
@@ -47,6 +48,14 @@ export function checkWebSocketRequest<P extends string>(
   return { key, protocol };
 }
 
+/** The kubelet's default `streamingConnectionIdleTimeout`. */
+export const STREAMING_IDLE_TIMEOUT_MS = 4 * 60 * 60 * 1000;
+
+/** Ends a streaming connection on which nothing moved for the idle timeout. */
+export function closeWhenIdle(socket: Socket): void {
+  socket.setTimeout(STREAMING_IDLE_TIMEOUT_MS, () => socket.destroy());
+}
+
 /** The 101 answer to a WebSocket handshake; `start` gets the open WebSocket. */
 export function webSocketResponse(
   key: string,
@@ -59,7 +68,10 @@ export function webSocketResponse(
       "sec-websocket-accept": websocketAccept(key),
       "sec-websocket-protocol": protocol,
     },
-    ({ socket, head }) => start(new WebSocketConn(socket, head)),
+    ({ socket, head }) => {
+      closeWhenIdle(socket);
+      start(new WebSocketConn(socket, head));
+    },
   );
 }
 

@@ -11,6 +11,7 @@ import { StatusError } from "../../../shared/errors/status_error.ts";
 import { UpgradeResponse } from "../../../shared/http/upgrade_response.ts";
 import type { WebSocketConn } from "../../../shared/http/websocket_conn.ts";
 import { type ByteTransport, SpdySession, type SpdyStream } from "./spdy_session.ts";
+import { closeWhenIdle } from "../websocket_upgrade.ts";
 
 /**
  * The protocol to speak: the first of `supported` the client offers in
@@ -62,6 +63,7 @@ export function spdyResponse(
   return new UpgradeResponse(
     { upgrade: "SPDY/3.1", "x-stream-protocol-version": protocol },
     ({ socket, head }) => {
+      closeWhenIdle(socket);
       const session = new SpdySession(socketTransport(socket), onStream);
       socket.on("data", (chunk: Uint8Array) => session.receive(chunk));
       socket.on("close", () => session.transportClosed());

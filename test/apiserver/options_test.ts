@@ -220,3 +220,26 @@ Deno.test("parseServerOptions() reads the metric flags and reports their problem
     ]);
   });
 });
+
+Deno.test("parseServerOptions() reads the --kubelet-* flags and wants the client pair together", () => {
+  const r = parseServerOptions([
+    "--kubelet-client-certificate=/k.crt",
+    "--kubelet-client-key=/k.key",
+    "--kubelet-certificate-authority=/ca.crt",
+    "--kubelet-preferred-address-types=Hostname, InternalIP",
+  ], noEnv);
+  assert.ok(r.ok, r.ok ? "" : r.errors.join("; "));
+  assert.deepEqual(r.options.kubeletClient, {
+    clientCertFile: "/k.crt",
+    clientKeyFile: "/k.key",
+    caFile: "/ca.crt",
+    preferredAddressTypes: ["Hostname", "InternalIP"],
+  });
+  const half = parseServerOptions(["--kubelet-client-certificate=/k.crt"], noEnv);
+  assert.ok(!half.ok);
+  assert.ok(
+    half.errors.includes(
+      "--kubelet-client-certificate and --kubelet-client-key must be given together",
+    ),
+  );
+});

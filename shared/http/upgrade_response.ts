@@ -23,8 +23,8 @@ export interface UpgradedConnection {
 export type UpgradeCallback = (conn: UpgradedConnection) => void;
 
 /**
- * A Response that switches protocols. Its status is 200 (a fetch Response cannot carry 101);
- * the connection writes 101 with its header fields (which should include `Upgrade`, and the
+ * A Response that switches protocols. A fetch Response cannot be made with status 101, so it
+ * is made with 200 and then reports 101; the connection writes 101 with its header fields (which should include `Upgrade`, and the
  * new protocol's fields such as `Sec-WebSocket-Accept`; `Connection: Upgrade` is added).
  */
 export class UpgradeResponse extends Response {
@@ -34,6 +34,8 @@ export class UpgradeResponse extends Response {
   constructor(headers: HeadersInit, onUpgrade: UpgradeCallback) {
     super(null, { status: 200, headers });
     this.onUpgrade = onUpgrade;
+    // Request logs, metrics and audit events see the status the client gets.
+    Object.defineProperty(this, "status", { value: 101 });
   }
 }
 

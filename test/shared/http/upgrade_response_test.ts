@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
 import { type HttpsHandler, serveHttps } from "../../../shared/http/https_server.ts";
-import { requestedUpgrade, UpgradeResponse } from "../../../shared/http/upgrade_response.ts";
+import {
+  requestedUpgrade,
+  upgradeOf,
+  UpgradeResponse,
+} from "../../../shared/http/upgrade_response.ts";
 import { dialUpgrade, proxyUpgrade } from "../../../shared/http/upgrade_dial.ts";
 import { servingPki, withHttpsServer } from "../../support/test_pki.ts";
 
@@ -155,4 +159,11 @@ Deno.test("dialUpgrade() and proxyUpgrade() pass an upgrade through a proxy; a r
       }
     });
   });
+});
+
+Deno.test("UpgradeResponse reports status 101 to whoever inspects it", () => {
+  const res = new UpgradeResponse({ upgrade: "echo" }, () => {});
+  assert.equal(res.status, 101);
+  assert.equal(upgradeOf(res), res.onUpgrade);
+  assert.equal(upgradeOf(new Response("x")), undefined);
 });

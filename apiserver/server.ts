@@ -36,7 +36,7 @@ import { ChangeFeed } from "./watch/change_feed.ts";
 import { type Aggregator, startAggregator } from "./aggregator/aggregator.ts";
 import { type RegistryParts, startRegistry } from "./start_registry.ts";
 import { startControllers, SYSTEM_NAMESPACES } from "./start_controllers.ts";
-import { startResourceMetrics } from "./resourcemetrics/resource_metrics.ts";
+import { signingCa, startResourceMetrics } from "./resourcemetrics/resource_metrics.ts";
 export { SYSTEM_NAMESPACES };
 
 /** A running API server. */
@@ -122,7 +122,11 @@ export async function startServer(
   const hooks = postStartHooks(health);
   const yamlDecoder = new YamlDecoder();
   const nodes = new NodeConnections(
-    await nodeConnectionOptions(opts.kubeletClient ?? {}, pki.clientCa),
+    await nodeConnectionOptions(opts.kubeletClient ?? {}, await signingCa(pki), {
+      caFile: opts.resourceMetrics?.kubeletCertificateAuthority,
+      clusterCaPem: pki.caPem ?? pki.serving.certPem,
+      insecure: opts.resourceMetrics?.kubeletInsecureTls ?? false,
+    }),
   );
   const handler = handlerFor(opts, {
     connect: podConnectHandler(registry, nodes),

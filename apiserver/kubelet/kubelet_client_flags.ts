@@ -1,7 +1,9 @@
 /**
  * The flags of the API server's connections to node agents, as kube-apiserver names them:
- * `--kubelet-client-certificate`, `--kubelet-client-key`, `--kubelet-certificate-authority`
- * and `--kubelet-preferred-address-types`.
+ * `--kubelet-client-certificate`, `--kubelet-client-key` and
+ * `--kubelet-preferred-address-types`. How the agents' serving certificates are verified
+ * (`--kubelet-certificate-authority`, `--kubelet-insecure-tls`) is read with the resource
+ * metrics flags (resourcemetrics/metrics_options.ts), which reach the same agents.
  *
  * @module
  */
@@ -13,17 +15,14 @@ import type { NodeConnectionOptions } from "./node_connections.ts";
 export interface KubeletClientOptions {
   clientCertFile?: string;
   clientKeyFile?: string;
-  caFile?: string;
   preferredAddressTypes?: string[];
 }
 
 /** Help of the flags. */
 export const KUBELET_FLAG_HELP: Record<string, string> = {
   "kubelet-client-certificate":
-    "client certificate (PEM) presented to node agents; default: one issued from the client CA at start (CN kube-apiserver-kubelet-client, O system:masters)",
+    "client certificate (PEM) presented to node agents for logs, exec, attach and port-forward; default: one issued at start from the cluster CA (CN kube-apiserver-kubelet-client, O system:masters)",
   "kubelet-client-key": "key of --kubelet-client-certificate (PEM)",
-  "kubelet-certificate-authority":
-    "CA bundle (PEM) that verifies node agents' serving certificates; default: not verified",
   "kubelet-preferred-address-types":
     "comma-separated node address types to reach agents by (default InternalIP,Hostname,InternalDNS,ExternalDNS,ExternalIP)",
 };
@@ -32,7 +31,6 @@ export const KUBELET_FLAG_HELP: Record<string, string> = {
 export const KUBELET_PARSE_OPTIONS = {
   "kubelet-client-certificate": { type: "string" },
   "kubelet-client-key": { type: "string" },
-  "kubelet-certificate-authority": { type: "string" },
   "kubelet-preferred-address-types": { type: "string" },
 } as const;
 
@@ -45,7 +43,6 @@ export function kubeletClientOptionsFromFlags(
   const o: KubeletClientOptions = {
     clientCertFile: str("kubelet-client-certificate"),
     clientKeyFile: str("kubelet-client-key"),
-    caFile: str("kubelet-certificate-authority"),
   };
   if (Boolean(o.clientCertFile) !== Boolean(o.clientKeyFile)) {
     errors.push("--kubelet-client-certificate and --kubelet-client-key must be given together");
@@ -55,10 +52,25 @@ export function kubeletClientOptionsFromFlags(
   return o;
 }
 
-/** The connection options: the given files, or a certificate issued from `clientCa`. */
+/** How the agents' serving certificates are verified. */
+export interface KubeletServingVerification {
+  /** PEM file of the CA bundle (`--kubelet-certificate-authority`); default `clusterCaPem`. */
+  caFile?: string;
+  /** The cluster CA (it signs `kubernetes.io/kubelet-serving` certificates). */
+  clusterCaPem: string;
+  /** `--kubelet-insecure-tls`: do not verify. */
+  insecure: boolean;
+}
+
+/**
+ * The connection options: the given client pair, or one issued from `signer` (the cluster CA,
+ * which agents trust for client certificates by default); the serving certificates verified as
+ * `verify` says.
+ */
 export async function nodeConnectionOptions(
   o: KubeletClientOptions,
-  clientCa: CertificateAndKey,
+  signer: CertificateAndKey,
+  verify: KubeletServingVerification,
 ): Promise<NodeConnectionOptions> {
   const pair = o.clientCertFile && o.clientKeyFile
     ? {
@@ -66,7 +78,7 @@ export async function nodeConnectionOptions(
       keyPem: await Deno.readTextFile(o.clientKeyFile),
     }
     : await issueCertificate({
-      ca: clientCa,
+      ca: signer,
       commonName: "kube-apiserver-kubelet-client",
       organizations: ["system:masters"],
       usages: "client",
@@ -74,7 +86,8 @@ export async function nodeConnectionOptions(
   return {
     clientCertPem: pair.certPem,
     clientKeyPem: pair.keyPem,
-    ...(o.caFile ? { caPem: await Deno.readTextFile(o.caFile) } : {}),
+    caPem: verify.caFile ? await Deno.readTextFile(verify.caFile) : verify.clusterCaPem,
+    insecureSkipTLSVerify: verify.insecure,
     ...(o.preferredAddressTypes ? { preferredAddressTypes: o.preferredAddressTypes } : {}),
   };
 }

@@ -3,9 +3,10 @@
  * node's address (`--kubelet-preferred-address-types`, InternalIP first) and the port it
  * publishes in `status.daemonEndpoints.kubeletEndpoint`, presenting the API server's kubelet
  * client certificate (`--kubelet-client-certificate`, else one the server issues itself from
- * its client CA as `kube-apiserver-kubelet-client` in `system:masters`). The agent's serving
- * certificate is verified against `--kubelet-certificate-authority` when given; without it
- * it is not verified, as kube-apiserver does.
+ * the cluster CA as `kube-apiserver-kubelet-client` in `system:masters`). The agent's serving
+ * certificate is verified against `--kubelet-certificate-authority`, by default the cluster CA
+ * (which signs `kubernetes.io/kubelet-serving` certificates), or not at all with
+ * `--kubelet-insecure-tls` (agents with self-signed certificates).
  *
  * @module
  */
@@ -20,8 +21,10 @@ import { dialUpgrade, proxyUpgrade } from "../../shared/http/upgrade_dial.ts";
 export interface NodeConnectionOptions {
   clientCertPem: string;
   clientKeyPem: string;
-  /** CA bundle (PEM) that signs agents' serving certificates; none skips verification. */
-  caPem?: string;
+  /** CA bundle (PEM) that signs agents' serving certificates. */
+  caPem: string;
+  /** Do not verify the agents' serving certificates. */
+  insecureSkipTLSVerify: boolean;
   /** Address types in order of preference (default InternalIP, Hostname, ExternalIP...). */
   preferredAddressTypes?: string[];
 }
@@ -79,8 +82,8 @@ export class NodeConnections {
     return {
       cert: this.#o.clientCertPem,
       key: this.#o.clientKeyPem,
-      ...(this.#o.caPem ? { ca: this.#o.caPem } : {}),
-      rejectUnauthorized: Boolean(this.#o.caPem),
+      ca: this.#o.caPem,
+      rejectUnauthorized: !this.#o.insecureSkipTLSVerify,
     };
   }
 

@@ -40,7 +40,7 @@ export interface ResourceMetrics {
 const MAX_SCRAPE_TIMEOUT_MS = 10_000;
 
 /** The cluster CA pair (it signs what the agents trust), else the client CA. */
-async function signingCa(pki: Pki): Promise<CertificateAndKey> {
+export async function signingCa(pki: Pki): Promise<CertificateAndKey> {
   try {
     return {
       certPem: await Deno.readTextFile(join(pki.dir, "ca.crt")),

@@ -225,14 +225,12 @@ Deno.test("parseServerOptions() reads the --kubelet-* flags and wants the client
   const r = parseServerOptions([
     "--kubelet-client-certificate=/k.crt",
     "--kubelet-client-key=/k.key",
-    "--kubelet-certificate-authority=/ca.crt",
     "--kubelet-preferred-address-types=Hostname, InternalIP",
   ], noEnv);
   assert.ok(r.ok, r.ok ? "" : r.errors.join("; "));
   assert.deepEqual(r.options.kubeletClient, {
     clientCertFile: "/k.crt",
     clientKeyFile: "/k.key",
-    caFile: "/ca.crt",
     preferredAddressTypes: ["Hostname", "InternalIP"],
   });
   const half = parseServerOptions(["--kubelet-client-certificate=/k.crt"], noEnv);

@@ -51,17 +51,20 @@ Deno.test({
     await Deno.writeTextFile(`${dir}/tokens.csv`, "viewer-token,viewer,uid-viewer\n", {
       mode: 0o600,
     });
-    const ts = await startTestServer([`--token-auth-file=${dir}/tokens.csv`], {
+    // The agent's serving certificate is self-signed: not verified (--kubelet-insecure-tls).
+    // The API server's kubelet client certificate is signed by the cluster CA, which the agent
+    // trusts for client certificates by default.
+    const ts = await startTestServer([
+      `--token-auth-file=${dir}/tokens.csv`,
+      "--kubelet-insecure-tls",
+    ], {
       dir: `${dir}/api`,
       keepDir: true,
     });
-    const extraConfig =
-      `authentication:\n  x509:\n    clientCAFile: ${dir}/api/pki/client-ca.crt\n`;
     const agent = await startAgentProcess({
       kubeconfig: await writeNodeKubeconfig(ts.server, "streamer", `${dir}/node.kubeconfig`),
       rootDir: `${dir}/root`,
       nodeName: "streamer",
-      extraConfig,
     });
     const k: KubectlTarget = { kubeconfig: ts.server.kubeconfigPath, home: dir };
     try {

@@ -37,24 +37,26 @@ export async function runWebSocketPortForward(
   dial: (port: number) => Promise<Deno.Conn>,
 ): Promise<void> {
   const conn = new ChannelConn(ws, protocol);
-  const conns: (Deno.Conn | undefined)[] = [];
-  const pending: Promise<void>[] = ports.map(() => Promise.resolve());
+  // Dialed at once; what the client sends before a connection is up waits for it.
+  const dialed = ports.map((port) => dial(port).catch((err: Error) => err));
+  const pending: Promise<unknown>[] = [...dialed];
+  const conns: Deno.Conn[] = [];
   ws.start({
     message(data, binary) {
       const m = decodeChannelMessage(protocol, data, binary);
-      if (!m || m.channel % 2 !== 0 || !m.data.length) return;
+      if (!m || m.channel % 2 !== 0 || !m.data.length || m.channel / 2 >= ports.length) return;
       const i = m.channel / 2;
-      const c = conns[i];
-      if (!c) return;
       const bytes = m.data.slice();
       pending[i] = pending[i].then(async () => {
+        const c = await dialed[i];
+        if (c instanceof Error) return;
         for (let off = 0; off < bytes.length;) off += await c.write(bytes.subarray(off));
       }).catch(() => {});
     },
     closed() {
       for (const c of conns) {
         try {
-          c?.close();
+          c.close();
         } catch {
           // already closed
         }
@@ -65,14 +67,12 @@ export async function runWebSocketPortForward(
     const portBytes = Uint8Array.from([port & 0xff, port >> 8]);
     await conn.send(2 * i, portBytes);
     await conn.send(2 * i + 1, portBytes);
-    let c: Deno.Conn;
-    try {
-      c = await dial(port);
-    } catch (err) {
-      await conn.send(2 * i + 1, `error forwarding port ${port}: ${(err as Error).message}`);
+    const c = await dialed[i];
+    if (c instanceof Error) {
+      await conn.send(2 * i + 1, `error forwarding port ${port}: ${c.message}`);
       return;
     }
-    conns[i] = c;
+    conns.push(c);
     try {
       for await (const chunk of c.readable) await conn.send(2 * i, chunk);
     } catch {

@@ -130,11 +130,12 @@ export class AggregatorProxy {
     const upgrade = requestedUpgrade(ctx.req.headers);
     try {
       if (upgrade) {
-        const headers = upstreamHeaders(ctx.req, ctx.user, ctx.clientIp);
-        headers["connection"] = "Upgrade";
-        headers["upgrade"] = ctx.req.headers.get("upgrade")!;
-        const path = ctx.url.pathname + ctx.url.search;
-        return await this.#transport.upgrade(api, { method, path, headers, signal: ctx.signal });
+        return await this.#transport.upgrade(api, {
+          method,
+          path: ctx.url.pathname + ctx.url.search,
+          headers: { ...headers, connection: "Upgrade", upgrade: ctx.req.headers.get("upgrade")! },
+          signal: ctx.signal,
+        });
       }
       const res = await this.#transport.send(api, {
         method,

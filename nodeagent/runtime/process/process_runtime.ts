@@ -254,7 +254,13 @@ export class ProcessRuntime implements ContainerRuntime {
       await written.catch(() => {});
       log.close();
     });
-    entry.exited = Promise.all([child.status, pumps]).then(([st]) => {
+    // As a container's processes end with its first one, the processes it left behind are
+    // killed when it exits: they would hold the output open (and the container "running").
+    const status = child.status.then((st) => {
+      signalGroup(child.pid, "SIGKILL");
+      return st;
+    });
+    entry.exited = Promise.all([status, pumps]).then(([st]) => {
       entry.state = {
         terminated: {
           exitCode: st.code,
@@ -311,13 +317,7 @@ export class ProcessRuntime implements ContainerRuntime {
       ) => (timer = setTimeout(() => r("grace"), gracePeriodMs)));
       const outcome = await Promise.race([e.exited.then(() => "exited" as const), graceOver]);
       clearTimeout(timer);
-      if (outcome === "grace") {
-        try {
-          e.child.kill("SIGKILL");
-        } catch {
-          // already gone
-        }
-      }
+      if (outcome === "grace") signalGroup(e.child.pid, "SIGKILL");
     }
     await e.exited;
   }
@@ -447,6 +447,9 @@ function spawnContainer(
       stdin: stdin ? "piped" : "null",
       stdout: "piped",
       stderr: "piped",
+      // Its own session and process group (setsid), so the container's processes are
+      // signalled together.
+      detached: true,
     }).spawn();
   } catch (e) {
     log.close();
@@ -455,6 +458,15 @@ function spawnContainer(
         (e as Error).message
       }`,
     );
+  }
+}
+
+/** Sends `signal` to the process group `pgid` (a container's processes); ignores a gone group. */
+function signalGroup(pgid: number, signal: Deno.Signal): void {
+  try {
+    Deno.kill(-pgid, signal);
+  } catch {
+    // already gone
   }
 }
 

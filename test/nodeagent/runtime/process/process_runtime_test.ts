@@ -74,6 +74,56 @@ Deno.test("ProcessRuntime.stopContainer() terminates a running process", async (
   }
 });
 
+/** Whether a process with `pid` still runs (a zombie counts as gone). */
+function alive(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z /.test(Deno.readTextFileSync(`/proc/${pid}/stat`));
+  } catch {
+    return false;
+  }
+}
+
+Deno.test("ProcessRuntime: the container's other processes end with its main process", async (t) => {
+  const root = await Deno.makeTempDir();
+  const rt = new ProcessRuntime({ rootDir: root });
+  // A background child keeps the container's output open: it must not outlive the container.
+  const leaver = (name: string, main: string) => ({
+    name,
+    command: ["sh", "-c", `sleep 300 & echo $! > bg.pid; ${main}`],
+  });
+  const bgPid = async (name: string) => {
+    const file = `${root}/pods/${pod.uid}/containers/${name}/work/bg.pid`;
+    return await eventually("bg.pid", async () => Number(await Deno.readTextFile(file)) || 0, {
+      retryErrors: true,
+    });
+  };
+  try {
+    await t.step("the main process exits", async () => {
+      const s = await rt.startContainer(pod, leaver("exits", "exit 4"));
+      const bg = await bgPid("exits");
+      const st = await eventually("terminated", async () => {
+        const st = await rt.containerStatus(s.id);
+        return st && "terminated" in st.state ? st : undefined;
+      }, { timeoutMs: 20_000 });
+      assert.ok("terminated" in st.state);
+      assert.equal(st.state.terminated.exitCode, 4);
+      await eventually("the background process gone", () => !alive(bg));
+    });
+    await t.step("stopContainer()", async () => {
+      const s = await rt.startContainer(pod, leaver("stopped", "exec sleep 301"));
+      const bg = await bgPid("stopped");
+      await rt.stopContainer(s.id, 10_000);
+      const st = await rt.containerStatus(s.id);
+      assert.ok(st && "terminated" in st.state);
+      assert.equal(st.state.terminated.signal, 15);
+      await eventually("the background process gone", () => !alive(bg));
+    });
+  } finally {
+    await rt.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
 Deno.test("ProcessRuntime.startContainer() fails with CreateContainerError", async (t) => {
   const root = await Deno.makeTempDir();
   const rt = new ProcessRuntime({ rootDir: root });

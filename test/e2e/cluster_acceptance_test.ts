@@ -4,9 +4,11 @@
  * ready spread over both nodes; `kubectl scale`, `rollout restart`, `rollout status` and
  * `rollout undo` behave as against kube; a DaemonSet lands one pod per node; a Job runs to
  * completion and is cleaned after `ttlSecondsAfterFinished`; a CronJob fires on schedule;
- * `kubectl logs`, `kubectl exec` (exit codes) and RESTARTS after a liveness failure; the
- * Python client's pod tests; and killing a node agent moves its pods to the other node once
- * their toleration of the unreachable taint expires. Skips (with a message) without kubectl.
+ * `kubectl logs` (and `-f`), `kubectl exec` (exit codes), `kubectl port-forward` to pods of both
+ * nodes (the server verifying the agents' CA-signed serving certificates) and RESTARTS after a
+ * liveness failure; the Python client's pod tests; and killing a node agent moves its pods to
+ * the other node once their toleration of the unreachable taint expires. Skips (with a message)
+ * without kubectl.
  */
 import assert from "node:assert/strict";
 import { startTestServer, type TestServer } from "../support/test_server.ts";
@@ -17,6 +19,7 @@ import {
   type KubectlTarget,
   runKubectl,
   skipWithoutKubectl,
+  spawnKubectl,
 } from "../support/kubectl.ts";
 import { type AgentProcess, startAgentProcess } from "../nodeagent/_agent_process.ts";
 import { writeNodeKubeconfig } from "../nodeagent/_node_kubeconfig.ts";
@@ -218,6 +221,78 @@ async function podSteps(t: Deno.TestContext, k: Kubectl): Promise<void> {
   });
 }
 
+/** A pod on `node` serving its working directory over HTTP on `port` and logging a line a tick. */
+function streamingPod(node: string, port: number): string {
+  const script = `i=0; while true; do echo "tick $i"; i=$((i+1)); sleep 0.2; done & ` +
+    `exec /usr/bin/python3 -m http.server ${port} --bind 127.0.0.1`;
+  return `
+apiVersion: v1
+kind: Pod
+metadata: {name: stream-${node}}
+spec:
+  nodeName: ${node}
+  terminationGracePeriodSeconds: 1
+  containers:
+  - {name: app, image: x, command: ["sh", "-c", ${JSON.stringify(script)}]}
+`;
+}
+
+/** Reads a child's stdout until `pattern` matches (a minute at most), then kills it. */
+async function readUntil(child: Deno.ChildProcess, pattern: RegExp): Promise<string> {
+  let text = "";
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  const deadline = Date.now() + 60_000;
+  try {
+    while (!pattern.test(text) && Date.now() < deadline) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += value;
+    }
+  } finally {
+    child.kill("SIGKILL");
+    await reader.cancel().catch(() => {});
+    await child.stderr.cancel().catch(() => {});
+    await child.status;
+  }
+  return text;
+}
+
+/** `kubectl port-forward` to `pod`'s `port` and one page fetched through it. */
+async function portForwardPage(target: KubectlTarget, pod: string, port: number) {
+  const local = 40000 + Math.floor(Math.random() * 20000);
+  const child = spawnKubectl(target, ["port-forward", `pod/${pod}`, `${local}:${port}`]);
+  try {
+    return await eventually(`a page of ${pod} through the forwarded port`, async () => {
+      const res = await fetch(`http://127.0.0.1:${local}/`).catch(() => undefined);
+      const text = await res?.text();
+      return res?.status === 200 ? text : undefined;
+    }, SLOW);
+  } finally {
+    child.kill("SIGKILL");
+    await child.stdout.cancel().catch(() => {});
+    await child.stderr.cancel().catch(() => {});
+    await child.status;
+  }
+}
+
+async function streamingStep(t: Deno.TestContext, k: Kubectl, target: KubectlTarget) {
+  await t.step("kubectl logs -f and port-forward reach pods on both nodes", async () => {
+    const ports = [NODE_A, NODE_B].map(() => 20000 + Math.floor(Math.random() * 20000));
+    for (const [i, node] of [NODE_A, NODE_B].entries()) await k.apply(streamingPod(node, ports[i]));
+    for (const [i, node] of [NODE_A, NODE_B].entries()) {
+      const pod = `stream-${node}`;
+      await k.ok("wait", "--for=condition=Ready", `pod/${pod}`, "--timeout=150s");
+      const follow = spawnKubectl(target, ["logs", "-f", pod, "--tail=1"]);
+      const text = await readUntil(follow, /tick \d+\n(.|\n)*tick \d+\n(.|\n)*tick \d+\n/);
+      const ticks = [...text.matchAll(/tick (\d+)/g)].map((m) => Number(m[1]));
+      assert.ok(ticks.length >= 3 && ticks[2] > ticks[0], `${pod}: ${text}`);
+      assert.match(await portForwardPage(target, pod, ports[i]), /Directory listing/);
+      // The ticker in the background ends with the container (the process runtime's group).
+      await k.ok("delete", "pod", pod, "--timeout=150s");
+    }
+  });
+}
+
 const PYTHON_POD_SCRIPT = `
 import sys, time
 from kubernetes import client, config
@@ -341,10 +416,11 @@ async function nodeLossStep(t: Deno.TestContext, k: Kubectl, agents: Map<string,
       const live = await livePods(k, "app=web");
       return live.length === 3 && live.every((p) => p.spec.nodeName === kept && isReady(p));
     }, SLOW);
-    const evicted = await k.json("get", "pods", ...moved);
+    const all = await k.json("get", "pods", "-l", "app=web");
+    const left = all.items.filter((p: Json) => moved.includes(p.metadata.name));
     assert.ok(
-      evicted.items.every((p: Json) => p.metadata.deletionTimestamp),
-      "the pods of the lost node were deleted",
+      left.every((p: Json) => p.metadata.deletionTimestamp),
+      "the pods of the lost node were deleted (gone or terminating)",
     );
     assert.match(await k.ok("get", "deployment", "web"), /^web\s+3\/3\s+3\s+3\s+/m);
   });
@@ -391,6 +467,7 @@ Deno.test({
       await deploymentSteps(t, k);
       await workloadSteps(t, k);
       await podSteps(t, k);
+      await streamingStep(t, k, target);
       await pythonStep(t, target.kubeconfig);
       await cronJobFired(t, k);
       await nodeLossStep(t, k, agents);

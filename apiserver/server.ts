@@ -36,7 +36,8 @@ import { ChangeFeed } from "./watch/change_feed.ts";
 import { type Aggregator, startAggregator } from "./aggregator/aggregator.ts";
 import { type RegistryParts, startRegistry } from "./start_registry.ts";
 import { startControllers, SYSTEM_NAMESPACES } from "./start_controllers.ts";
-import { signingCa, startResourceMetrics } from "./resourcemetrics/resource_metrics.ts";
+import { startResourceMetrics } from "./resourcemetrics/resource_metrics.ts";
+import { signingCa } from "./kubelet/signing_ca.ts";
 export { SYSTEM_NAMESPACES };
 
 /** A running API server. */
@@ -99,18 +100,15 @@ export async function startServer(
     throw err;
   });
   const { registry, authorization } = parts;
-  const resourceMetrics = await startResourceMetrics(opts.resourceMetrics, {
-    registry,
-    pki,
-    logger,
-  });
+  const agents = await nodeConnectionsFor(opts, pki);
+  const resourceMetrics = startResourceMetrics(opts.resourceMetrics, { registry, agents, logger });
   const aggregator = await aggregatorFor(opts, { parts, pki, logger, metrics });
 
   const health = healthFor(opts, { logger, metrics, storage });
   const hooks = postStartHooks(health);
   const yamlDecoder = new YamlDecoder();
   const handler = handlerFor(opts, {
-    connect: podConnectHandler(registry, await nodeConnectionsFor(opts, pki)),
+    connect: podConnectHandler(registry, agents),
     parts,
     health,
     metrics,

@@ -33,6 +33,11 @@ import { CronJobController } from "./controllers/cronjob/cronjob_controller.ts";
 import { DaemonSetController } from "./controllers/daemonset/daemonset_controller.ts";
 import { StatefulSetController } from "./controllers/statefulset/statefulset_controller.ts";
 import { TaintEvictionController } from "./controllers/tainteviction/taint_eviction_controller.ts";
+import {
+  ElectedControllers,
+  type Runnable,
+  UnelectedControllers,
+} from "./controllers/leader/elected_controllers.ts";
 import { type PostStartHooks } from "./health/post_start_hooks.ts";
 import type { ServerOptions } from "./options.ts";
 import { type Pki } from "./pki/bootstrap_pki.ts";
@@ -120,7 +125,7 @@ export function startControllers(opts: ServerOptions, deps: ControllerDeps): Con
     await publishClusterAuthentication(registry, await clusterAuthenticationInfo(opts, deps.pki));
     await deps.aggregator.startControllers();
     if (opts.runControllers !== false) {
-      running.push(...clusterControllers(opts, deps, on), flowControl.status, joining);
+      running.push(...electedControllers(opts, deps, on), flowControl.status, joining);
       for (const c of running) await c.start();
     }
     for (const hook of Object.values(hooks)) hook.done();
@@ -161,10 +166,44 @@ async function clusterAuthenticationInfo(
   };
 }
 
-/** A controller started once the cluster is bootstrapped and stopped with the server. */
-interface Runnable {
-  start(): void | Promise<void>;
-  stop(): void | Promise<void>;
+/**
+ * The controllers and the scheduler, each set run by the holder of its Lease in kube-system
+ * (`kube-controller-manager`, `kube-scheduler`), or at once with `--leader-elect=false`.
+ */
+function electedControllers(
+  opts: ServerOptions,
+  deps: ControllerDeps,
+  on: (name: string) => boolean,
+): Runnable[] {
+  const election = (opts.controllers ?? defaultControllerOptions()).leaderElection;
+  const elected = (name: string, component: string, make: () => Runnable[]): Runnable =>
+    election.enabled
+      ? new ElectedControllers({
+        registry: deps.registry,
+        namespace: election.resourceNamespace,
+        name,
+        identity: election.identity,
+        timing: election,
+        make,
+        component,
+        logger: deps.logger,
+      })
+      : new UnelectedControllers(make);
+  const feed = deps.watchCaches.feed;
+  const { registry, logger } = deps;
+  return [
+    elected(
+      election.resourceName,
+      "kube-controller-manager",
+      () => clusterControllers(opts, deps, on),
+    ),
+    // The scheduler runs unless --disable-scheduler.
+    ...(opts.disableScheduler ? [] : [
+      elected("kube-scheduler", "default-scheduler", () => [
+        new Scheduler({ registry, feed, logger }),
+      ]),
+    ]),
+  ];
 }
 
 /** The controllers `--controllers` selects that follow the cluster, in start order. */
@@ -211,8 +250,6 @@ function clusterControllers(
   return [
     ...all.filter(([name]) => on(name)).map(([, make]) => make()),
     namespaceControllers(registry, feed, caPem, logger, on),
-    // The scheduler runs unless --disable-scheduler.
-    ...(opts.disableScheduler ? [] : [new Scheduler({ registry, feed, logger })]),
   ];
 }
 

@@ -6,6 +6,13 @@
  */
 import { tryParseDurationMs } from "../../shared/time/duration.ts";
 import { type ControllerSelection, parseControllers } from "./controller_selection.ts";
+import {
+  LEADER_ELECTION_FLAG_HELP,
+  LEADER_ELECTION_PARSE_OPTIONS,
+  leaderElectionFromFlags,
+  type LeaderElectionOptions,
+  normalizeLeaderElectFlag,
+} from "./leader/leader_election_options.ts";
 
 /** The controller options. */
 export interface ControllerOptions {
@@ -15,6 +22,10 @@ export interface ControllerOptions {
   clusterSigningDurationMs: number;
   /** Whether nodes' serving certificate requests are approved without an administrator. */
   autoApproveNodeServing: boolean;
+  /** Whether and how the controllers and the scheduler elect a leader. */
+  leaderElection: LeaderElectionOptions;
+  /** Terminated pods kept before the pod GC deletes the oldest (`--terminated-pod-gc-threshold`). */
+  terminatedPodGcThreshold: number;
 }
 
 /** The flags' help. */
@@ -25,6 +36,9 @@ export const CONTROLLER_FLAG_HELP: Record<string, string> = {
     "longest validity of certificates issued for CertificateSigningRequests (default 8760h)",
   "auto-approve-node-serving":
     "approve a node's requests for its own serving certificate without an administrator (default false)",
+  "terminated-pod-gc-threshold":
+    "terminated pods kept before the oldest are deleted; 0 or less keeps all (default 12500)",
+  ...LEADER_ELECTION_FLAG_HELP,
 };
 
 /** The parseArgs specs of the flags. */
@@ -32,11 +46,15 @@ export const CONTROLLER_PARSE_OPTIONS = {
   "controllers": { type: "string" },
   "cluster-signing-duration": { type: "string" },
   "auto-approve-node-serving": { type: "string" },
+  "terminated-pod-gc-threshold": { type: "string" },
+  ...LEADER_ELECTION_PARSE_OPTIONS,
 } as const;
 
 /** Rewrites a bare `--auto-approve-node-serving` to `=true`. */
 export function normalizeControllerBoolFlags(args: string[]): string[] {
-  return args.map((a) => a === "--auto-approve-node-serving" ? `${a}=true` : a);
+  return normalizeLeaderElectFlag(args).map((a) =>
+    a === "--auto-approve-node-serving" ? `${a}=true` : a
+  );
 }
 
 /** The controller options of the flag values; problems go to `errors`. */
@@ -60,9 +78,15 @@ export function controllerOptionsFromFlags(
       `--auto-approve-node-serving: must be true or false, got ${JSON.stringify(approve)}`,
     );
   }
+  const gcText = (values["terminated-pod-gc-threshold"] as string | undefined) ?? "12500";
+  if (!/^-?\d+$/.test(gcText)) {
+    errors.push(`--terminated-pod-gc-threshold: must be an integer, got ${JSON.stringify(gcText)}`);
+  }
   return {
     selection,
     clusterSigningDurationMs: ms ?? 0,
     autoApproveNodeServing: approve === "true",
+    leaderElection: leaderElectionFromFlags(values, errors),
+    terminatedPodGcThreshold: Number(gcText) || 0,
   };
 }

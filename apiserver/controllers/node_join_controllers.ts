@@ -20,16 +20,11 @@ import {
 import { TokenCleaner } from "./bootstrap/token_cleaner.ts";
 import { CsrApprover } from "./certificates/csr_approver.ts";
 import { CsrSigner } from "./certificates/csr_signer.ts";
-import type { ControllerOptions } from "./controller_options.ts";
-import { parseControllers } from "./controller_selection.ts";
+import { type ControllerOptions, controllerOptionsFromFlags } from "./controller_options.ts";
 
 /** The default controller options (`--controllers=*`, one year, no serving auto-approval). */
 export function defaultControllerOptions(): ControllerOptions {
-  return {
-    selection: parseControllers("*", []),
-    clusterSigningDurationMs: 8760 * 3600_000,
-    autoApproveNodeServing: false,
-  };
+  return controllerOptionsFromFlags({}, []);
 }
 
 /** What the controllers are built from. */

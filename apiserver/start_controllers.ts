@@ -26,6 +26,11 @@ import { CrdController } from "./controllers/crd_controller.ts";
 import { WebhookClient } from "./webhook/webhook_client.ts";
 import { registryEndpointSource } from "./webhook/service_resolver.ts";
 import { NodeLifecycleController } from "./controllers/node_lifecycle_controller.ts";
+import {
+  REPLICA_SET,
+  ReplicaSetController,
+  REPLICATION_CONTROLLER,
+} from "./controllers/replica_set_controller.ts";
 import { Scheduler } from "./controllers/scheduler/scheduler.ts";
 import { JobController } from "./controllers/job/job_controller.ts";
 import { TtlAfterFinishedController } from "./controllers/job/ttl_after_finished_controller.ts";
@@ -233,6 +238,14 @@ function clusterControllers(
         logger,
         pendingCharges: deps.pendingCharges,
       })],
+    [
+      "replicaset-controller",
+      () => new ReplicaSetController({ registry, feed, logger, kind: REPLICA_SET }),
+    ],
+    [
+      "replicationcontroller-controller",
+      () => new ReplicaSetController({ registry, feed, logger, kind: REPLICATION_CONTROLLER }),
+    ],
     [
       "validatingadmissionpolicy-status-controller",
       () => policyStatusController(registry, feed, logger),

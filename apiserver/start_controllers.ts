@@ -31,6 +31,7 @@ import {
   ReplicaSetController,
   REPLICATION_CONTROLLER,
 } from "./controllers/replica_set_controller.ts";
+import { DeploymentController } from "./controllers/deployment/deployment_controller.ts";
 import { Scheduler } from "./controllers/scheduler/scheduler.ts";
 import { JobController } from "./controllers/job/job_controller.ts";
 import { TtlAfterFinishedController } from "./controllers/job/ttl_after_finished_controller.ts";
@@ -246,6 +247,7 @@ function clusterControllers(
       "replicationcontroller-controller",
       () => new ReplicaSetController({ registry, feed, logger, kind: REPLICATION_CONTROLLER }),
     ],
+    ["deployment-controller", () => new DeploymentController({ registry, feed, logger })],
     [
       "validatingadmissionpolicy-status-controller",
       () => policyStatusController(registry, feed, logger),

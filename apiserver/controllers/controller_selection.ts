@@ -26,6 +26,7 @@ export const CONTROLLERS: Record<string, { alias: string; disabledByDefault?: bo
   "persistentvolume-protection-controller": { alias: "pv-protection" },
   "replicaset-controller": { alias: "replicaset" },
   "replicationcontroller-controller": { alias: "replicationcontroller" },
+  "deployment-controller": { alias: "deployment" },
   "validatingadmissionpolicy-status-controller": {
     alias: "validatingadmissionpolicy-status-controller",
   },
@@ -44,7 +45,6 @@ const OTHER_KUBE_CONTROLLERS = [
   "endpointslice-controller:endpointslice",
   "endpointslice-mirroring-controller:endpointslicemirroring",
   "pod-garbage-collector-controller:podgc",
-  "deployment-controller:deployment",
   "horizontal-pod-autoscaler-controller:horizontalpodautoscaling",
   "certificatesigningrequest-cleaner-controller:csrcleaner",
   "ttl-controller:ttl",

@@ -32,6 +32,9 @@ import {
   REPLICATION_CONTROLLER,
 } from "./controllers/replica_set_controller.ts";
 import { DeploymentController } from "./controllers/deployment/deployment_controller.ts";
+import { EndpointsController } from "./controllers/endpoints/endpoints_controller.ts";
+import { EndpointSliceController } from "./controllers/endpoints/endpoint_slice_controller.ts";
+import { PodGcController } from "./controllers/pod_gc_controller.ts";
 import { Scheduler } from "./controllers/scheduler/scheduler.ts";
 import { JobController } from "./controllers/job/job_controller.ts";
 import { TtlAfterFinishedController } from "./controllers/job/ttl_after_finished_controller.ts";
@@ -248,6 +251,19 @@ function clusterControllers(
       () => new ReplicaSetController({ registry, feed, logger, kind: REPLICATION_CONTROLLER }),
     ],
     ["deployment-controller", () => new DeploymentController({ registry, feed, logger })],
+    ["endpoints-controller", () => new EndpointsController({ registry, feed, logger })],
+    ["endpointslice-controller", () => new EndpointSliceController({ registry, feed, logger })],
+    [
+      "pod-garbage-collector-controller",
+      () =>
+        new PodGcController({
+          registry,
+          feed,
+          logger,
+          terminatedPodThreshold:
+            (opts.controllers ?? defaultControllerOptions()).terminatedPodGcThreshold,
+        }),
+    ],
     [
       "validatingadmissionpolicy-status-controller",
       () => policyStatusController(registry, feed, logger),

@@ -27,6 +27,9 @@ export const CONTROLLERS: Record<string, { alias: string; disabledByDefault?: bo
   "replicaset-controller": { alias: "replicaset" },
   "replicationcontroller-controller": { alias: "replicationcontroller" },
   "deployment-controller": { alias: "deployment" },
+  "endpoints-controller": { alias: "endpoint" },
+  "endpointslice-controller": { alias: "endpointslice" },
+  "pod-garbage-collector-controller": { alias: "podgc" },
   "validatingadmissionpolicy-status-controller": {
     alias: "validatingadmissionpolicy-status-controller",
   },
@@ -41,10 +44,7 @@ export const CONTROLLERS: Record<string, { alias: string; disabledByDefault?: bo
 /** kube-controller-manager's other controllers: accepted in the flag, nothing runs for them. */
 const OTHER_KUBE_CONTROLLERS = [
   "serviceaccount-token-controller:serviceaccount-token",
-  "endpoints-controller:endpoint",
-  "endpointslice-controller:endpointslice",
   "endpointslice-mirroring-controller:endpointslicemirroring",
-  "pod-garbage-collector-controller:podgc",
   "horizontal-pod-autoscaler-controller:horizontalpodautoscaling",
   "certificatesigningrequest-cleaner-controller:csrcleaner",
   "ttl-controller:ttl",

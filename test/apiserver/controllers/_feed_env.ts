@@ -2,6 +2,9 @@
 import { ChangeFeed } from "../../../apiserver/watch/change_feed.ts";
 import { openRegistryHarness, type RegistryHarness } from "../../support/registry_harness.ts";
 import type { KubeObject } from "../../../shared/api/meta/v1/types.ts";
+import { ServiceAllocator } from "../../../apiserver/registry/core/services/allocator.ts";
+import { serviceKind } from "../../../apiserver/registry/core/services/strategy.ts";
+import { parseCIDR, parsePortRange } from "../../../apiserver/registry/core/services/ip_range.ts";
 
 /** The harness with its feed. */
 export interface FeedEnv extends RegistryHarness {
@@ -11,6 +14,13 @@ export interface FeedEnv extends RegistryHarness {
 /** Runs `fn` with a registry harness and a started change feed (log polled only on gaps). */
 export async function withFeedEnv(prefix: string, fn: (env: FeedEnv) => Promise<void>) {
   const h = await openRegistryHarness(prefix);
+  h.registry.add(serviceKind(
+    new ServiceAllocator({
+      storage: h.storage,
+      clusterIPRange: parseCIDR("10.96.0.0/12"),
+      nodePortRange: parsePortRange("30000-32767"),
+    }),
+  ));
   const feed = new ChangeFeed({
     storage: h.storage,
     remote: false,

@@ -4,14 +4,11 @@ import { PodGcController } from "../../../apiserver/controllers/pod_gc_controlle
 import { gone } from "../../support/registry_harness.ts";
 import { withFeedEnv } from "./_feed_env.ts";
 
-function pod(name: string, node: string, phase?: string, created?: string): KubeObject {
+function pod(name: string, node: string): KubeObject {
   return {
     metadata: { name },
     spec: { nodeName: node || undefined, containers: [{ name: "c", image: "x" }] },
-    status: phase ? { phase } : undefined,
-  } as unknown as KubeObject & { created?: string } & Record<string, unknown> & { _c?: string } & {
-    c?: typeof created;
-  };
+  } as unknown as KubeObject;
 }
 
 Deno.test("PodGcController deletes terminated pods over the threshold, orphans and unscheduled terminating pods", async () => {

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { CONTROLLER_MANAGER } from "./pod_control.ts";
 import type { KubeObject, OwnerReference } from "../../shared/api/meta/v1/types.ts";
 import type { LabelSelector } from "../../shared/selectors/label_selector.ts";
 import { StatusError } from "../../shared/errors/status_error.ts";
@@ -92,7 +93,7 @@ async function setController(
         return current;
       },
       { uid: obj.metadata.uid },
-      { user },
+      { user, fieldManager: CONTROLLER_MANAGER },
     );
     return ref && controllerOf(object)?.uid === ref.uid ? object : undefined;
   } catch (err) {

@@ -108,6 +108,7 @@ export class PodControl {
     try {
       const created = await this.#opts.pods().create(owner.metadata.namespace!, pod, {
         user: this.#opts.user,
+        fieldManager: CONTROLLER_MANAGER,
       });
       await this.#event(
         owner,
@@ -149,7 +150,7 @@ export class PodControl {
     try {
       await this.#opts.pods().delete(pod.metadata.namespace!, pod.metadata.name!, {
         preconditions: { uid: pod.metadata.uid },
-      }, { user: this.#opts.user });
+      }, { user: this.#opts.user, fieldManager: CONTROLLER_MANAGER });
     } catch (err) {
       if (err instanceof StatusError && err.code === 404) return undefined;
       const message = err instanceof Error ? err.message : String(err);
@@ -164,6 +165,9 @@ export class PodControl {
     await this.#opts.events.record(owner, type, reason, message).catch(() => {});
   }
 }
+
+/** The field manager of the controllers' writes (kube-controller-manager's user agent). */
+export const CONTROLLER_MANAGER = "kube-controller-manager";
 
 /** The identity of a kube controller: `system:serviceaccount:kube-system:<name>`. */
 export function controllerUser(name: string): UserInfo {

@@ -16,7 +16,7 @@ import type { ResourceRegistry } from "../registry/resource_registry.ts";
 import type { Store } from "../registry/generic/store.ts";
 import type { ChangeFeed } from "../watch/change_feed.ts";
 import { Informer } from "./informer.ts";
-import { controllerUser } from "./pod_control.ts";
+import { CONTROLLER_MANAGER, controllerUser } from "./pod_control.ts";
 import { isTerminal, nodeNameOf } from "./pod_state.ts";
 import { SyncLoop } from "./bootstrap/sync_loop.ts";
 
@@ -163,7 +163,7 @@ export class PodGcController {
           return cur;
         },
         {},
-        { subresource: "status", user: USER },
+        { subresource: "status", user: USER, fieldManager: CONTROLLER_MANAGER },
       );
     } catch (err) {
       if (err instanceof StatusError && (err.code === 404 || err.code === 409)) return;
@@ -179,7 +179,7 @@ export class PodGcController {
     await this.#store("pods").delete(pod.metadata.namespace!, pod.metadata.name!, {
       gracePeriodSeconds: 0,
       preconditions: { uid: pod.metadata.uid },
-    }, { user: USER }).catch((err) => {
+    }, { user: USER, fieldManager: CONTROLLER_MANAGER }).catch((err) => {
       if (!(err instanceof StatusError && (err.code === 404 || err.code === 409))) throw err;
     });
   }

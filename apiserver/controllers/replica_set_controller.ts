@@ -26,7 +26,12 @@ import { claimObjects, controllerOf } from "./controller_ref.ts";
 import { ControllerEventRecorder } from "./event_recorder.ts";
 import { Informer } from "./informer.ts";
 import { KeyedLoop } from "./keyed_loop.ts";
-import { ControllerExpectations, controllerUser, PodControl } from "./pod_control.ts";
+import {
+  CONTROLLER_MANAGER,
+  ControllerExpectations,
+  controllerUser,
+  PodControl,
+} from "./pod_control.ts";
 import { isActive, isAvailable, isReady } from "./pod_state.ts";
 import { podsToDelete } from "./pod_ranking.ts";
 
@@ -263,7 +268,11 @@ export class ReplicaSetController {
           return current;
         },
         {},
-        { subresource: "status", user: controllerUser(this.#opts.kind.component) },
+        {
+          subresource: "status",
+          user: controllerUser(this.#opts.kind.component),
+          fieldManager: CONTROLLER_MANAGER,
+        },
       );
     } catch (err) {
       if (err instanceof StatusError && (err.code === 404 || err.code === 409)) return;

@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { startTestServer, type TestServer } from "../support/test_server.ts";
+import { API_ONLY_FLAGS } from "../support/api_only.ts";
 
 const ENTRY = new URL("../../cmd/apiserver.ts", import.meta.url).pathname;
 
@@ -60,7 +61,7 @@ async function json(ts: TestServer, path: string, init?: RequestInit) {
 }
 
 Deno.test("apiserver snapshot save (online) and restore: a new server serves every object", async () => {
-  const first = await startTestServer();
+  const first = await startTestServer(API_ONLY_FLAGS);
   const tmp = await Deno.makeTempDir({ prefix: "snapshot-test-" });
   const created = new Map<string, { uid: string; resourceVersion: string }>();
   try {
@@ -113,7 +114,7 @@ Deno.test("apiserver snapshot save (online) and restore: a new server serves eve
   ]);
   assert.equal(twice.code, 1);
   assert.match(twice.stderr, /already exists: restore into a new data directory/);
-  const second = await startTestServer([], { dir: restoredDir });
+  const second = await startTestServer(API_ONLY_FLAGS, { dir: restoredDir });
   try {
     for (const [key, meta] of created) {
       const { status, body } = await json(second, key);

@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { startTestServer, type TestServer } from "../support/test_server.ts";
+import { API_ONLY_FLAGS } from "../support/api_only.ts";
 import { jsonCall, jsonOk } from "../support/json_call.ts";
 import { StatusError } from "../../shared/errors/status_error.ts";
 import type {
@@ -64,7 +65,7 @@ function probe(seen: Seen[]): AdmissionPlugin {
 
 async function withProbe(fn: (t: TestServer, seen: Seen[]) => Promise<void>): Promise<void> {
   const seen: Seen[] = [];
-  const t = await startTestServer([], {
+  const t = await startTestServer(API_ONLY_FLAGS, {
     optionsHook: (o) => o.admission.extraPlugins = [probe(seen)],
   });
   try {

@@ -11,12 +11,13 @@ import {
   skipWithoutKubectl,
 } from "../support/kubectl.ts";
 import { startTestServer } from "../support/test_server.ts";
+import { API_ONLY_FLAGS } from "../support/api_only.ts";
 
 Deno.test({
   name: "kubectl create, scale and get deployment work against the server",
   ignore: skipWithoutKubectl("the kubectl deployment tests"),
   async fn() {
-    const s = await startTestServer();
+    const s = await startTestServer(API_ONLY_FLAGS);
     try {
       const k = kubectlFor(s);
       assert.match(
@@ -78,8 +79,8 @@ Deno.test({
       );
       const restarted = JSON.parse(ok(await kubectl(k, ["get", "deploy", "web", "-o", "json"])));
       assert.ok(restarted.spec.template.metadata.annotations["kubectl.kubernetes.io/restartedAt"]);
-      // rollout history reads the ReplicaSets the deployment controls (no controller makes them
-      // yet, so this one is written as the deployment controller would).
+      // rollout history reads the ReplicaSets the deployment controls (the deployment controller
+      // is off in this server, so this one is written as it would write it).
       const rs = {
         apiVersion: "apps/v1",
         kind: "ReplicaSet",
@@ -123,7 +124,7 @@ Deno.test({
   name: "kubectl create job and cronjob, and get them, work against the server",
   ignore: skipWithoutKubectl("the kubectl job tests"),
   async fn() {
-    const s = await startTestServer();
+    const s = await startTestServer(API_ONLY_FLAGS);
     try {
       const k = kubectlFor(s);
       assert.match(
@@ -250,7 +251,7 @@ Deno.test({
   name: "kubectl apply and get of statefulsets, daemonsets and replicasets work against the server",
   ignore: skipWithoutKubectl("the kubectl workload tests"),
   async fn() {
-    const s = await startTestServer();
+    const s = await startTestServer(API_ONLY_FLAGS);
     try {
       const k = kubectlFor(s);
       const applied = ok(await kubectl(k, ["apply", "-f", "-"], WORKLOADS));

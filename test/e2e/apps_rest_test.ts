@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { decodeObject, encodeObject } from "../../shared/codec/protobuf/mod.ts";
 import { startTestServer, type TestServer } from "../support/test_server.ts";
+import { API_ONLY_FLAGS } from "../support/api_only.ts";
 import { type Json, watch, write } from "./_watch_helpers.ts";
 
 const PB = "application/vnd.kubernetes.protobuf";
@@ -119,7 +120,7 @@ const CASES: Case[] = [
 
 async function withServer(fn: (t: TestServer) => Promise<void>) {
   // The workload controllers would write status between a test's GET and PUT.
-  const t = await startTestServer(["--controllers=*,-statefulset,-daemonset,-job,-cronjob"]);
+  const t = await startTestServer(API_ONLY_FLAGS);
   try {
     await fn(t);
   } finally {

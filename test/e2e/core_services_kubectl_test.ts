@@ -7,12 +7,13 @@ import {
   skipWithoutKubectl,
 } from "../support/kubectl.ts";
 import { startTestServer } from "../support/test_server.ts";
+import { API_ONLY_FLAGS } from "../support/api_only.ts";
 
 Deno.test({
   name: "kubectl creates, exposes, lists and deletes Services",
   ignore: skipWithoutKubectl("the Service kubectl tests"),
   async fn() {
-    const s = await startTestServer();
+    const s = await startTestServer(API_ONLY_FLAGS);
     const k = kubectlFor(s);
     try {
       assert.match(

@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { decodeObject, encodeObject } from "../../shared/codec/protobuf/mod.ts";
 import { startTestServer, type TestServer } from "../support/test_server.ts";
+import { API_ONLY_FLAGS } from "../support/api_only.ts";
 import { jsonCall, jsonOk } from "../support/json_call.ts";
 import { eventually } from "../support/eventually.ts";
 import {
@@ -25,7 +26,7 @@ const PB = "application/vnd.kubernetes.protobuf";
 type Json = Record<string, any>;
 
 async function withServer(fn: (t: TestServer) => Promise<void>): Promise<void> {
-  const t = await startTestServer();
+  const t = await startTestServer(API_ONLY_FLAGS);
   try {
     await fn(t);
   } finally {

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { CONTROLLER_MANAGER } from "../pod_control.ts";
 import type { KubeObject } from "../../../shared/api/meta/v1/types.ts";
 import type { UserInfo } from "../../../shared/api/authentication/v1/user_info.ts";
 import { StatusError } from "../../../shared/errors/status_error.ts";
@@ -142,6 +143,7 @@ export class Rollout {
     try {
       created = await this.deps.replicaSets.create(d.metadata.namespace!, rs, {
         user: this.deps.user,
+        fieldManager: CONTROLLER_MANAGER,
       });
     } catch (err) {
       if (err instanceof StatusError && err.code === 409) return await this.#collision(rs);
@@ -201,7 +203,7 @@ export class Rollout {
         return cur;
       },
       {},
-      { user: this.deps.user },
+      { user: this.deps.user, fieldManager: CONTROLLER_MANAGER },
     );
     this.d.metadata = {
       ...this.d.metadata,
@@ -217,6 +219,7 @@ export class Rollout {
       rs,
       {
         user: this.deps.user,
+        fieldManager: CONTROLLER_MANAGER,
       },
     );
     this.sets = this.sets.map((s) => s.metadata.uid === object.metadata.uid ? object : s);
@@ -270,7 +273,7 @@ export class Rollout {
       if ((rs.metadata.generation ?? 0) > (st.observedGeneration ?? 0)) continue;
       await this.deps.replicaSets.delete(rs.metadata.namespace!, rs.metadata.name!, {
         preconditions: { uid: rs.metadata.uid },
-      }, { user: this.deps.user }).catch((err) => {
+      }, { user: this.deps.user, fieldManager: CONTROLLER_MANAGER }).catch((err) => {
         if (!(err instanceof StatusError && (err.code === 404 || err.code === 409))) throw err;
       });
     }
@@ -292,7 +295,7 @@ export class Rollout {
         return cur;
       },
       {},
-      { subresource: "status", user: this.deps.user },
+      { subresource: "status", user: this.deps.user, fieldManager: CONTROLLER_MANAGER },
     );
     this.d.status = object.status;
   }

@@ -17,7 +17,7 @@ import type { ResourceRegistry } from "../../registry/resource_registry.ts";
 import type { Store } from "../../registry/generic/store.ts";
 import type { ChangeFeed } from "../../watch/change_feed.ts";
 import { controllerOf } from "../controller_ref.ts";
-import { controllerUser } from "../pod_control.ts";
+import { CONTROLLER_MANAGER, controllerUser } from "../pod_control.ts";
 import { isReady } from "../pod_state.ts";
 import { Informer } from "../informer.ts";
 import { NODES, PODS, ServiceLoop, type ServiceSyncInput } from "./service_loop.ts";
@@ -129,17 +129,25 @@ export class EndpointSliceController {
     const user = controllerUser("endpointslice-controller");
     for (const s of plan.remove) await this.#delete(s);
     for (const s of plan.update) {
-      await this.#store().update(namespace, s.metadata.name!, s, { user }).catch(
+      await this.#store().update(namespace, s.metadata.name!, s, {
+        user,
+        fieldManager: CONTROLLER_MANAGER,
+      }).catch(
         ignoreGoneOrConflict,
       );
     }
-    for (const s of plan.create) await this.#store().create(namespace, s, { user });
+    for (const s of plan.create) {
+      await this.#store().create(namespace, s, { user, fieldManager: CONTROLLER_MANAGER });
+    }
   }
 
   async #delete(slice: KubeObject): Promise<void> {
     await this.#store().delete(slice.metadata.namespace!, slice.metadata.name!, {
       preconditions: { uid: slice.metadata.uid },
-    }, { user: controllerUser("endpointslice-controller") }).catch(ignoreGoneOrConflict);
+    }, {
+      user: controllerUser("endpointslice-controller"),
+      fieldManager: CONTROLLER_MANAGER,
+    }).catch(ignoreGoneOrConflict);
   }
 }
 

@@ -17,7 +17,7 @@ import { deepEqual } from "../../../shared/json/deep_equal.ts";
 import type { ResourceRegistry } from "../../registry/resource_registry.ts";
 import type { Store } from "../../registry/generic/store.ts";
 import type { ChangeFeed } from "../../watch/change_feed.ts";
-import { controllerUser } from "../pod_control.ts";
+import { CONTROLLER_MANAGER, controllerUser } from "../pod_control.ts";
 import { isReady } from "../pod_state.ts";
 import { PODS, ServiceLoop, type ServiceSyncInput } from "./service_loop.ts";
 import {
@@ -88,9 +88,10 @@ export class EndpointsController {
   async sync({ namespace, name, service, informer }: ServiceSyncInput): Promise<void> {
     const user = controllerUser("endpoint-controller");
     if (!service) {
-      await this.#store().delete(namespace, name, {}, { user }).catch((err) => {
-        if (!(err instanceof StatusError && err.code === 404)) throw err;
-      });
+      await this.#store().delete(namespace, name, {}, { user, fieldManager: CONTROLLER_MANAGER })
+        .catch((err) => {
+          if (!(err instanceof StatusError && err.code === 404)) throw err;
+        });
       return;
     }
     const selector = serviceSelector(service);
@@ -125,7 +126,7 @@ export class EndpointsController {
           return next;
         },
         {},
-        { user, allowCreate: true },
+        { user, allowCreate: true, fieldManager: CONTROLLER_MANAGER },
       );
     } catch (err) {
       if (err instanceof StatusError && (err.code === 409 || err.code === 404)) return;

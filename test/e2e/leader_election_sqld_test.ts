@@ -50,6 +50,35 @@ function named(identity: string) {
   return (o: ServerOptions) => o.controllers!.leaderElection.identity = identity;
 }
 
+/** A Ready node, and a ReplicaSet of 3 created through `b` whose pods `a` sees bound. */
+async function replicaSetOfThree(a: TestServer, b: TestServer): Promise<void> {
+  await send(a, "POST", "/api/v1/nodes", {
+    metadata: { name: "node-1", labels: { "kubernetes.io/hostname": "node-1" } },
+    status: {
+      allocatable: { cpu: "8", memory: "16Gi", pods: "110" },
+      capacity: { cpu: "8", memory: "16Gi", pods: "110" },
+      conditions: [{ type: "Ready", status: "True" }],
+    },
+  });
+  await send(b, "POST", RS, {
+    metadata: { name: "web" },
+    spec: {
+      replicas: 3,
+      selector: { matchLabels: { app: "web" } },
+      template: {
+        metadata: { labels: { app: "web" } },
+        spec: { containers: [{ name: "c", image: "x" }] },
+      },
+    },
+  });
+  await eventually("3 pods", async () => (await ownedPods(a)).length === 3, deadline);
+  await eventually(
+    "3 bound",
+    async () => (await ownedPods(a)).every((p) => p.spec.nodeName === "node-1"),
+    deadline,
+  );
+}
+
 Deno.test("two API servers on one sqld run one controller set and one scheduler; the other takes over", async () => {
   const bin = await locateSqld();
   if (typeof bin !== "string") {
@@ -74,31 +103,7 @@ Deno.test("two API servers on one sqld run one controller set and one scheduler;
     assert.ok(leader === "host_a" || leader === "host_b");
     assert.ok(["host_a", "host_b"].includes(await holder(a, "kube-scheduler")));
 
-    await send(a, "POST", "/api/v1/nodes", {
-      metadata: { name: "node-1", labels: { "kubernetes.io/hostname": "node-1" } },
-      status: {
-        allocatable: { cpu: "8", memory: "16Gi", pods: "110" },
-        capacity: { cpu: "8", memory: "16Gi", pods: "110" },
-        conditions: [{ type: "Ready", status: "True" }],
-      },
-    });
-    await send(b, "POST", RS, {
-      metadata: { name: "web" },
-      spec: {
-        replicas: 3,
-        selector: { matchLabels: { app: "web" } },
-        template: {
-          metadata: { labels: { app: "web" } },
-          spec: { containers: [{ name: "c", image: "x" }] },
-        },
-      },
-    });
-    await eventually("3 pods", async () => (await ownedPods(a)).length === 3, deadline);
-    await eventually(
-      "3 bound",
-      async () => (await ownedPods(a)).every((p) => p.spec.nodeName === "node-1"),
-      deadline,
-    );
+    await replicaSetOfThree(a, b);
     // A second controller set would have made more: wait a little and count again.
     await new Promise((r) => setTimeout(r, 2000));
     assert.equal((await ownedPods(b)).length, 3);

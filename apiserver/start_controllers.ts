@@ -34,6 +34,7 @@ import {
 import { DeploymentController } from "./controllers/deployment/deployment_controller.ts";
 import { EndpointsController } from "./controllers/endpoints/endpoints_controller.ts";
 import { EndpointSliceController } from "./controllers/endpoints/endpoint_slice_controller.ts";
+import { EndpointSliceMirroringController } from "./controllers/endpoints/endpoint_slice_mirroring_controller.ts";
 import { PodGcController } from "./controllers/pod_gc_controller.ts";
 import { Scheduler } from "./controllers/scheduler/scheduler.ts";
 import { JobController } from "./controllers/job/job_controller.ts";
@@ -253,6 +254,10 @@ function clusterControllers(
     ["deployment-controller", () => new DeploymentController({ registry, feed, logger })],
     ["endpoints-controller", () => new EndpointsController({ registry, feed, logger })],
     ["endpointslice-controller", () => new EndpointSliceController({ registry, feed, logger })],
+    [
+      "endpointslice-mirroring-controller",
+      () => new EndpointSliceMirroringController({ registry, feed, logger }),
+    ],
     [
       "pod-garbage-collector-controller",
       () =>

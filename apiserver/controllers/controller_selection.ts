@@ -30,6 +30,7 @@ export const CONTROLLERS: Record<string, { alias: string; disabledByDefault?: bo
   "endpoints-controller": { alias: "endpoint" },
   "endpointslice-controller": { alias: "endpointslice" },
   "pod-garbage-collector-controller": { alias: "podgc" },
+  "endpointslice-mirroring-controller": { alias: "endpointslicemirroring" },
   "validatingadmissionpolicy-status-controller": {
     alias: "validatingadmissionpolicy-status-controller",
   },
@@ -44,7 +45,6 @@ export const CONTROLLERS: Record<string, { alias: string; disabledByDefault?: bo
 /** kube-controller-manager's other controllers: accepted in the flag, nothing runs for them. */
 const OTHER_KUBE_CONTROLLERS = [
   "serviceaccount-token-controller:serviceaccount-token",
-  "endpointslice-mirroring-controller:endpointslicemirroring",
   "horizontal-pod-autoscaler-controller:horizontalpodautoscaling",
   "certificatesigningrequest-cleaner-controller:csrcleaner",
   "ttl-controller:ttl",

@@ -15,6 +15,7 @@ export const WORKLOAD_CONTROLLERS = [
   "endpoint",
   "endpointslice",
   "podgc",
+  "endpointslicemirroring",
   "statefulset",
   "daemonset",
   "job",

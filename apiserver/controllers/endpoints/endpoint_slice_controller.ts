@@ -30,7 +30,8 @@ import {
   serviceSpec,
   shouldPodBeInEndpoints,
 } from "./service_pods.ts";
-import { planSlices, type SliceEndpoint, type SlicePort } from "./slice_plan.ts";
+import { planSlices, type SliceEndpoint, type SliceOwner, type SlicePort } from "./slice_plan.ts";
+import { controllerRefTo } from "../controller_ref.ts";
 
 export const SERVICE_NAME_LABEL = "kubernetes.io/service-name";
 export const MANAGED_BY_LABEL = "endpointslice.kubernetes.io/managed-by";
@@ -120,7 +121,7 @@ export class EndpointSliceController {
       return ep ? [ep] : [];
     });
     const plan = planSlices(
-      service,
+      serviceSliceOwner(service),
       mine,
       endpoints,
       family,
@@ -185,4 +186,18 @@ function podEndpoint(
   const ports = endpointPorts(pod, svc);
   if ((serviceSpec(svc).ports ?? []).length > 0 && ports.length === 0) return undefined;
   return { endpoint, ports };
+}
+
+/** The Service as its slices' owner: its labels, kube's slice labels, its controller reference. */
+function serviceSliceOwner(svc: KubeObject): SliceOwner {
+  const labels: Record<string, string> = { ...svc.metadata.labels };
+  if (serviceSpec(svc).clusterIP === "None") labels["service.kubernetes.io/headless"] = "";
+  labels[SERVICE_NAME_LABEL] = svc.metadata.name!;
+  labels[MANAGED_BY_LABEL] = MANAGED_BY;
+  return {
+    namespace: svc.metadata.namespace!,
+    name: svc.metadata.name!,
+    labels,
+    ref: controllerRefTo({ ...svc, apiVersion: "v1", kind: "Service" }),
+  };
 }

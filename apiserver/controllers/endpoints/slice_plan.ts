@@ -4,19 +4,18 @@
  * endpoint already in a slice of its group stays there (updated); the others fill slices of
  * the group with room, then new slices of at most `max` endpoints; slices left empty, of
  * another address type or of a port set no endpoint serves are deleted, except that a Service
- * always keeps one slice (an empty placeholder when it has no endpoints).
+ * keeps one slice (an empty placeholder when it has no endpoints) unless `placeholder` is false.
  *
  * @module
  */
-import type { KubeObject } from "../../../shared/api/meta/v1/types.ts";
+import type { KubeObject, OwnerReference } from "../../../shared/api/meta/v1/types.ts";
 import { deepEqual } from "../../../shared/json/deep_equal.ts";
-import { controllerRefTo } from "../controller_ref.ts";
 
 /** An endpoint of a slice. */
 export interface SliceEndpoint {
   addresses: string[];
-  conditions: { ready: boolean; serving: boolean; terminating: boolean };
-  targetRef: { uid?: string; name?: string };
+  conditions: { ready: boolean; serving?: boolean; terminating?: boolean };
+  targetRef?: { uid?: string; name?: string };
   nodeName?: string;
   zone?: string;
   hostname?: string;
@@ -52,16 +51,26 @@ function portsKey(ports: readonly SlicePort[] | undefined): string {
 }
 
 function endpointKey(ep: SliceEndpoint): string {
-  return ep.targetRef.uid ?? ep.addresses[0];
+  return ep.targetRef?.uid ?? ep.addresses[0];
+}
+
+/** Whose slices they are: their labels, controller reference and name prefix. */
+export interface SliceOwner {
+  namespace: string;
+  /** The Service's name (slices are named `<name>-<random>`). */
+  name: string;
+  labels: Record<string, string>;
+  ref: OwnerReference;
 }
 
 /** The plan for `svc`'s slices `existing` to hold `desired`. */
 export function planSlices(
-  svc: KubeObject,
+  svc: SliceOwner,
   existing: readonly KubeObject[],
   desired: readonly { endpoint: SliceEndpoint; ports: SlicePort[] }[],
   addressType: string,
   max: number,
+  placeholder = true,
 ): SlicePlan {
   const plan: SlicePlan = { create: [], update: [], remove: [] };
   const groups = new Map<string, { ports: SlicePort[]; endpoints: Map<string, SliceEndpoint> }>();
@@ -112,7 +121,7 @@ export function planSlices(
   const remaining = kept.length -
     plan.remove.filter((r) => kept.some((k) => k.metadata.uid === r.metadata.uid)).length +
     plan.create.length;
-  if (remaining === 0) {
+  if (remaining === 0 && placeholder) {
     // One slice always stays: an existing one emptied, or a new placeholder.
     const placeholder = plan.remove.find((s) => (s as Slice).addressType === addressType);
     if (placeholder) {
@@ -126,24 +135,14 @@ export function planSlices(
   return plan;
 }
 
-function serviceLabels(svc: KubeObject): Record<string, string> {
-  const labels: Record<string, string> = { ...svc.metadata.labels };
-  if ((svc.spec as { clusterIP?: string } | undefined)?.clusterIP === "None") {
-    labels["service.kubernetes.io/headless"] = "";
-  }
-  labels["kubernetes.io/service-name"] = svc.metadata.name!;
-  labels["endpointslice.kubernetes.io/managed-by"] = "endpointslice-controller.k8s.io";
-  return labels;
-}
-
 function withContent(
-  svc: KubeObject,
+  svc: SliceOwner,
   slice: Slice,
   ports: SlicePort[],
   endpoints: SliceEndpoint[],
 ): Slice {
   const copy = structuredClone(slice);
-  copy.metadata.labels = { ...copy.metadata.labels, ...serviceLabels(svc) };
+  copy.metadata.labels = { ...copy.metadata.labels, ...svc.labels };
   copy.ports = ports;
   copy.endpoints = endpoints;
   return copy;
@@ -164,7 +163,7 @@ function stamp(slice: Slice): Slice {
 }
 
 function newSlice(
-  svc: KubeObject,
+  svc: SliceOwner,
   addressType: string,
   ports: SlicePort[],
   endpoints: SliceEndpoint[],
@@ -173,10 +172,10 @@ function newSlice(
     apiVersion: "discovery.k8s.io/v1",
     kind: "EndpointSlice",
     metadata: {
-      generateName: `${svc.metadata.name}-`,
-      namespace: svc.metadata.namespace,
-      labels: serviceLabels(svc),
-      ownerReferences: [{ ...controllerRefTo({ ...svc, apiVersion: "v1", kind: "Service" }) }],
+      generateName: `${svc.name}-`,
+      namespace: svc.namespace,
+      labels: { ...svc.labels },
+      ownerReferences: [{ ...svc.ref }],
     },
     addressType,
     endpoints,

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { KubeObject } from "../../../../shared/api/meta/v1/types.ts";
 import { EndpointsController } from "../../../../apiserver/controllers/endpoints/endpoints_controller.ts";
+import { EndpointSliceMirroringController } from "../../../../apiserver/controllers/endpoints/endpoint_slice_mirroring_controller.ts";
 import { EndpointSliceController } from "../../../../apiserver/controllers/endpoints/endpoint_slice_controller.ts";
 import { eventually } from "../../../support/eventually.ts";
 import { type FeedEnv, markPod, withFeedEnv } from "../_feed_env.ts";
@@ -141,4 +142,55 @@ Deno.test("EndpointSliceController splits endpoints over slices of at most the m
         slices.every((s) => (s.endpoints?.length ?? 0) <= 2);
     }, deadline);
   }, 2);
+});
+
+Deno.test("EndpointSliceMirroringController mirrors the Endpoints of a Service without a selector", async () => {
+  await withFeedEnv("mirroring_", async (env) => {
+    const c = new EndpointSliceMirroringController({ registry: env.registry, feed: env.feed });
+    await c.start();
+    try {
+      await env.store("", "v1", "services").create("default", {
+        metadata: { name: "ext" },
+        spec: { ports: [{ name: "db", port: 5432 }] },
+      } as unknown as KubeObject);
+      const endpoints = env.store("", "v1", "endpoints");
+      await endpoints.create("default", {
+        metadata: { name: "ext", labels: { team: "data" } },
+        subsets: [{
+          addresses: [{ ip: "192.0.2.10" }],
+          notReadyAddresses: [{ ip: "192.0.2.11" }],
+          ports: [{ name: "db", port: 5432 }],
+        }],
+      } as unknown as KubeObject);
+      await eventually(
+        "mirrored",
+        async () => (await slicesOf(env, "ext"))[0]?.endpoints?.length === 2,
+        deadline,
+      );
+      const [slice] = await slicesOf(env, "ext");
+      assert.equal(
+        slice.metadata.labels?.["endpointslice.kubernetes.io/managed-by"],
+        "endpointslicemirroring-controller.k8s.io",
+      );
+      assert.equal(slice.metadata.labels?.team, "data");
+      assert.equal(slice.metadata.ownerReferences?.[0].kind, "Endpoints");
+      assert.deepEqual(slice.ports, [{ name: "db", port: 5432, protocol: "TCP" }]);
+      assert.deepEqual(slice.endpoints!.map((e) => [(e.addresses as string[])[0], e.conditions]), [
+        ["192.0.2.10", { ready: true }],
+        ["192.0.2.11", { ready: false }],
+      ]);
+      // Marked skip-mirror: the mirrored slice goes.
+      await endpoints.guaranteedUpdate("default", "ext", (cur) => {
+        cur!.metadata.labels = { "endpointslice.kubernetes.io/skip-mirror": "true" };
+        return cur;
+      });
+      await eventually(
+        "unmirrored",
+        async () => (await slicesOf(env, "ext")).length === 0,
+        deadline,
+      );
+    } finally {
+      await c.stop();
+    }
+  });
 });

@@ -7,11 +7,12 @@
  *
  * @module
  */
-import { CONTROLLER_MANAGER } from "./pod_control.ts";
+import { CONTROLLER_MANAGER } from "./controller_identity.ts";
 import type { KubeObject, OwnerReference } from "../../shared/api/meta/v1/types.ts";
 import type { LabelSelector } from "../../shared/selectors/label_selector.ts";
 import { StatusError } from "../../shared/errors/status_error.ts";
 import type { Store } from "../registry/generic/store.ts";
+import { controllerRef } from "./workloads/pod_from_template.ts";
 import type { UserInfo } from "../../shared/api/authentication/v1/user_info.ts";
 
 /** The controller reference of `obj`, if any. */
@@ -19,16 +20,9 @@ export function controllerOf(obj: KubeObject): OwnerReference | undefined {
   return (obj.metadata.ownerReferences ?? []).find((r) => r.controller === true);
 }
 
-/** The controller reference a controller puts on what it makes. */
+/** The controller reference a controller puts on what it makes (to `owner`'s own kind). */
 export function controllerRefTo(owner: KubeObject): OwnerReference {
-  return {
-    apiVersion: owner.apiVersion!,
-    kind: owner.kind!,
-    name: owner.metadata.name!,
-    uid: owner.metadata.uid!,
-    controller: true,
-    blockOwnerDeletion: true,
-  };
+  return controllerRef(owner, owner.apiVersion!, owner.kind!);
 }
 
 /**

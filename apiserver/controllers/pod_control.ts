@@ -13,7 +13,9 @@ import type { UserInfo } from "../../shared/api/authentication/v1/user_info.ts";
 import { StatusError } from "../../shared/errors/status_error.ts";
 import type { Store } from "../registry/generic/store.ts";
 import { controllerRefTo } from "./controller_ref.ts";
-import type { ControllerEventRecorder } from "./event_recorder.ts";
+import { podFromTemplate } from "./workloads/pod_from_template.ts";
+import { CONTROLLER_MANAGER } from "./controller_identity.ts";
+import type { ControllerEvents } from "./workloads/controller_events.ts";
 
 /** How long unmet expectations hold a controller (kube's ExpectationsTimeout). */
 const EXPECTATIONS_TIMEOUT_MS = 5 * 60_000;
@@ -65,33 +67,9 @@ export class ControllerExpectations {
 /** What pod control writes with. */
 export interface PodControlOptions {
   pods: () => Store;
-  events: ControllerEventRecorder;
+  events: ControllerEvents;
   /** The controller's identity (kube's controller service account). */
   user: UserInfo;
-}
-
-/** kube's getPodsPrefix: `<name>-`. */
-function podPrefix(controllerName: string): string {
-  const prefix = `${controllerName}-`;
-  return prefix.length > 58 ? prefix.slice(0, 58) : prefix;
-}
-
-/** A pod from `template` owned by `owner` (kube's GetPodFromTemplate). */
-export function podFromTemplate(owner: KubeObject, template: KubeObject): KubeObject {
-  const meta = template.metadata ?? {};
-  return {
-    apiVersion: "v1",
-    kind: "Pod",
-    metadata: {
-      generateName: podPrefix(owner.metadata.name!),
-      namespace: owner.metadata.namespace,
-      labels: meta.labels ? { ...meta.labels } : undefined,
-      annotations: meta.annotations ? { ...meta.annotations } : undefined,
-      finalizers: meta.finalizers ? [...meta.finalizers] : undefined,
-      ownerReferences: [controllerRefTo(owner)],
-    },
-    spec: structuredClone(template.spec ?? {}),
-  } as KubeObject;
 }
 
 /** Creates and deletes a controller's pods. */
@@ -104,7 +82,7 @@ export class PodControl {
 
   /** Creates one pod from `template` for `owner`; answers the error, if any. */
   async create(owner: KubeObject, template: KubeObject): Promise<unknown> {
-    const pod = podFromTemplate(owner, template);
+    const pod = podFromTemplate(template, owner, controllerRefTo(owner));
     try {
       const created = await this.#opts.pods().create(owner.metadata.namespace!, pod, {
         user: this.#opts.user,
@@ -164,19 +142,4 @@ export class PodControl {
   async #event(owner: KubeObject, type: "Normal" | "Warning", reason: string, message: string) {
     await this.#opts.events.record(owner, type, reason, message).catch(() => {});
   }
-}
-
-/** The field manager of the controllers' writes (kube-controller-manager's user agent). */
-export const CONTROLLER_MANAGER = "kube-controller-manager";
-
-/** The identity of a kube controller: `system:serviceaccount:kube-system:<name>`. */
-export function controllerUser(name: string): UserInfo {
-  return {
-    username: `system:serviceaccount:kube-system:${name}`,
-    groups: [
-      "system:serviceaccounts",
-      "system:serviceaccounts:kube-system",
-      "system:authenticated",
-    ],
-  };
 }

@@ -16,7 +16,7 @@ import type { ResourceRegistry } from "../registry/resource_registry.ts";
 import type { Store } from "../registry/generic/store.ts";
 import type { ChangeFeed } from "../watch/change_feed.ts";
 import { Informer } from "./informer.ts";
-import { CONTROLLER_MANAGER, controllerUser } from "./pod_control.ts";
+import { CONTROLLER_MANAGER, controllerUser } from "./controller_identity.ts";
 import { isTerminal, nodeNameOf } from "./pod_state.ts";
 import { SyncLoop } from "./bootstrap/sync_loop.ts";
 

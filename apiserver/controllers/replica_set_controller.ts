@@ -23,15 +23,11 @@ import type { ResourceRegistry } from "../registry/resource_registry.ts";
 import type { Store } from "../registry/generic/store.ts";
 import type { ChangeFeed } from "../watch/change_feed.ts";
 import { claimObjects, controllerOf } from "./controller_ref.ts";
-import { ControllerEventRecorder } from "./event_recorder.ts";
+import { ControllerEvents } from "./workloads/controller_events.ts";
 import { Informer } from "./informer.ts";
 import { KeyedLoop } from "./keyed_loop.ts";
-import {
-  CONTROLLER_MANAGER,
-  ControllerExpectations,
-  controllerUser,
-  PodControl,
-} from "./pod_control.ts";
+import { ControllerExpectations, PodControl } from "./pod_control.ts";
+import { CONTROLLER_MANAGER, controllerUser } from "./controller_identity.ts";
 import { isActive, isAvailable, isReady } from "./pod_state.ts";
 import { podsToDelete } from "./pod_ranking.ts";
 
@@ -113,11 +109,11 @@ export class ReplicaSetController {
     this.#opts = opts;
     this.#now = opts.now ?? Date.now;
     this.#expectations = new ControllerExpectations(this.#now);
-    const events = new ControllerEventRecorder({
-      events: () => opts.registry.lookup("", "v1", "events"),
-      component: opts.kind.component,
-      now: this.#now,
-    });
+    const events = new ControllerEvents(
+      () => opts.registry.lookup("", "v1", "events"),
+      opts.kind.component,
+      { now: this.#now },
+    );
     this.#pods = new PodControl({
       pods: () => opts.registry.lookup("", "v1", "pods")!,
       events,

@@ -18,10 +18,10 @@ import {
 import type { ResourceRegistry } from "../../registry/resource_registry.ts";
 import type { ChangeFeed } from "../../watch/change_feed.ts";
 import { claimObjects, controllerOf } from "../controller_ref.ts";
-import { ControllerEventRecorder } from "../event_recorder.ts";
+import { ControllerEvents } from "../workloads/controller_events.ts";
 import { Informer } from "../informer.ts";
 import { KeyedLoop } from "../keyed_loop.ts";
-import { controllerUser } from "../pod_control.ts";
+import { controllerUser } from "../controller_identity.ts";
 import { isTerminal } from "../pod_state.ts";
 import { isComplete, rolloutStatus } from "./deployment_status.ts";
 import {
@@ -56,17 +56,17 @@ export class DeploymentController {
   readonly #opts: DeploymentControllerOptions;
   readonly #informer: Informer;
   readonly #loop: KeyedLoop;
-  readonly #events: ControllerEventRecorder;
+  readonly #events: ControllerEvents;
   readonly #now: () => number;
 
   constructor(opts: DeploymentControllerOptions) {
     this.#opts = opts;
     this.#now = opts.now ?? Date.now;
-    this.#events = new ControllerEventRecorder({
-      events: () => opts.registry.lookup("", "v1", "events"),
-      component: COMPONENT,
-      now: this.#now,
-    });
+    this.#events = new ControllerEvents(
+      () => opts.registry.lookup("", "v1", "events"),
+      COMPONENT,
+      { now: this.#now },
+    );
     this.#loop = new KeyedLoop(COMPONENT, (key) => this.sync(key), opts.logger);
     this.#informer = new Informer({
       feed: opts.feed,

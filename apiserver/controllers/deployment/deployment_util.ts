@@ -7,6 +7,7 @@
  */
 import type { KubeObject } from "../../../shared/api/meta/v1/types.ts";
 import { deepEqual } from "../../../shared/json/deep_equal.ts";
+import { scaledValue } from "../workloads/int_or_percent.ts";
 
 export const REVISION = "deployment.kubernetes.io/revision";
 export const REVISION_HISTORY = "deployment.kubernetes.io/revision-history";
@@ -80,18 +81,6 @@ export function maxRevision(sets: readonly KubeObject[]): number {
   return sets.reduce((m, s) => Math.max(m, revisionOf(s)), 0);
 }
 
-/** An int-or-percent of `total`, rounded up or down (GetScaledValueFromIntOrPercent). */
-function scaled(v: unknown, total: number, roundUp: boolean): number {
-  if (typeof v === "number") return v;
-  if (typeof v === "string" && v.endsWith("%")) {
-    const pct = Number(v.slice(0, -1));
-    const x = (pct * total) / 100;
-    return roundUp ? Math.ceil(x) : Math.floor(x);
-  }
-  const n = Number(v);
-  return Number.isFinite(n) ? n : 0;
-}
-
 function rollingUpdate(d: KubeObject): Record<string, unknown> | undefined {
   const strategy = (spec(d).strategy ?? {}) as {
     type?: string;
@@ -111,8 +100,8 @@ export function fenceposts(d: KubeObject): { surge: number; unavailable: number 
   const ru = rollingUpdate(d);
   if (!ru) return { surge: 0, unavailable: 0 };
   const desired = replicas(d);
-  const surge = scaled(ru.maxSurge ?? "25%", desired, true);
-  let unavailable = scaled(ru.maxUnavailable ?? "25%", desired, false);
+  const surge = scaledValue(ru.maxSurge ?? "25%", desired, true);
+  let unavailable = scaledValue(ru.maxUnavailable ?? "25%", desired, false);
   if (surge === 0 && unavailable === 0) unavailable = 1;
   return { surge, unavailable };
 }

@@ -5,15 +5,15 @@
  *
  * @module
  */
-import { CONTROLLER_MANAGER } from "../pod_control.ts";
+import { CONTROLLER_MANAGER } from "../controller_identity.ts";
 import type { KubeObject } from "../../../shared/api/meta/v1/types.ts";
 import type { UserInfo } from "../../../shared/api/authentication/v1/user_info.ts";
 import { StatusError } from "../../../shared/errors/status_error.ts";
 import { deepEqual } from "../../../shared/json/deep_equal.ts";
 import type { Store } from "../../registry/generic/store.ts";
 import { controllerOf, controllerRefTo } from "../controller_ref.ts";
-import type { ControllerEventRecorder } from "../event_recorder.ts";
-import { computeHash } from "../template_hash.ts";
+import type { ControllerEvents } from "../workloads/controller_events.ts";
+import { revisionHash } from "../workloads/controller_revisions.ts";
 import type { DeploymentStatus } from "./deployment_status.ts";
 import {
   equalIgnoreHash,
@@ -37,7 +37,7 @@ import {
 export interface RolloutDeps {
   deployments: Store;
   replicaSets: Store;
-  events: ControllerEventRecorder;
+  events: ControllerEvents;
   user: UserInfo;
   now: () => number;
 }
@@ -117,7 +117,7 @@ export class Rollout {
     const d = this.d;
     const template = structuredClone(spec(d).template ?? {}) as KubeObject;
     const collisions = status(d).collisionCount;
-    const hash = computeHash(spec(d).template, collisions);
+    const hash = revisionHash(spec(d).template, collisions);
     template.metadata ??= {};
     template.metadata.labels = { ...template.metadata.labels, [POD_TEMPLATE_HASH]: hash };
     const selector = structuredClone(spec(d).selector ?? {}) as {

@@ -17,7 +17,7 @@ import type { ResourceRegistry } from "../../registry/resource_registry.ts";
 import type { Store } from "../../registry/generic/store.ts";
 import type { ChangeFeed } from "../../watch/change_feed.ts";
 import { controllerOf } from "../controller_ref.ts";
-import { CONTROLLER_MANAGER, controllerUser } from "../pod_control.ts";
+import { CONTROLLER_MANAGER, controllerUser } from "../controller_identity.ts";
 import { isReady } from "../pod_state.ts";
 import { Informer } from "../informer.ts";
 import { NODES, PODS, ServiceLoop, type ServiceSyncInput } from "./service_loop.ts";

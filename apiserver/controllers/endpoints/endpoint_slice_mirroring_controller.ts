@@ -17,7 +17,7 @@ import type { ChangeFeed } from "../../watch/change_feed.ts";
 import { controllerRefTo } from "../controller_ref.ts";
 import { Informer } from "../informer.ts";
 import { KeyedLoop } from "../keyed_loop.ts";
-import { CONTROLLER_MANAGER, controllerUser } from "../pod_control.ts";
+import { CONTROLLER_MANAGER, controllerUser } from "../controller_identity.ts";
 import { MANAGED_BY_LABEL, SERVICE_NAME_LABEL } from "./endpoint_slice_controller.ts";
 import { SERVICES } from "./service_loop.ts";
 import { planSlices, type SliceEndpoint, type SlicePort } from "./slice_plan.ts";

@@ -7,7 +7,7 @@
  */
 import type { Logger } from "../../../shared/log/mod.ts";
 import type { ResourceRegistry } from "../../registry/resource_registry.ts";
-import { ControllerEventRecorder } from "../event_recorder.ts";
+import { ControllerEvents } from "../workloads/controller_events.ts";
 import { type ElectionTiming, LeaderElector } from "./leader_elector.ts";
 
 /** A controller that starts and stops. */
@@ -38,11 +38,11 @@ export class ElectedControllers implements Runnable {
   #running: Runnable[] = [];
 
   constructor(opts: ElectedControllersOptions) {
-    const events = new ControllerEventRecorder({
-      events: () => opts.registry.lookup("", "v1", "events"),
-      component: opts.component,
-      now: opts.now,
-    });
+    const events = new ControllerEvents(
+      () => opts.registry.lookup("", "v1", "events"),
+      opts.component,
+      { now: opts.now ?? Date.now },
+    );
     this.elector = new LeaderElector({
       ...opts.timing,
       leases: () => opts.registry.lookup("coordination.k8s.io", "v1", "leases")!,

@@ -36,7 +36,8 @@ import { ChangeFeed } from "./watch/change_feed.ts";
 import { type Aggregator, startAggregator } from "./aggregator/aggregator.ts";
 import { type RegistryParts, startRegistry } from "./start_registry.ts";
 import { startControllers, SYSTEM_NAMESPACES } from "./start_controllers.ts";
-import { signingCa, startResourceMetrics } from "./resourcemetrics/resource_metrics.ts";
+import { startResourceMetrics } from "./resourcemetrics/resource_metrics.ts";
+import { signingCa } from "./kubelet/signing_ca.ts";
 export { SYSTEM_NAMESPACES };
 
 /** A running API server. */
@@ -99,37 +100,15 @@ export async function startServer(
     throw err;
   });
   const { registry, authorization } = parts;
-  const resourceMetrics = await startResourceMetrics(opts.resourceMetrics, {
-    registry,
-    pki,
-    logger,
-  });
-  const aggregator = await startAggregator({
-    registry,
-    feed: parts.watchCaches.feed,
-    proxyClient: pki.proxyClient,
-    resyncMs: opts.aggregatorResyncMs,
-    logger,
-    metrics: metrics.registry,
-  });
+  const agents = await nodeConnectionsFor(opts, pki);
+  const resourceMetrics = startResourceMetrics(opts.resourceMetrics, { registry, agents, logger });
+  const aggregator = await aggregatorFor(opts, { parts, pki, logger, metrics });
 
-  const health = new HealthChecks({
-    logger,
-    livezGracePeriodMs: opts.livezGracePeriodMs,
-    onCheckResult: metrics.sli.observeHealthcheck,
-  });
-  health.addHealthChecks(storageCheck(() => storage.ping()));
+  const health = healthFor(opts, { logger, metrics, storage });
   const hooks = postStartHooks(health);
   const yamlDecoder = new YamlDecoder();
-  const nodes = new NodeConnections(
-    await nodeConnectionOptions(opts.kubeletClient ?? {}, await signingCa(pki), {
-      caFile: opts.resourceMetrics?.kubeletCertificateAuthority,
-      clusterCaPem: pki.caPem ?? pki.serving.certPem,
-      insecure: opts.resourceMetrics?.kubeletInsecureTls ?? false,
-    }),
-  );
   const handler = handlerFor(opts, {
-    connect: podConnectHandler(registry, nodes),
+    connect: podConnectHandler(registry, agents),
     parts,
     health,
     metrics,
@@ -177,6 +156,46 @@ export async function startServer(
     close: () => stopServer(false, toStop, release),
     shutdown: () => stopServer(true, toStop, release),
   };
+}
+
+/** The aggregator over the registry's APIServices, proxying with the front-proxy certificate. */
+function aggregatorFor(
+  opts: ServerOptions,
+  deps: { parts: RegistryParts; pki: Pki; logger: Logger; metrics: ApiServerMetrics },
+): Promise<Aggregator> {
+  return startAggregator({
+    registry: deps.parts.registry,
+    feed: deps.parts.watchCaches.feed,
+    proxyClient: deps.pki.proxyClient,
+    resyncMs: opts.aggregatorResyncMs,
+    logger: deps.logger,
+    metrics: deps.metrics.registry,
+  });
+}
+
+/** The health checks, with storage's, feeding the SLI metrics. */
+function healthFor(
+  opts: ServerOptions,
+  deps: { logger: Logger; metrics: ApiServerMetrics; storage: Storage },
+): HealthChecks {
+  const health = new HealthChecks({
+    logger: deps.logger,
+    livezGracePeriodMs: opts.livezGracePeriodMs,
+    onCheckResult: deps.metrics.sli.observeHealthcheck,
+  });
+  health.addHealthChecks(storageCheck(() => deps.storage.ping()));
+  return health;
+}
+
+/** The connections to node agents for pods' logs, exec, attach and port-forward. */
+async function nodeConnectionsFor(opts: ServerOptions, pki: Pki): Promise<NodeConnections> {
+  return new NodeConnections(
+    await nodeConnectionOptions(opts.kubeletClient ?? {}, await signingCa(pki), {
+      caFile: opts.resourceMetrics?.kubeletCertificateAuthority,
+      clusterCaPem: pki.caPem ?? pki.serving.certPem,
+      insecure: opts.resourceMetrics?.kubeletInsecureTls ?? false,
+    }),
+  );
 }
 
 /** The PKI under the data directory (generated on first start) or from the TLS flags. */

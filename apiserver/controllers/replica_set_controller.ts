@@ -25,7 +25,7 @@ import type { ChangeFeed } from "../watch/change_feed.ts";
 import { claimObjects, controllerOf } from "./controller_ref.ts";
 import { ControllerEvents } from "./workloads/controller_events.ts";
 import { Informer } from "./informer.ts";
-import { KeyedLoop } from "./keyed_loop.ts";
+import { KeyedQueue } from "./keyed_queue.ts";
 import { ControllerExpectations, PodControl } from "./pod_control.ts";
 import { CONTROLLER_MANAGER, controllerUser } from "./controller_identity.ts";
 import { isActive, isAvailable, isReady } from "./pod_state.ts";
@@ -100,7 +100,7 @@ export interface ReplicaSetControllerOptions {
 export class ReplicaSetController {
   readonly #opts: ReplicaSetControllerOptions;
   readonly #informer: Informer;
-  readonly #loop: KeyedLoop;
+  readonly #loop: KeyedQueue;
   readonly #expectations: ControllerExpectations;
   readonly #pods: PodControl;
   readonly #now: () => number;
@@ -119,7 +119,7 @@ export class ReplicaSetController {
       events,
       user: controllerUser(opts.kind.component),
     });
-    this.#loop = new KeyedLoop(opts.kind.component, (key) => this.sync(key), opts.logger);
+    this.#loop = new KeyedQueue(opts.kind.component, (key) => this.sync(key), opts.logger);
     this.#informer = new Informer({
       feed: opts.feed,
       prefixes: [opts.kind.prefix, PODS],

@@ -37,6 +37,9 @@ const DEFAULT_ADDRESS_TYPES = [
   "ExternalIP",
 ];
 
+/** The largest answer {@link NodeConnections.getText} reads (bytes). */
+const MAX_TEXT_BODY = 64 * 1024 * 1024;
+
 /** Hop-by-hop request fields not passed to the agent. */
 const NOT_FORWARDED = new Set([
   "host",
@@ -106,6 +109,39 @@ export class NodeConnections {
       signal.addEventListener("abort", () => req.destroy(), { once: true });
       req.end();
     });
+  }
+
+  /**
+   * GETs `path` from the node's agent within `timeoutMs` (or until `stop` aborts); resolves
+   * with the body of a 200 answer (at most 64 MiB).
+   *
+   * @throws {Error} on a transport error, a timeout, another status or a larger answer.
+   */
+  async getText(
+    node: KubeObject,
+    path: string,
+    timeoutMs: number,
+    stop?: AbortSignal,
+  ): Promise<string> {
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = stop ? AbortSignal.any([timeout, stop]) : timeout;
+    const res = await this.get(node, path, signal);
+    const reader = res.body!.getReader();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for (let r = await reader.read(); !r.done; r = await reader.read()) {
+      size += r.value.length;
+      if (size > MAX_TEXT_BODY) {
+        await reader.cancel();
+        throw new Error("answer too large");
+      }
+      chunks.push(r.value);
+    }
+    const text = await new Blob(chunks as Uint8Array<ArrayBuffer>[]).text();
+    if (res.status !== 200) {
+      throw new Error(`request failed, status: ${res.status} ${text.slice(0, 200)}`);
+    }
+    return text;
   }
 
   /**

@@ -1,10 +1,10 @@
 /**
  * Scrapes `/metrics/resource` of every Ready node's agent every resolution (15 s by default,
  * `--metrics-resolution`), as metrics-server does, and stores each round in the
- * {@link MetricsStorage}. The agent is reached at the node's first address of the types
- * InternalIP, ExternalIP, InternalDNS, ExternalDNS, Hostname, on
- * `status.daemonEndpoints.kubeletEndpoint.Port`. Nothing is scraped while there are no nodes;
- * a node that cannot be scraped keeps no points for that round.
+ * {@link MetricsStorage}. Ready nodes that publish their agent's port
+ * (`status.daemonEndpoints.kubeletEndpoint.Port`) are scraped, through the server's connections
+ * to node agents. Nothing is scraped while there are no nodes; a node that cannot be scraped
+ * keeps no points for that round.
  *
  * @module
  */
@@ -14,8 +14,8 @@ import type { Clock } from "../registry/generic/clock.ts";
 import { decodeResourceMetrics, type MetricsBatch } from "./decode_resource_metrics.ts";
 import type { MetricsStorage } from "./metrics_storage.ts";
 
-/** GETs a path of an agent. */
-export type AgentGet = (host: string, port: number, path: string) => Promise<string>;
+/** GETs a path of a node's agent. */
+export type AgentGet = (node: KubeObject, path: string) => Promise<string>;
 
 /** Options of {@link MetricsScraper}. */
 export interface MetricsScraperOptions {
@@ -28,25 +28,16 @@ export interface MetricsScraperOptions {
   logger?: Logger;
 }
 
-const ADDRESS_ORDER = ["InternalIP", "ExternalIP", "InternalDNS", "ExternalDNS", "Hostname"];
-
 interface NodeStatusView {
   conditions?: { type?: string; status?: string }[];
-  addresses?: { type?: string; address?: string }[];
   daemonEndpoints?: { kubeletEndpoint?: { Port?: number } };
 }
 
-/** Where a node's agent listens, or undefined when the node is not Ready or not reachable. */
-export function agentEndpoint(node: KubeObject): { host: string; port: number } | undefined {
+/** Whether a node's agent is scraped: the node is Ready and publishes its agent's port. */
+export function isScraped(node: KubeObject): boolean {
   const st = (node.status ?? {}) as NodeStatusView;
   const ready = st.conditions?.find((c) => c.type === "Ready")?.status === "True";
-  const port = st.daemonEndpoints?.kubeletEndpoint?.Port;
-  if (!ready || !port) return undefined;
-  for (const type of ADDRESS_ORDER) {
-    const a = st.addresses?.find((a) => a.type === type && a.address);
-    if (a) return { host: a.address!, port };
-  }
-  return undefined;
+  return ready && (st.daemonEndpoints?.kubeletEndpoint?.Port ?? 0) > 0;
 }
 
 /** See the module documentation. */
@@ -90,11 +81,10 @@ export class MetricsScraper {
     const batches = new Map<string, MetricsBatch>();
     await Promise.all(nodes.map(async (node) => {
       const name = node.metadata.name ?? "";
-      const at = agentEndpoint(node);
-      if (!at) return;
+      if (!isScraped(node)) return;
       const scrapeTimeMs = this.#o.clock.now();
       try {
-        const text = await this.#o.get(at.host, at.port, "/metrics/resource");
+        const text = await this.#o.get(node, "/metrics/resource");
         batches.set(name, decodeResourceMetrics(text, scrapeTimeMs));
       } catch (err) {
         this.#o.logger?.v(1).info("failed to scrape node", {

@@ -5,25 +5,18 @@
  * APIService `v1beta1.metrics.k8s.io` follows from the registry, so discovery lists the group
  * and `kubectl top` finds it).
  *
- * The API server presents a client certificate (CN `kube-apiserver-kubelet-client`,
- * O `system:masters`, issued in memory at start) signed by the cluster CA, which node agents
- * trust for client certificates by default (their kubeconfig's CA), and verifies the agents'
- * serving certificates against the cluster CA (which signs `kubernetes.io/kubelet-serving`
- * certificates: agents with `serverTLSBootstrap`), or `--kubelet-certificate-authority`, or
- * not at all with `--kubelet-insecure-tls`.
+ * The agents are reached through the server's one {@link NodeConnections} (its client
+ * certificate and its verification of the agents' serving certificates).
  *
  * @module
  */
-import { join } from "node:path";
 import type { KubeObject } from "../../shared/api/meta/v1/types.ts";
 import type { Logger } from "../../shared/log/mod.ts";
-import { type CertificateAndKey, issueCertificate } from "../../shared/pki/issue_certificate.ts";
-import type { Pki } from "../pki/bootstrap_pki.ts";
 import { type Clock, systemClock } from "../registry/generic/clock.ts";
 import { nodeMetricsKind } from "../registry/metrics/nodes/strategy.ts";
 import { podMetricsKind } from "../registry/metrics/pods/strategy.ts";
 import type { ResourceRegistry } from "../registry/resource_registry.ts";
-import { KubeletClient } from "./kubelet_client.ts";
+import type { NodeConnections } from "../kubelet/node_connections.ts";
 import type { ResourceMetricsOptions } from "./metrics_options.ts";
 import { MetricsScraper } from "./metrics_scraper.ts";
 import { MetricsStorage } from "./metrics_storage.ts";
@@ -39,51 +32,31 @@ export interface ResourceMetrics {
 /** The longest time one scrape of one agent may take (ms). */
 const MAX_SCRAPE_TIMEOUT_MS = 10_000;
 
-/** The cluster CA pair (it signs what the agents trust), else the client CA. */
-export async function signingCa(pki: Pki): Promise<CertificateAndKey> {
-  try {
-    return {
-      certPem: await Deno.readTextFile(join(pki.dir, "ca.crt")),
-      keyPem: await Deno.readTextFile(join(pki.dir, "ca.key")),
-    };
-  } catch {
-    return pki.clientCa;
-  }
-}
-
 /**
  * Adds the kinds to `registry` and starts scraping (unless `start` is false: tests drive
  * {@link MetricsScraper.scrapeOnce} themselves).
  */
-export async function startResourceMetrics(
+export function startResourceMetrics(
   options: ResourceMetricsOptions | undefined,
-  d: { registry: ResourceRegistry; pki: Pki; logger?: Logger; clock?: Clock; start?: boolean },
-): Promise<ResourceMetrics> {
+  d: {
+    registry: ResourceRegistry;
+    agents: NodeConnections;
+    logger?: Logger;
+    clock?: Clock;
+    start?: boolean;
+  },
+): ResourceMetrics {
   const o = options ?? { resolutionMs: 15_000, kubeletInsecureTls: false };
   const clock = d.clock ?? systemClock;
   const storage = new MetricsStorage(o.resolutionMs);
-  const clientCert = await issueCertificate({
-    ca: await signingCa(d.pki),
-    commonName: "kube-apiserver-kubelet-client",
-    organizations: ["system:masters"],
-    usages: "client",
-  });
-  const caPem = o.kubeletCertificateAuthority
-    ? await Deno.readTextFile(o.kubeletCertificateAuthority)
-    : d.pki.caPem ?? d.pki.serving.certPem;
-  const client = new KubeletClient({
-    caPem,
-    insecureSkipTLSVerify: o.kubeletInsecureTls,
-    clientCertPem: clientCert.certPem,
-    clientKeyPem: clientCert.keyPem,
-    timeoutMs: Math.min(MAX_SCRAPE_TIMEOUT_MS, Math.max(1000, o.resolutionMs * 0.9)),
-  });
+  const timeoutMs = Math.min(MAX_SCRAPE_TIMEOUT_MS, Math.max(1000, o.resolutionMs * 0.9));
+  const stopping = new AbortController();
   const nodes = () => d.registry.lookup("", "v1", "nodes")!;
   const pods = () => d.registry.lookup("", "v1", "pods")!;
   const scraper = new MetricsScraper({
     listNodes: async (): Promise<KubeObject[]> =>
       (await nodes().list("", { plan: { mode: "latest" } })).items,
-    get: (host, port, path) => client.get(host, port, path),
+    get: (node, path) => d.agents.getText(node, path, timeoutMs, stopping.signal),
     storage,
     resolutionMs: o.resolutionMs,
     clock,
@@ -98,8 +71,8 @@ export async function startResourceMetrics(
     scraper,
     async stop() {
       const stopped = scraper.stop();
-      // Closing the connections ends a scrape in progress at once.
-      client.close();
+      // Aborting ends a scrape in progress at once.
+      stopping.abort();
       await stopped;
     },
   };

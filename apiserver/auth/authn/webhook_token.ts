@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { ReviewWebhookClient } from "../review_webhook_client.ts";
 import { createHash } from "node:crypto";
 import type { ClientConfig } from "../../../shared/client/kubeconfig.ts";
 import type { UserInfo } from "../../../shared/api/authentication/v1/user_info.ts";
@@ -22,7 +23,6 @@ import {
   DEFAULT_AUTH_WEBHOOK_RETRY_BACKOFF,
   type RetryBackoff,
   type RetryClock,
-  webhookStatusError,
   withExponentialBackoff,
 } from "../webhook_retry.ts";
 
@@ -57,20 +57,14 @@ function stringList(v: unknown): string[] {
 export class WebhookTokenAuthenticator implements Authenticator {
   readonly name = "webhook";
   readonly #opts: WebhookTokenOptions;
-  readonly #client: Deno.HttpClient;
+  readonly #client: ReviewWebhookClient;
   readonly #cache = new Map<string, { answer: Answer; until: number }>();
   readonly #now: () => number;
 
   constructor(opts: WebhookTokenOptions) {
     this.#opts = opts;
     this.#now = opts.now ?? (() => Date.now());
-    const tls: Deno.CreateHttpClientOptions & { cert?: string; key?: string } = {};
-    if (opts.config.caPem) tls.caCerts = [opts.config.caPem];
-    if (opts.config.clientCertPem && opts.config.clientKeyPem) {
-      tls.cert = opts.config.clientCertPem;
-      tls.key = opts.config.clientKeyPem;
-    }
-    this.#client = Deno.createHttpClient(tls);
+    this.#client = new ReviewWebhookClient(opts.config, opts.timeoutMs ?? 10_000);
   }
 
   /** Releases the HTTP client. */
@@ -130,7 +124,7 @@ export class WebhookTokenAuthenticator implements Authenticator {
     };
     const text = await withExponentialBackoff(
       this.#opts.retryBackoff ?? DEFAULT_AUTH_WEBHOOK_RETRY_BACKOFF,
-      () => this.#post(JSON.stringify(body)),
+      () => this.#client.post(JSON.stringify(body)),
       undefined,
       this.#opts.retryClock,
     );
@@ -165,24 +159,5 @@ export class WebhookTokenAuthenticator implements Authenticator {
       return { ok: true, user, audiences: matched };
     }
     return { ok: true, user, ...(audiences.length ? { audiences } : {}) };
-  }
-
-  /** One POST of a review; the answer's text, or a WebhookStatusError outside 2xx. */
-  async #post(body: string): Promise<string> {
-    const headers: Record<string, string> = {
-      "content-type": "application/json",
-      accept: "application/json",
-    };
-    if (this.#opts.config.token) headers.authorization = `Bearer ${this.#opts.config.token}`;
-    const res = await fetch(this.#opts.config.server, {
-      method: "POST",
-      headers,
-      body,
-      client: this.#client,
-      signal: AbortSignal.timeout(this.#opts.timeoutMs ?? 10_000),
-    });
-    const text = await res.text();
-    if (res.status < 200 || res.status >= 300) throw webhookStatusError(res);
-    return text;
   }
 }

@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { ReviewWebhookClient } from "../review_webhook_client.ts";
 import { createHash } from "node:crypto";
 import { type ClientConfig, loadKubeconfig } from "../../../shared/client/kubeconfig.ts";
 import type { WebhookAuthorizerConfig } from "./authorization_configuration.ts";
@@ -25,7 +26,6 @@ import {
   DEFAULT_AUTH_WEBHOOK_RETRY_BACKOFF,
   type RetryBackoff,
   type RetryClock,
-  webhookStatusError,
   withExponentialBackoff,
 } from "../webhook_retry.ts";
 
@@ -137,7 +137,7 @@ export function reviewSpec(a: AuthzAttributes): Record<string, unknown> {
 export class WebhookAuthorizer implements Authorizer {
   readonly name: string;
   readonly #o: WebhookAuthorizerOptions;
-  readonly #client: Deno.HttpClient;
+  readonly #client: ReviewWebhookClient;
   readonly #cache = new Map<string, { decision: Decision; until: number }>();
   readonly #now: () => number;
   /** Calls made to the webhook (tests count them). */
@@ -147,13 +147,7 @@ export class WebhookAuthorizer implements Authorizer {
     this.#o = o;
     this.name = o.name ?? "webhook";
     this.#now = o.now ?? (() => Date.now());
-    const tls: Deno.CreateHttpClientOptions & { cert?: string; key?: string } = {};
-    if (o.config.caPem) tls.caCerts = [o.config.caPem];
-    if (o.config.clientCertPem && o.config.clientKeyPem) {
-      tls.cert = o.config.clientCertPem;
-      tls.key = o.config.clientKeyPem;
-    }
-    this.#client = Deno.createHttpClient(tls);
+    this.#client = new ReviewWebhookClient(o.config, o.timeoutMs ?? 30_000);
   }
 
   /** Releases the HTTP client. */
@@ -252,7 +246,7 @@ export class WebhookAuthorizer implements Authorizer {
     });
     const text = await withExponentialBackoff(
       this.#o.retryBackoff ?? DEFAULT_AUTH_WEBHOOK_RETRY_BACKOFF,
-      () => this.#post(body),
+      () => (this.calls++, this.#client.post(body)),
       undefined,
       this.#o.retryClock,
     );
@@ -266,26 +260,6 @@ export class WebhookAuthorizer implements Authorizer {
     if (status.allowed === true) return { decision: "allow", reason };
     if (status.denied === true) return { decision: "deny", reason };
     return { decision: "noOpinion", reason };
-  }
-
-  /** One POST of a review (counted); the answer's text, or a WebhookStatusError outside 2xx. */
-  async #post(body: string): Promise<string> {
-    const headers: Record<string, string> = {
-      "content-type": "application/json",
-      accept: "application/json",
-    };
-    if (this.#o.config.token) headers.authorization = `Bearer ${this.#o.config.token}`;
-    this.calls++;
-    const res = await fetch(this.#o.config.server, {
-      method: "POST",
-      headers,
-      body,
-      client: this.#client,
-      signal: AbortSignal.timeout(this.#o.timeoutMs ?? 30_000),
-    });
-    const text = await res.text();
-    if (res.status < 200 || res.status >= 300) throw webhookStatusError(res);
-    return text;
   }
 }
 

@@ -20,7 +20,7 @@ import type { ChangeFeed } from "../../watch/change_feed.ts";
 import { claimObjects, controllerOf } from "../controller_ref.ts";
 import { ControllerEvents } from "../workloads/controller_events.ts";
 import { Informer } from "../informer.ts";
-import { KeyedLoop } from "../keyed_loop.ts";
+import { KeyedQueue } from "../keyed_queue.ts";
 import { controllerUser } from "../controller_identity.ts";
 import { isTerminal } from "../pod_state.ts";
 import { isComplete, rolloutStatus } from "./deployment_status.ts";
@@ -55,7 +55,7 @@ export interface DeploymentControllerOptions {
 export class DeploymentController {
   readonly #opts: DeploymentControllerOptions;
   readonly #informer: Informer;
-  readonly #loop: KeyedLoop;
+  readonly #loop: KeyedQueue;
   readonly #events: ControllerEvents;
   readonly #now: () => number;
 
@@ -67,7 +67,7 @@ export class DeploymentController {
       COMPONENT,
       { now: this.#now },
     );
-    this.#loop = new KeyedLoop(COMPONENT, (key) => this.sync(key), opts.logger);
+    this.#loop = new KeyedQueue(COMPONENT, (key) => this.sync(key), opts.logger);
     this.#informer = new Informer({
       feed: opts.feed,
       prefixes: [DEPLOYMENTS, REPLICA_SETS, PODS],

@@ -16,7 +16,7 @@ import type { Store } from "../../registry/generic/store.ts";
 import type { ChangeFeed } from "../../watch/change_feed.ts";
 import { controllerRefTo } from "../controller_ref.ts";
 import { Informer } from "../informer.ts";
-import { KeyedLoop } from "../keyed_loop.ts";
+import { KeyedQueue } from "../keyed_queue.ts";
 import { CONTROLLER_MANAGER, controllerUser } from "../controller_identity.ts";
 import { MANAGED_BY_LABEL, SERVICE_NAME_LABEL } from "./endpoint_slice_controller.ts";
 import { SERVICES } from "./service_loop.ts";
@@ -51,11 +51,11 @@ export interface EndpointSliceMirroringControllerOptions {
 export class EndpointSliceMirroringController {
   readonly #opts: EndpointSliceMirroringControllerOptions;
   readonly #informer: Informer;
-  readonly #loop: KeyedLoop;
+  readonly #loop: KeyedQueue;
 
   constructor(opts: EndpointSliceMirroringControllerOptions) {
     this.#opts = opts;
-    this.#loop = new KeyedLoop(
+    this.#loop = new KeyedQueue(
       "endpointslicemirroring-controller",
       (k) => this.sync(k),
       opts.logger,

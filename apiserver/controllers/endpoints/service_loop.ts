@@ -10,7 +10,7 @@ import type { KubeObject } from "../../../shared/api/meta/v1/types.ts";
 import type { Logger } from "../../../shared/log/mod.ts";
 import type { ChangeFeed } from "../../watch/change_feed.ts";
 import { Informer } from "../informer.ts";
-import { KeyedLoop } from "../keyed_loop.ts";
+import { KeyedQueue } from "../keyed_queue.ts";
 import { serviceSelector } from "./service_pods.ts";
 
 export const SERVICES = "/registry/core/services/";
@@ -41,10 +41,10 @@ export interface ServiceLoopOptions {
 /** Queues Services as they and their pods change. */
 export class ServiceLoop {
   readonly informer: Informer;
-  readonly #loop: KeyedLoop;
+  readonly #loop: KeyedQueue;
 
   constructor(opts: ServiceLoopOptions) {
-    this.#loop = new KeyedLoop(opts.name, (key) => {
+    this.#loop = new KeyedQueue(opts.name, (key) => {
       const [namespace, name] = key.split("/");
       const service = this.informer.get(SERVICES, namespace, name);
       return opts.sync({ namespace, name, service, informer: this.informer });

@@ -1,9 +1,10 @@
 /**
  * The loop of a keyed controller (client-go's informer plus rate-limited work queue, in
  * small): it follows the change feed under some prefixes, maps every changed object to the
- * keys it concerns (`keysOf`), syncs each key once however often it was queued, requeues a key
- * when its sync asks for a later run (a deadline, a back-off, a schedule), and resyncs every
- * key of `resyncKeys` periodically.
+ * keys it concerns (`keysOf`), and syncs them through a {@link KeyedQueue} (each key once
+ * however often it was queued, retried with back-off when its sync throws, queued again when
+ * its sync asks for a later run: a deadline, a back-off, a schedule); it resyncs every key of
+ * `resyncKeys` periodically.
  *
  * @module
  */
@@ -11,7 +12,7 @@ import type { KubeObject } from "../../../shared/api/meta/v1/types.ts";
 import type { Logger } from "../../../shared/log/mod.ts";
 import type { ChangeEvent, KeyValue } from "../../storage/interface.ts";
 import type { ChangeFeed } from "../../watch/change_feed.ts";
-import { WorkQueue } from "../work_queue.ts";
+import { KeyedQueue } from "../keyed_queue.ts";
 
 /** Options of a keyed loop. */
 export interface KeyedLoopOptions {
@@ -34,17 +35,13 @@ export interface KeyedLoopOptions {
 /** Follows the feed and syncs keys. */
 export class KeyedLoop {
   readonly #opts: KeyedLoopOptions;
-  readonly #queue: WorkQueue<string>;
-  readonly #later = new Map<string, { at: number; timer: ReturnType<typeof setTimeout> }>();
+  readonly #queue: KeyedQueue;
   #unsubscribe?: () => void;
   #interval?: ReturnType<typeof setInterval>;
 
   constructor(opts: KeyedLoopOptions) {
     this.#opts = opts;
-    this.#queue = new WorkQueue(
-      (key) => this.#run(key),
-      (key, err) => opts.logger?.error(`${opts.name} sync failed`, { key, err: String(err) }),
-    );
+    this.#queue = new KeyedQueue(opts.name, (key) => this.#run(key), opts.logger);
   }
 
   /** Starts following the prefixes; every existing object's keys are queued. */
@@ -87,8 +84,6 @@ export class KeyedLoop {
   async stop(): Promise<void> {
     this.#unsubscribe?.();
     clearInterval(this.#interval);
-    for (const { timer } of this.#later.values()) clearTimeout(timer);
-    this.#later.clear();
     await this.#queue.stop();
   }
 
@@ -102,17 +97,7 @@ export class KeyedLoop {
 
   async #run(key: string): Promise<void> {
     const again = await this.#opts.sync(key);
-    if (again === undefined || this.#queue.stopped) return;
-    const delay = Math.min(Math.max(again, 10), 2 ** 31 - 1);
-    const at = Date.now() + delay;
-    const pending = this.#later.get(key);
-    if (pending && pending.at <= at) return; // an earlier run is already due
-    if (pending) clearTimeout(pending.timer);
-    const timer = setTimeout(() => {
-      this.#later.delete(key);
-      this.#queue.add(key);
-    }, delay);
-    this.#later.set(key, { at, timer });
+    if (again !== undefined) this.#queue.after(key, Math.max(again, 10));
   }
 }
 

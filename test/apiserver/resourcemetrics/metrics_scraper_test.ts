@@ -1,9 +1,6 @@
 import assert from "node:assert/strict";
 import type { KubeObject } from "../../../shared/api/meta/v1/types.ts";
-import {
-  agentEndpoint,
-  MetricsScraper,
-} from "../../../apiserver/resourcemetrics/metrics_scraper.ts";
+import { isScraped, MetricsScraper } from "../../../apiserver/resourcemetrics/metrics_scraper.ts";
 import { MetricsStorage } from "../../../apiserver/resourcemetrics/metrics_storage.ts";
 
 function node(name: string, ready: boolean, port = 10250): KubeObject {
@@ -17,10 +14,11 @@ function node(name: string, ready: boolean, port = 10250): KubeObject {
   };
 }
 
-Deno.test("agentEndpoint() is the InternalIP and kubelet port of a Ready node", () => {
-  assert.deepEqual(agentEndpoint(node("a", true, 11000)), { host: "10.0.0.7", port: 11000 });
-  assert.equal(agentEndpoint(node("a", false)), undefined);
-  assert.equal(agentEndpoint({ metadata: { name: "x" } }), undefined);
+Deno.test("isScraped() holds for a Ready node that publishes its agent's port", () => {
+  assert.equal(isScraped(node("a", true, 11000)), true);
+  assert.equal(isScraped(node("a", true, 0)), false);
+  assert.equal(isScraped(node("a", false)), false);
+  assert.equal(isScraped({ metadata: { name: "x" } }), false);
 });
 
 Deno.test("MetricsScraper.scrapeOnce() scrapes Ready nodes, stamps samples with the injected clock, skips none", async () => {
@@ -31,8 +29,8 @@ Deno.test("MetricsScraper.scrapeOnce() scrapes Ready nodes, stamps samples with 
   const storage = new MetricsStorage(15_000);
   const scraper = new MetricsScraper({
     listNodes: () => Promise.resolve(nodes),
-    get: (host, port, path) => {
-      calls.push(`${host}:${port}${path}`);
+    get: (n, path) => {
+      calls.push(`${n.metadata.name}${path}`);
       return Promise.resolve(
         `node_cpu_usage_seconds_total ${cpu}\nnode_memory_working_set_bytes 1048576\n`,
       );
@@ -48,7 +46,7 @@ Deno.test("MetricsScraper.scrapeOnce() scrapes Ready nodes, stamps samples with 
   now += 15_000;
   cpu = 13;
   await scraper.scrapeOnce();
-  assert.deepEqual(calls, ["10.0.0.7:10250/metrics/resource", "10.0.0.7:10250/metrics/resource"]);
+  assert.deepEqual(calls, ["ready/metrics/resource", "ready/metrics/resource"]);
   const u = storage.nodeUsage("ready")!;
   assert.equal(u.cpuNanoCores, 200_000_000);
   assert.equal(u.windowMs, 15_000);

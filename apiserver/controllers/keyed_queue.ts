@@ -1,18 +1,19 @@
 /**
- * The loop of a controller that syncs objects by key (client-go's rate-limited work queue
- * under an informer): keys are queued from informer events, synced one at a time, retried
- * with back-off (1 s doubling to 60 s) when their sync throws, and may ask to be synced again
- * later (`after`). Stopping drops what waits and the timers.
+ * The work queue of a controller that syncs objects by key (client-go's rate-limited work
+ * queue): keys are queued (from an informer or the change feed), synced one at a time however
+ * often they were queued, retried with back-off (1 s doubling to 60 s) when their sync throws,
+ * and may be queued again later (`after`; the earliest time asked for wins). Stopping drops
+ * what waits and the timers.
  *
  * @module
  */
 import type { Logger } from "../../shared/log/mod.ts";
 import { WorkQueue } from "./work_queue.ts";
 
-/** A keyed sync loop. */
-export class KeyedLoop {
+/** A keyed work queue. */
+export class KeyedQueue {
   readonly #queue: WorkQueue<string>;
-  readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
+  readonly #timers = new Map<string, { at: number; timer: ReturnType<typeof setTimeout> }>();
   readonly #failures = new Map<string, number>();
 
   /** `sync` syncs one key; `name` names the loop in logs. */
@@ -38,15 +39,19 @@ export class KeyedLoop {
     this.#queue.add(key);
   }
 
-  /** Queues `key` after `ms` (a timer already set for it is kept). */
+  /** Queues `key` after `ms`, unless it is already due earlier. */
   after(key: string, ms: number): void {
     if (this.#queue.stopped) return;
-    if (this.#timers.has(key)) return;
+    const delay = Math.min(Math.max(ms, 0), 2 ** 31 - 1);
+    const at = Date.now() + delay;
+    const pending = this.#timers.get(key);
+    if (pending && pending.at <= at) return;
+    if (pending) clearTimeout(pending.timer);
     const timer = setTimeout(() => {
       this.#timers.delete(key);
       this.#queue.add(key);
-    }, Math.min(Math.max(ms, 0), 2 ** 31 - 1));
-    this.#timers.set(key, timer);
+    }, delay);
+    this.#timers.set(key, { at, timer });
   }
 
   /** Resolves when nothing is synced or waits in the queue (timers aside). */
@@ -56,7 +61,7 @@ export class KeyedLoop {
 
   /** Stops: drops waiting keys and timers, waits for the sync in progress. */
   async stop(): Promise<void> {
-    for (const t of this.#timers.values()) clearTimeout(t);
+    for (const t of this.#timers.values()) clearTimeout(t.timer);
     this.#timers.clear();
     await this.#queue.stop();
   }

@@ -15,6 +15,7 @@
 import { BUILTIN_KINDS } from "../../apiserver/registry/builtin_kinds.ts";
 import type { Store } from "../../apiserver/registry/generic/store.ts";
 import { ResourceRegistry } from "../../apiserver/registry/resource_registry.ts";
+import { ServedVersions } from "../../apiserver/registry/runtime_config.ts";
 import type { Storage } from "../../apiserver/storage/interface.ts";
 import { LibsqlStorage } from "../../apiserver/storage/libsql/libsql_storage.ts";
 import { StatusError } from "../../shared/errors/status_error.ts";
@@ -71,9 +72,14 @@ export async function withTempStorage<T>(
   return closing(await openTempStorage(prefix), fn);
 }
 
-/** A registry of every built-in kind over `storage`. */
+/**
+ * A registry of every built-in kind over `storage`, served as the server serves them by
+ * default (alpha and most beta versions off, as `--runtime-config` leaves them).
+ */
 export function builtinRegistry(storage: Storage): ResourceRegistry {
-  const registry = new ResourceRegistry({ storage });
+  const servedVersions = new ServedVersions(undefined);
+  servedVersions.setBuiltins(BUILTIN_KINDS);
+  const registry = new ResourceRegistry({ storage, served: (def) => servedVersions.serves(def) });
   for (const k of BUILTIN_KINDS) registry.add(k);
   return registry;
 }

@@ -19,10 +19,56 @@ import {
   isDNS1123Subdomain,
   isValidPathSegmentName,
 } from "../../../shared/api/validation/identifiers.ts";
-import { listOf, objectOf } from "../generic/table_columns.ts";
+import type { TableColumns } from "../generic/kind.ts";
+import {
+  AGE_COLUMN,
+  ageOf,
+  column,
+  listOf,
+  NAME_COLUMN,
+  objectOf,
+} from "../generic/table_columns.ts";
 import { stringOf, stringsOf, validateLabelSelector } from "./rules.ts";
 
 const ACTIONS = ["Audit", "Deny", "Warn"];
+
+/**
+ * A policy's columns as kube prints them: Name, the count of its `rules` (`Validations` or
+ * `Mutations`, with kube's description), ParamKind, Age.
+ */
+export function policyColumns(
+  rules: { name: string; field: string; description: string },
+): TableColumns {
+  return {
+    columns: [
+      NAME_COLUMN,
+      column(rules.name, "integer", rules.description),
+      column(
+        "ParamKind",
+        "string",
+        "ParamKind specifies the kind of resources used to parameterize this policy",
+      ),
+      AGE_COLUMN,
+    ],
+    cells(o, now) {
+      const spec = specOf(o);
+      const pk = isObject(spec.paramKind) ? spec.paramKind : undefined;
+      return [
+        o.metadata?.name ?? "",
+        listOf(spec[rules.field]).length,
+        pk ? `${pk.apiVersion ?? ""}/${pk.kind ?? ""}` : "<unset>",
+        ageOf(o, now),
+      ];
+    },
+  };
+}
+
+/** A policy's defaults: failurePolicy Fail and its match resources' (SetDefaults_*PolicySpec). */
+export function defaultPolicySpec(obj: KubeObject): void {
+  if (!isObject(obj.spec)) return;
+  obj.spec.failurePolicy ??= "Fail";
+  defaultMatchResources(obj.spec.matchConstraints);
+}
 
 /** The `spec` of an object (`{}` when absent). */
 export function specOf(obj: KubeObject): Record<string, unknown> {

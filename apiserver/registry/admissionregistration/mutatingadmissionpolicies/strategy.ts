@@ -11,7 +11,7 @@ import { isObject } from "../../../../shared/json/is_object.ts";
 import { invalid, notSupported, required } from "../../../../shared/api/validation/field_errors.ts";
 import { isDNS1123Subdomain } from "../../../../shared/api/validation/identifiers.ts";
 import type { KindDef, TableColumns } from "../../generic/kind.ts";
-import { AGE_COLUMN, ageOf, column, listOf, NAME_COLUMN } from "../../generic/table_columns.ts";
+import { listOf } from "../../generic/table_columns.ts";
 import { AdmissionExpressionCompiler } from "../cel_expressions.ts";
 import {
   FAILURE_POLICIES,
@@ -22,6 +22,8 @@ import {
 } from "../rules.ts";
 import {
   defaultMatchResources,
+  defaultPolicySpec,
+  policyColumns,
   specOf,
   validateParamKind,
   validateParamRef,
@@ -33,38 +35,11 @@ const PATCH_TYPES = ["ApplyConfiguration", "JSONPatch"];
 const REINVOCATION_POLICIES = ["IfNeeded", "Never"];
 
 /** MutatingAdmissionPolicy: Name, Mutations, ParamKind, Age. */
-const POLICY_COLUMNS: TableColumns = {
-  columns: [
-    NAME_COLUMN,
-    column(
-      "Mutations",
-      "integer",
-      "Mutations indicates the number of mutations rules defined in this configuration",
-    ),
-    column(
-      "ParamKind",
-      "string",
-      "ParamKind specifies the kind of resources used to parameterize this policy",
-    ),
-    AGE_COLUMN,
-  ],
-  cells(o, now) {
-    const spec = specOf(o), pk = isObject(spec.paramKind) ? spec.paramKind : undefined;
-    return [
-      o.metadata?.name ?? "",
-      listOf(spec.mutations).length,
-      pk ? `${pk.apiVersion ?? ""}/${pk.kind ?? ""}` : "<unset>",
-      ageOf(o, now),
-    ];
-  },
-};
-
-/** SetDefaults_MutatingAdmissionPolicySpec and SetDefaults_MatchResources. */
-function setPolicyDefaults(obj: KubeObject): void {
-  if (!isObject(obj.spec)) return;
-  obj.spec.failurePolicy ??= "Fail";
-  defaultMatchResources(obj.spec.matchConstraints);
-}
+const POLICY_COLUMNS: TableColumns = policyColumns({
+  name: "Mutations",
+  field: "mutations",
+  description: "Mutations indicates the number of mutations rules defined in this configuration",
+});
 
 /** validateMutation: the patch type's own member, with an expression; not the other. */
 function validateMutation(f: string, m: Record<string, unknown>): FieldError[] {
@@ -176,8 +151,8 @@ function policyKind(): KindDef {
     categories: ["api-extensions"],
     strategy: {
       tableColumns: POLICY_COLUMNS,
-      prepareForCreate: setPolicyDefaults,
-      prepareForUpdate: setPolicyDefaults,
+      prepareForCreate: defaultPolicySpec,
+      prepareForUpdate: defaultPolicySpec,
       validate: (obj) => validatePolicy(obj, compiler),
     },
   };

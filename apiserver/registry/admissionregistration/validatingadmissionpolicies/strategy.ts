@@ -16,7 +16,7 @@ import {
   required,
 } from "../../../../shared/api/validation/field_errors.ts";
 import { type KindDef, STATUS_SUBRESOURCE, type TableColumns } from "../../generic/kind.ts";
-import { AGE_COLUMN, ageOf, column, listOf, NAME_COLUMN } from "../../generic/table_columns.ts";
+import { listOf } from "../../generic/table_columns.ts";
 import { AdmissionExpressionCompiler, type ExpressionScope } from "../cel_expressions.ts";
 import {
   FAILURE_POLICIES,
@@ -26,7 +26,7 @@ import {
   validateMatchConditions,
   validateMatchResources,
 } from "../rules.ts";
-import { defaultMatchResources, specOf, validateParamKind } from "../policy_parts.ts";
+import { defaultPolicySpec, policyColumns, specOf, validateParamKind } from "../policy_parts.ts";
 
 const REASONS = ["Forbidden", "Invalid", "RequestEntityTooLarge"];
 const MAX_AUDIT_ANNOTATIONS = 20;
@@ -38,39 +38,11 @@ const CEL_RESERVED = new Set(
 );
 
 /** ValidatingAdmissionPolicy: Name, Validations, ParamKind, Age. */
-const POLICY_COLUMNS: TableColumns = {
-  columns: [
-    NAME_COLUMN,
-    column(
-      "Validations",
-      "integer",
-      "Validations indicates the number of validation rules defined in this configuration",
-    ),
-    column(
-      "ParamKind",
-      "string",
-      "ParamKind specifies the kind of resources used to parameterize this policy",
-    ),
-    AGE_COLUMN,
-  ],
-  cells(o, now) {
-    const spec = specOf(o);
-    const pk = isObject(spec.paramKind) ? spec.paramKind : undefined;
-    return [
-      o.metadata?.name ?? "",
-      listOf(spec.validations).length,
-      pk ? `${pk.apiVersion ?? ""}/${pk.kind ?? ""}` : "<unset>",
-      ageOf(o, now),
-    ];
-  },
-};
-
-/** SetDefaults_ValidatingAdmissionPolicySpec and SetDefaults_MatchResources. */
-function setDefaults(obj: KubeObject): void {
-  if (!isObject(obj.spec)) return;
-  obj.spec.failurePolicy ??= "Fail";
-  defaultMatchResources(obj.spec.matchConstraints);
-}
+const POLICY_COLUMNS: TableColumns = policyColumns({
+  name: "Validations",
+  field: "validations",
+  description: "Validations indicates the number of validation rules defined in this configuration",
+});
 
 function trimmed(v: unknown): string {
   return (stringOf(v) ?? "").trim();
@@ -238,10 +210,10 @@ function policyKind(): KindDef {
     strategy: {
       tableColumns: POLICY_COLUMNS,
       prepareForCreate(obj) {
-        setDefaults(obj);
+        defaultPolicySpec(obj);
         obj.status = {};
       },
-      prepareForUpdate: setDefaults,
+      prepareForUpdate: defaultPolicySpec,
       validate: (obj) => validatePolicy(obj, false, compiler),
       validateUpdate: (obj, old) =>
         validatePolicy(obj, matchConditionsUnchanged(obj, old), compiler),

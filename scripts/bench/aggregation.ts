@@ -24,6 +24,7 @@ import { parseArgs } from "node:util";
 import { parseServerOptions } from "../../apiserver/options.ts";
 import { type RunningServer, startServer } from "../../apiserver/server.ts";
 import { Logger } from "../../shared/log/mod.ts";
+import { getRound } from "./lib/get_round.ts";
 
 const { values } = parseArgs({
   options: {
@@ -196,24 +197,15 @@ const rows: Row[] = [
   { name: "proxied, RBAC user (+ SAR)", server: main, token: "bob-token" },
 ].map((r) => ({ ...r, client: Deno.createHttpClient({ caCerts: [r.server.caPem] }) }));
 
-async function round(row: Row): Promise<number> {
-  const end = performance.now() + roundMs;
-  let n = 0, failures = 0;
-  const worker = async () => {
-    while (performance.now() < end) {
-      const res = await fetch(row.server.url + PATH, {
-        client: row.client,
-        headers: { authorization: `Bearer ${row.token}` },
-      });
-      await res.body?.cancel();
-      if (res.status === 200) n++;
-      else failures++;
-    }
-  };
-  const started = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  if (failures) throw new Error(`${row.name}: ${failures} requests failed`);
-  return n / ((performance.now() - started) / 1000);
+function round(row: Row): Promise<number> {
+  return getRound({
+    name: row.name,
+    url: row.server.url + PATH,
+    client: row.client,
+    headers: { authorization: `Bearer ${row.token}` },
+    concurrency,
+    roundMs,
+  });
 }
 
 const results = new Map<string, number[]>(rows.map((r) => [r.name, []]));

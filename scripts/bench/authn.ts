@@ -17,6 +17,7 @@ import { parseServerOptions } from "../../apiserver/options.ts";
 import { issueCertificate } from "../../shared/pki/issue_certificate.ts";
 import { startServer } from "../../apiserver/server.ts";
 import { Logger } from "../../shared/log/mod.ts";
+import { getRound } from "./lib/get_round.ts";
 
 const { values } = parseArgs({
   options: {
@@ -98,22 +99,15 @@ const methods: Method[] = [
   },
 ];
 
-async function round(m: Method): Promise<number> {
-  const end = performance.now() + roundMs;
-  let n = 0;
-  let failures = 0;
-  const worker = async () => {
-    while (performance.now() < end) {
-      const res = await fetch(server.url + "/version", { client: m.client, headers: m.headers });
-      await res.body?.cancel();
-      if (res.status === 200) n++;
-      else failures++;
-    }
-  };
-  const started = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  if (failures) throw new Error(`${m.name}: ${failures} requests failed`);
-  return n / ((performance.now() - started) / 1000);
+function round(m: Method): Promise<number> {
+  return getRound({
+    name: m.name,
+    url: server.url + "/version",
+    client: m.client,
+    headers: m.headers,
+    concurrency,
+    roundMs,
+  });
 }
 
 const results = new Map<string, number[]>(methods.map((m) => [m.name, []]));
